@@ -1,0 +1,59 @@
+"""Turn scores into text and JSON, in sacrebleu's shapes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .signature import Signature
+
+
+@dataclass(frozen=True)
+class BLEUScore:
+    """A BLEU result. ``counts``/``totals`` are the integer statistics (before any add-k),
+    ``precisions`` are percentages as used by the formula."""
+
+    score: float
+    counts: list[int]
+    totals: list[int]
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    signature: Signature = field(compare=False)
+    name: str = "BLEU"
+
+    @property
+    def ratio(self) -> float:
+        return self.sys_len / self.ref_len if self.ref_len else 0.0
+
+    @property
+    def verbose(self) -> str:
+        """``82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)``"""
+        precisions = "/".join(f"{p:.1f}" for p in self.precisions)
+        return (
+            f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def format(self, width: int = 2, score_only: bool = False, signature: bool = False) -> str:
+        """sacrebleu's line: ``BLEU[|signature] = 48.53 82.4/50.0/... (BP = ...)``."""
+        number = f"{self.score:.{width}f}"
+        if score_only:
+            return number
+        name = f"{self.name}|{self.signature}" if signature else self.name
+        return f"{name} = {number} {self.verbose}"
+
+    def to_json(self, width: int = 2) -> str:
+        """sacrebleu's JSON object: name, score, signature, verbose_score, then each signature field."""
+        data = {
+            "name": self.name,
+            "score": float(f"{self.score:.{width}f}"),
+            "signature": str(self.signature),
+            "verbose_score": self.verbose,
+            **self.signature.info,
+        }
+        return json.dumps(data, indent=1, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.format()

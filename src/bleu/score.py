@@ -1,0 +1,123 @@
+"""The BLEU formula over ``Stats`` rows: smoothing, effective order, weights, brevity penalty.
+
+It follows sacrebleu's ``compute_bleu`` step for step, so results agree to the last bits:
+precisions in percent, log(0) floored to -9999999999, a sum over orders then one exp.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import BleuInputError
+from .stats import Stats
+
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+LOG_ZERO = -9999999999.0
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How statistics become a score: smoothing method and value, effective order, weights."""
+
+    smooth: str = "exp"
+    smooth_value: float | None = None
+    effective_order: bool = False
+    max_order: int = 4
+    weights: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.smooth not in SMOOTH_DEFAULTS:
+            raise BleuInputError(
+                f"unknown smoothing method {self.smooth!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
+            )
+        if isinstance(self.max_order, bool) or not isinstance(self.max_order, (int, np.integer)) or self.max_order < 1:
+            raise BleuInputError(f"max order must be a positive integer, got {self.max_order!r}")
+        if self.smooth_value is not None and not math.isfinite(self.smooth_value):
+            raise BleuInputError(f"smoothing value must be a finite number, got {self.smooth_value!r}")
+        if self.weights is not None:
+            weights = tuple(float(w) for w in self.weights)
+            if len(weights) != self.max_order:
+                raise BleuInputError(f"{len(weights)} weights given for max order {self.max_order}; give one per order")
+            if any(not math.isfinite(w) or w < 0 for w in weights) or not math.isclose(sum(weights), 1.0, abs_tol=1e-9):
+                raise BleuInputError(f"weights must be non-negative and sum to 1, got {weights}")
+            object.__setattr__(self, "weights", weights)
+
+    @property
+    def value(self) -> float | None:
+        """The smoothing value in force (the method's default when none was given)."""
+        return SMOOTH_DEFAULTS[self.smooth] if self.smooth_value is None else self.smooth_value
+
+    def smooth_label(self) -> str:
+        """``exp``, ``floor[0.10]``, ``add-k[1.00]``, ... as in sacrebleu's signature."""
+        value = self.value
+        return self.smooth if SMOOTH_DEFAULTS[self.smooth] is None else f"{self.smooth}[{value:.2f}]"
+
+
+def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """exp(1 - r/c) when the hypothesis is shorter than the reference, else 1 (0 for empty ones)."""
+    sys_len = sys_len.astype(np.float64)
+    short = sys_len < ref_len
+    with np.errstate(divide="ignore", invalid="ignore"):
+        penalty = np.exp(1.0 - ref_len / sys_len)
+    return np.where(short, np.where(sys_len > 0, penalty, 0.0), 1.0)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Per-row results of the formula: scores, precisions (percent) and brevity penalties."""
+
+    scores: np.ndarray
+    precisions: np.ndarray
+    bp: np.ndarray
+
+
+def compute(stats: Stats, scoring: Scoring) -> Rows:
+    """The BLEU formula applied to every row of ``stats``."""
+    if stats.max_order != scoring.max_order:
+        raise BleuInputError(f"statistics of max order {stats.max_order} scored with max order {scoring.max_order}")
+    correct = stats.matches.astype(np.float64)
+    total = stats.totals.astype(np.float64)
+    value = scoring.value
+    if scoring.smooth == "add-k":
+        correct[:, 1:] += value
+        total[:, 1:] += value
+    # Orders are used up to the first one without hypothesis n-grams.
+    active = np.cumprod(total > 0, axis=1).astype(bool)
+    missed = active & (correct == 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precisions = np.where(active, 100.0 * correct / total, 0.0)
+        if scoring.smooth == "exp":
+            halving = np.cumsum(missed, axis=1).astype(np.float64)
+            precisions = np.where(missed, 100.0 / (2.0**halving * total), precisions)
+        elif scoring.smooth == "floor":
+            precisions = np.where(missed, 100.0 * value / total, precisions)
+        logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), LOG_ZERO)
+
+    order = active.sum(axis=1) if scoring.effective_order else np.full(len(stats), scoring.max_order)
+    weights = _weights(scoring, order)
+    exponent = np.zeros(len(stats))
+    for n in range(scoring.max_order):  # summed order by order, as sacrebleu does
+        exponent = exponent + np.where(n < order, weights[:, n] * logs[:, n], 0.0)
+    if scoring.weights is None:
+        exponent = exponent / np.maximum(order, 1)
+
+    bp = brevity_penalty(stats.hyp_len, stats.ref_len)
+    no_match = stats.matches.sum(axis=1) == 0  # sacrebleu's early stop: score and precisions 0
+    scores = np.where(no_match, 0.0, bp * np.exp(exponent))
+    precisions = np.where(no_match[:, None], 0.0, precisions)
+    return Rows(scores, precisions, bp)
+
+
+def _weights(scoring: Scoring, order: np.ndarray) -> np.ndarray:
+    """Per row and order: 1 for the uniform mean (divided later), else the weights
+    renormalised over the orders in use."""
+    rows = len(order)
+    if scoring.weights is None:
+        return np.ones((rows, scoring.max_order))
+    weights = np.tile(np.asarray(scoring.weights), (rows, 1))
+    used = np.arange(scoring.max_order)[None, :] < order[:, None]
+    kept = np.where(used, weights, 0.0).sum(axis=1, keepdims=True)
+    return np.divide(weights, kept, out=np.zeros_like(weights), where=kept > 0)

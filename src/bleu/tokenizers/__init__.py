@@ -1,0 +1,58 @@
+"""Tokenizer registry: a name maps to a factory, imported only when first used.
+
+Every tokenizer is a callable ``line -> str`` (tokens joined by single spaces) with a
+``batch(lines) -> list[str]`` method that may process many lines at once.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Callable, Protocol
+
+
+class Tokenizer(Protocol):
+    """What the pipeline needs from a tokenizer."""
+
+    name: str
+
+    def __call__(self, line: str) -> str: ...
+
+    def batch(self, lines: list[str]) -> list[str]: ...
+
+
+_REGISTRY: dict[str, str | Callable[[], Tokenizer]] = {
+    "none": "bleu.tokenizers.simple:NoneTokenizer",
+    "char": "bleu.tokenizers.simple:CharTokenizer",
+    "13a": "bleu.tokenizers.mteval:Tokenizer13a",
+    "intl": "bleu.tokenizers.intl:TokenizerIntl",
+    "zh": "bleu.tokenizers.zh:TokenizerZh",
+}
+_CACHE: dict[str, Tokenizer] = {}
+
+
+def available() -> list[str]:
+    """Names of the registered tokenizers."""
+    return list(_REGISTRY)
+
+
+def register(name: str, factory: Callable[[], Tokenizer]) -> None:
+    """Add (or replace) a tokenizer under ``name``; ``factory()`` builds it on first use."""
+    _REGISTRY[name] = factory
+    _CACHE.pop(name, None)
+
+
+def get(name: str) -> Tokenizer:
+    """The tokenizer registered as ``name``."""
+    if name not in _CACHE:
+        if name not in _REGISTRY:
+            from ..errors import BleuInputError
+
+            raise BleuInputError(
+                f"unknown tokenizer {name!r}; choose one of: {', '.join(available())}"
+            )
+        factory = _REGISTRY[name]
+        if isinstance(factory, str):
+            module, attr = factory.split(":")
+            factory = getattr(import_module(module), attr)
+        _CACHE[name] = factory()
+    return _CACHE[name]
