@@ -1,7 +1,8 @@
 """Tokenizer registry: a name maps to a factory, imported only when first used.
 
 Every tokenizer is a callable ``line -> str`` (tokens joined by single spaces) with a
-``batch(lines) -> list[str]`` method that may process many lines at once.
+``batch(lines) -> list[str]`` method that processes many lines at once and may leave
+runs of whitespace between tokens (the pipeline splits on whitespace anyway).
 """
 
 from __future__ import annotations

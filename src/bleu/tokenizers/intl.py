@@ -30,5 +30,5 @@ class TokenizerIntl:
     def batch(self, lines: list[str]) -> list[str]:
         text = _SEPARATOR.join(lines)
         if text.count(_SEPARATOR) != max(len(lines) - 1, 0):
-            return [self(line) for line in lines]
-        return [squeeze(line) for line in _split(text).split(_SEPARATOR)]
+            return [_split(line) for line in lines]
+        return _split(text).split(_SEPARATOR)

@@ -24,10 +24,10 @@ class Tokenizer13a:
     name = "13a"
 
     def __call__(self, line: str) -> str:
-        return self.batch([line])[0]
+        return squeeze(self.batch([line])[0])
 
     def batch(self, lines: list[str]) -> list[str]:
         # Each line is padded with spaces, as mteval does, which also keeps every
         # rule inside its own line, so the whole batch is processed as one string.
         text = _unescape("\n".join(f" {_normalise(line)} " for line in lines))
-        return [squeeze(line) for line in split_punctuation(text).split("\n")]
+        return split_punctuation(text).split("\n")

@@ -7,7 +7,7 @@ class NoneTokenizer:
     name = "none"
 
     def __call__(self, line: str) -> str:
-        return line
+        return " ".join(line.split())
 
     def batch(self, lines: list[str]) -> list[str]:
         return list(lines)

@@ -1,13 +1,37 @@
-"""The punctuation rules of mteval-v13a, shared by the ``13a`` and ``zh`` tokenizers."""
+"""The punctuation rules of mteval-v13a, shared by the ``13a`` and ``zh`` tokenizers.
+
+Each rule is applied with ``re.split`` and a join, which yields exactly the string
+that mteval's substitution yields, without per-match template expansion.
+"""
 
 import re
 
-# Characters that always stand alone: ASCII symbols and punctuation except
-# '-', '.', ',' (handled by the digit-aware rules below) and digits/letters.
-_SYMBOL = re.compile(r"([ -&(-+:-@/\[-`{-~])")
-_DOT_COMMA_AFTER_NON_DIGIT = re.compile(r"([^0-9])([.,])")
-_DOT_COMMA_BEFORE_NON_DIGIT = re.compile(r"([.,])([^0-9])")
-_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
+# mteval's first rule spaces out every ASCII symbol and punctuation character except
+# '-', '.' and ',' (handled by the digit-aware rules after it). Its class also holds the
+# space itself, left out here because spacing out a space changes no token.
+SYMBOL_CLASS = r"!-&(-+:-@/\[-`{-~"
+_SYMBOLS = re.compile(f"([{SYMBOL_CLASS}])")
+
+# The rules that look at neighbours, applied in this order after the symbols. Each
+# puts a space on both sides of one of its two groups, as mteval's replacement does.
+RULES = (
+    (re.compile(r"([^0-9])([.,])"), 2),  # period and comma unless after a digit: "\1 \2 "
+    (re.compile(r"([.,])([^0-9])"), 1),  # period and comma unless before a digit: " \1 \2"
+    (re.compile(r"([0-9])(-)"), 2),  # dash after a digit: "\1 \2 "
+)
+
+
+def space_out(pattern: re.Pattern, text: str) -> str:
+    """Put a space on both sides of every match of a one-group ``pattern``."""
+    return " ".join(pattern.split(text))
+
+
+def apply_rule(rule: tuple[re.Pattern, int], text: str) -> str:
+    """One neighbour rule over ``text``."""
+    pattern, group = rule
+    pieces = pattern.split(text)  # text, group 1, group 2, text, group 1, ...
+    pieces[group::3] = [f" {char} " for char in pieces[group::3]]
+    return "".join(pieces)
 
 
 def split_punctuation(text: str) -> str:
@@ -16,10 +40,10 @@ def split_punctuation(text: str) -> str:
     ``text`` may hold many padded lines joined by newlines: no rule matches across
     a newline when each line starts and ends with a space.
     """
-    text = _SYMBOL.sub(r" \1 ", text)
-    text = _DOT_COMMA_AFTER_NON_DIGIT.sub(r"\1 \2 ", text)
-    text = _DOT_COMMA_BEFORE_NON_DIGIT.sub(r" \1 \2", text)
-    return _DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
+    text = space_out(_SYMBOLS, text)
+    for rule in RULES:
+        text = apply_rule(rule, text)
+    return text
 
 
 def squeeze(text: str) -> str:

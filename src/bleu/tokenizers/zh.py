@@ -2,7 +2,7 @@
 
 import re
 
-from .western import split_punctuation, squeeze
+from .western import RULES, SYMBOL_CLASS, apply_rule, space_out, squeeze
 
 # sacrebleu's ranges, kept exactly so published scores reproduce. Two of them
 # were meant as (U+20000, U+2A6D6) and (U+2F800, U+2FA1D), but written as
@@ -16,7 +16,22 @@ _RANGES = (
     (0xFE10, 0xFE1F), (0xFE30, 0xFE4F), (0x2600, 0x26FF), (0x2700, 0x27BF),
     (0x3200, 0x32FF), (0x3300, 0x33FF),
 )
-_CHINESE = re.compile("[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in _RANGES) + "]")
+# Chinese characters and mteval's symbols: each is spaced out, in one pass.
+_SPACED = re.compile("([" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in _RANGES) + SYMBOL_CLASS + "])")
+
+# Unlike 13a, zh lines are not padded, so a line's first and last characters have no
+# neighbour. In a batch, lines are joined by a marker between two digits while the
+# period/comma rules run (a digit blocks them, as the line end does), and by the bare
+# marker for the dash rule (a non-digit blocks it, as the line start does).
+_MARK = "\x01"
+_DIGIT_MARK = f"0{_MARK}0"
+
+
+def _tokenize_alone(line: str) -> str:
+    text = space_out(_SPACED, line.strip())
+    for rule in RULES:
+        text = apply_rule(rule, text)
+    return text
 
 
 class TokenizerZh:
@@ -25,7 +40,12 @@ class TokenizerZh:
     name = "zh"
 
     def __call__(self, line: str) -> str:
-        return squeeze(split_punctuation(_CHINESE.sub(r" \g<0> ", line.strip())))
+        return squeeze(self.batch([line])[0])
 
     def batch(self, lines: list[str]) -> list[str]:
-        return [self(line) for line in lines]
+        if any(_MARK in line for line in lines):
+            return [_tokenize_alone(line) for line in lines]
+        text = space_out(_SPACED, _DIGIT_MARK.join(line.strip() for line in lines))
+        for rule in RULES[:2]:
+            text = apply_rule(rule, text)
+        return apply_rule(RULES[2], text.replace(_DIGIT_MARK, _MARK)).split(_MARK)
