@@ -7,13 +7,26 @@ prepared once), ``Stats`` (sufficient statistics) and ``BLEUScore``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from . import tokenizers
 from .errors import BleuInputError, LengthMismatchError
-from .metric import BLEU
-from .report import BLEUScore
-from .signature import Signature, __version__
-from .stats import Stats
+from .signature import __version__
+
+if TYPE_CHECKING:
+    from .metric import BLEU
+    from .report import BLEUScore
+    from .signature import Signature
+    from .stats import Stats
+
+# Imported on first use, so that the command line starts without loading NumPy.
+_LAZY = {"BLEU": "metric", "BLEUScore": "report", "Signature": "signature", "Stats": "stats"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "BLEU",
@@ -41,6 +54,8 @@ def corpus_bleu(
     effective_order: bool = False,
 ) -> BLEUScore:
     """Corpus BLEU of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
+    from .metric import BLEU
+
     metric = BLEU(
         tokenize=tokenize,
         lowercase=lowercase,
@@ -84,5 +99,7 @@ def sentence_bleu(
 
 def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False) -> str:
     """``line`` as BLEU sees it: tokens joined by single spaces, exactly as sacrebleu's tokenizer."""
+    from .metric import BLEU
+
     tokens = BLEU(tokenize=tokenize, lowercase=lowercase).tokenize([line])[0]
     return " ".join(tokens)

@@ -36,12 +36,12 @@ class BLEUScore:
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
 
-    def format(self, width: int = 2, score_only: bool = False, signature: bool = False) -> str:
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
         """sacrebleu's line: ``BLEU[|signature] = 48.53 82.4/50.0/... (BP = ...)``."""
         number = f"{self.score:.{width}f}"
         if score_only:
             return number
-        name = f"{self.name}|{self.signature}" if signature else self.name
+        name = f"{self.name}|{signature}" if signature else self.name
         return f"{name} = {number} {self.verbose}"
 
     def to_json(self, width: int = 2) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .score import Scoring
+from .config import Scoring
 
 __version__ = "0.1.0"
 TOOL_VERSION = f"bleu-{__version__}"
