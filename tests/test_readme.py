@@ -20,7 +20,7 @@ def test_readme_examples_print_what_they_say():
         for block in blocks:
             exec(compile(block, str(README), "exec"), namespace)
     printed = output.getvalue().splitlines()
-    promised = [m.group(1).strip() for m in re.finditer(r"^print\(.*\)\s+# (.+)$", "\n".join(blocks), re.M)]
+    promised = [m.group(1).strip() for m in re.finditer(r"^print\(.*\)[ \t]+# (.+)$", "\n".join(blocks), re.M)]
     assert promised
     for expected in promised:
         assert expected in printed, f"README promises {expected!r}; printed {printed}"
