@@ -20,6 +20,13 @@ def _is_sequence(value) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
+def _first_bad(items: Sequence, allowed: tuple[type, ...]) -> int | None:
+    """Index of the first item that is not an instance of ``allowed`` (fast when all are)."""
+    if set(map(type, items)) <= set(allowed):
+        return None
+    return next((i for i, item in enumerate(items) if not isinstance(item, allowed)), None)
+
+
 def check_hypotheses(hypotheses) -> None:
     """Hypotheses must be a non-empty list of str."""
     if isinstance(hypotheses, str):
@@ -28,9 +35,9 @@ def check_hypotheses(hypotheses) -> None:
         raise BleuInputError(f"hypotheses must be a list of str, got {type(hypotheses).__name__}")
     if len(hypotheses) == 0:
         raise BleuInputError("no hypotheses to score")
-    for index, line in enumerate(hypotheses):
-        if not isinstance(line, str):
-            raise BleuInputError(f"hypothesis {index} is {type(line).__name__}, expected str")
+    index = _first_bad(hypotheses, (str,))
+    if index is not None:
+        raise BleuInputError(f"hypothesis {index} is {type(hypotheses[index]).__name__}, expected str")
 
 
 def check_references(references, n_hypotheses: int | None = None) -> None:
@@ -50,11 +57,11 @@ def check_references(references, n_hypotheses: int | None = None) -> None:
     for number, stream in enumerate(references, 1):
         if not _is_sequence(stream):
             raise BleuInputError(f"reference stream {number} is {type(stream).__name__}, expected a list of str")
-        for index, line in enumerate(stream):
-            if line is not None and not isinstance(line, str):
-                raise BleuInputError(
-                    f"reference stream {number}, segment {index} is {type(line).__name__}, expected str or None"
-                )
+        index = _first_bad(stream, (str, type(None)))
+        if index is not None:
+            raise BleuInputError(
+                f"reference stream {number}, segment {index} is {type(stream[index]).__name__}, expected str or None"
+            )
     lengths = [len(stream) for stream in references]
     if n_hypotheses is None:
         n_hypotheses = lengths[0]
@@ -70,10 +77,11 @@ def check_references(references, n_hypotheses: int | None = None) -> None:
                     "Pass one list per reference stream instead, e.g. [list(s) for s in zip(*references)]"
                 )
             raise LengthMismatchError(message)
-    missing = [all(stream[i] is None for stream in references) for i in range(n_hypotheses)]
-    if any(missing):
-        first = missing.index(True)
-        raise BleuInputError(f"segment {first} has no reference: every reference stream has None there")
+    if all(None in stream for stream in references):
+        missing = [all(stream[i] is None for stream in references) for i in range(n_hypotheses)]
+        if any(missing):
+            first = missing.index(True)
+            raise BleuInputError(f"segment {first} has no reference: every reference stream has None there")
 
 
 class PreparedReferences:
