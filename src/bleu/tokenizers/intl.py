@@ -28,6 +28,8 @@ class TokenizerIntl:
         return squeeze(_split(line))
 
     def batch(self, lines: list[str]) -> list[str]:
+        if not lines:
+            return []
         text = _SEPARATOR.join(lines)
         if text.count(_SEPARATOR) != max(len(lines) - 1, 0):
             return [_split(line) for line in lines]

@@ -27,6 +27,8 @@ class Tokenizer13a:
         return squeeze(self.batch([line])[0])
 
     def batch(self, lines: list[str]) -> list[str]:
+        if not lines:
+            return []
         # Each line is padded with spaces, as mteval does, which also keeps every
         # rule inside its own line, so the whole batch is processed as one string.
         text = _unescape("\n".join(f" {_normalise(line)} " for line in lines))

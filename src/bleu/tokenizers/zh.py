@@ -43,6 +43,8 @@ class TokenizerZh:
         return squeeze(self.batch([line])[0])
 
     def batch(self, lines: list[str]) -> list[str]:
+        if not lines:
+            return []
         if any(_MARK in line for line in lines):
             return [_tokenize_alone(line) for line in lines]
         text = space_out(_SPACED, _DIGIT_MARK.join(line.strip() for line in lines))
