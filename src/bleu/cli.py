@@ -83,16 +83,17 @@ def run(argv: list[str] | None) -> int:
 
     from .metric import BLEU
 
+    options = dict(
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+        smooth=args.smooth_method,
+        smooth_value=args.smooth_value,
+        max_order=args.max_ngram_order,
+        weights=args.weights,
+        effective_order=args.effective_order,
+    )
     try:
-        metric = BLEU(
-            tokenize=args.tokenize,
-            lowercase=args.lowercase,
-            smooth=args.smooth_method,
-            smooth_value=args.smooth_value,
-            max_order=args.max_ngram_order,
-            weights=args.weights,
-            effective_order=args.effective_order,
-        )
+        BLEU(**options)  # bad option values are usage errors, found before any file is read
     except BleuInputError as error:
         raise UsageError(str(error)) from None
 
@@ -111,8 +112,8 @@ def run(argv: list[str] | None) -> int:
                 "hypotheses and references need one line per segment"
             )
 
-    prepared = metric.prepare(references)
-    scores = [metric.score_stats(prepared.stats(metric.tokenize(lines)), prepared.nrefs) for lines in systems]
+    metric = BLEU(references, **options)
+    scores = [metric.corpus_score(lines) for lines in systems]
     print(_render(scores, sources, args))
     return EXIT_OK
 

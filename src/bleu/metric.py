@@ -191,5 +191,4 @@ class BLEU:
     def corpus_score(self, hypotheses: Sequence[str], references=None) -> BLEUScore:
         """Corpus BLEU: the formula over statistics summed across segments."""
         prepared = self._resolve(hypotheses, references)
-        stats = prepared.stats(self.tokenize(list(hypotheses)))
-        return self.score_stats(stats, prepared.nrefs)
+        return self.score_stats(prepared.stats(self.tokenize(list(hypotheses))), prepared.nrefs)
