@@ -1,4 +1,9 @@
-"""Scoring options (smoothing, effective order, max order, weights), validated; no heavy imports."""
+"""Scoring options (smoothing, effective order, max order, weights), validated; no heavy imports.
+
+Two families of smoothing: sacrebleu's (``none``, ``floor``, ``add-k``, ``exp``) and Chen & Cherry's
+methods 0-7 as NLTK 3.10 implements them (``nltk-method0`` ... ``nltk-method7``), each with its
+parameter as the smoothing value: epsilon (1), k (4 and 7), alpha (6).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,14 @@ from dataclasses import dataclass
 from .errors import BleuInputError
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+NLTK_PREFIX = "nltk-method"
+# NLTK's SmoothingFunction(epsilon=0.1, alpha=5, k=5): which methods take which parameter.
+NLTK_DEFAULTS: dict[str, float | None] = {
+    f"{NLTK_PREFIX}{number}": value for number, value in enumerate([None, 0.1, None, None, 5, None, 5, 5])
+}
+SMOOTH_DEFAULTS |= NLTK_DEFAULTS
+# NLTK's method 5 (and 7, which uses it) looks one order past the weights: always at 5-grams.
+NLTK_EXTRA_ORDER = 5
 
 
 @dataclass(frozen=True)
@@ -33,13 +46,43 @@ class Scoring:
             or not math.isfinite(self.smooth_value)
         ):
             raise BleuInputError(f"smoothing value must be a finite number, got {self.smooth_value!r}")
+        if self.nltk_method is not None:
+            self._check_nltk()
         if self.weights is not None:
             weights = tuple(float(w) for w in self.weights)
             if len(weights) != self.max_order:
                 raise BleuInputError(f"{len(weights)} weights given for max order {self.max_order}; give one per order")
-            if any(not math.isfinite(w) or w < 0 for w in weights) or not math.isclose(sum(weights), 1.0, abs_tol=1e-9):
-                raise BleuInputError(f"weights must be non-negative and sum to 1, got {weights}")
+            if any(not math.isfinite(w) or w < 0 for w in weights):
+                raise BleuInputError(f"weights must be finite and non-negative, got {weights}")
+            # NLTK takes weights as given (a weighted sum of log precisions); sacrebleu's mean needs them to sum to 1.
+            if self.nltk_method is None and not math.isclose(sum(weights), 1.0, abs_tol=1e-9):
+                raise BleuInputError(f"weights must sum to 1, got {weights}")
             object.__setattr__(self, "weights", weights)
+
+    def _check_nltk(self) -> None:
+        if self.effective_order:
+            raise BleuInputError(
+                f"effective order is sacrebleu's; {self.smooth} follows NLTK, which has no effective order"
+            )
+        method, value = self.nltk_method, self.value
+        if method == 6 and self.max_order < 3:
+            raise BleuInputError("nltk-method6 needs max order 3 or more (it interpolates from trigrams on)")
+        if method in (4, 6, 7) and value <= 0:
+            raise BleuInputError(f"{self.smooth} needs a positive smoothing value (k or alpha), got {value}")
+        if method == 1 and value < 0:
+            raise BleuInputError(f"nltk-method1 needs a non-negative epsilon, got {value}")
+
+    @property
+    def nltk_method(self) -> int | None:
+        """Chen & Cherry's method number for NLTK smoothing, None for sacrebleu's methods."""
+        return int(self.smooth[len(NLTK_PREFIX) :]) if self.smooth.startswith(NLTK_PREFIX) else None
+
+    @property
+    def stats_order(self) -> int:
+        """The highest n-gram order the statistics must hold for this scoring."""
+        if self.nltk_method in (5, 7):
+            return max(self.max_order, NLTK_EXTRA_ORDER)
+        return self.max_order
 
     @property
     def value(self) -> float | None:

@@ -5,39 +5,33 @@ the rank of the pair (key of its first n-1 tokens, id of its last token) among a
 such pairs in the references. A hypothesis n-gram absent from the references gets
 no key and cannot match. Counts per (segment, key) come from sorting, and the
 clipped count is min(hypothesis count, max count in any single reference).
+
+``ReferenceNgrams`` runs on NumPy arrays or, through ``backend.TorchOps``, on torch tensors.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .backend import NUMPY
+
 NO_KEY = -1
 
 
-def _remaining(lengths: np.ndarray) -> np.ndarray:
+def _remaining(ops, lengths):
     """For each token position: how many tokens its segment has from there on (itself included)."""
-    ends = np.cumsum(lengths)
+    ends = lengths.cumsum(0)
     total = int(ends[-1]) if len(ends) else 0
-    return np.repeat(ends, lengths) - np.arange(total, dtype=np.int64)
+    return ops.repeat(ends, lengths) - ops.arange(total)
 
 
-def _lookup(table: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _lookup(ops, table, values):
     """Index of each value in the sorted ``table`` and whether it is there."""
-    index = np.searchsorted(table, values)
+    index = ops.searchsorted(table, values)
     if len(table) == 0:
-        return index, np.zeros(len(values), dtype=bool)
-    np.minimum(index, len(table) - 1, out=index)
+        return index, values < values  # all False
+    index = index.clip(0, len(table) - 1)
     return index, table[index] == values
-
-
-def _group_max(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct ``keys`` (sorted) and the largest count each has."""
-    order = np.argsort(keys, kind="stable")
-    keys, counts = keys[order], counts[order]
-    if len(keys) == 0:
-        return keys, counts
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    return keys[starts], np.maximum.reduceat(counts, starts)
 
 
 class ReferenceNgrams:
@@ -47,77 +41,82 @@ class ReferenceNgrams:
     the same number of segments, and a missing reference is a segment of length 0.
     """
 
-    def __init__(self, streams: list[tuple[np.ndarray, np.ndarray]], vocab_size: int, max_order: int):
+    def __init__(self, streams: list, vocab_size: int, max_order: int, ops=NUMPY):
+        self.ops = ops
         self.max_order = max_order
         self.vocab_size = max(vocab_size, 1)
         self.n_segments = len(streams[0][1])
-        ids = np.concatenate([stream_ids for stream_ids, _ in streams])
-        lengths = np.concatenate([stream_lengths for _, stream_lengths in streams])
-        remaining = _remaining(lengths)
+        ids = ops.concat([stream_ids for stream_ids, _ in streams])
+        lengths = ops.concat([stream_lengths for _, stream_lengths in streams])
+        remaining = _remaining(ops, lengths)
         # Segment and stream of every token position.
         n_streams = len(streams)
-        segment = np.repeat(np.tile(np.arange(self.n_segments), n_streams), lengths)
-        stream = np.repeat(np.repeat(np.arange(n_streams), self.n_segments), lengths)
+        row = ops.arange(n_streams * self.n_segments)
+        segment = ops.repeat(row % self.n_segments, lengths)
+        stream = ops.repeat(row // self.n_segments, lengths)
 
-        self.pair_tables: list[np.ndarray] = []  # order n >= 2: sorted (prefix key, last id) pairs
+        self.pair_tables: list = []  # order n >= 2: sorted (prefix key, last id) pairs
         self.clip_keys: list[np.ndarray] = []  # per order: sorted segment * n_keys + key
         self.clip_max: list[np.ndarray] = []  # per order: max count in a single reference
         self.n_keys: list[int] = []
         keys = ids
         for order in range(1, max_order + 1):
             if order > 1:
-                start = np.flatnonzero(remaining >= order)
+                start = ops.nonzero(remaining >= order)
                 pairs = keys[start] * self.vocab_size + ids[start + order - 1]
-                table, rank = np.unique(pairs, return_inverse=True)
-                keys = np.full(len(ids), NO_KEY, dtype=np.int64)
-                keys[start] = rank.reshape(-1)
+                table, rank = ops.unique_inverse(pairs)
+                keys = ops.full(len(ids), NO_KEY)
+                keys[start] = rank
                 self.pair_tables.append(table)
             n_keys = self.vocab_size if order == 1 else len(self.pair_tables[-1])
-            start = np.flatnonzero(keys >= 0)
+            start = ops.nonzero(keys >= 0)
             span = self.n_segments * max(n_keys, 1)
             segment_keys = segment[start] * n_keys + keys[start]
-            unique, counts = np.unique(stream[start] * span + segment_keys, return_counts=True)
+            unique, counts = ops.unique_counts(stream[start] * span + segment_keys)
             if n_streams == 1:
                 clip_keys, clip_max = unique, counts
             else:
-                clip_keys, clip_max = _group_max(unique % span, counts)
+                clip_keys, clip_max = ops.group_max(unique % span, counts)
             self.n_keys.append(n_keys)
             self.clip_keys.append(clip_keys)
             self.clip_max.append(clip_max)
 
-    def hypothesis_keys(self, ids: np.ndarray, lengths: np.ndarray) -> list[np.ndarray]:
+    def hypothesis_keys(self, ids, lengths) -> list:
         """Per order, the key of the n-gram starting at each position (``NO_KEY``: none or unseen)."""
-        remaining = _remaining(lengths)
+        ops = self.ops
+        remaining = _remaining(ops, lengths)
         known = (ids >= 0) & (ids < self.vocab_size)
-        keys = np.where(known, ids, NO_KEY)
+        keys = ids.clone() if hasattr(ids, "clone") else ids.copy()
+        keys[~known] = NO_KEY
         all_keys = [keys]
         for order in range(2, self.max_order + 1):
-            start = np.flatnonzero(remaining >= order)
+            start = ops.nonzero(remaining >= order)
             prefix, last = keys[start], ids[start + order - 1]
             ok = (prefix >= 0) & known[start + order - 1]
             start = start[ok]
-            index, found = _lookup(self.pair_tables[order - 2], prefix[ok] * self.vocab_size + last[ok])
-            keys = np.full(len(ids), NO_KEY, dtype=np.int64)
+            index, found = _lookup(ops, self.pair_tables[order - 2], prefix[ok] * self.vocab_size + last[ok])
+            keys = ops.full(len(ids), NO_KEY)
             keys[start[found]] = index[found]
             all_keys.append(keys)
         return all_keys
 
-    def matches(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-        """Clipped n-gram matches, shape (segments, max_order), for hypotheses aligned with the references."""
+    def matches(self, ids, lengths) -> np.ndarray:
+        """Clipped n-gram matches as a NumPy array of shape (segments, max_order), for hypotheses
+        aligned with the references."""
         if len(lengths) != self.n_segments:
             raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
-        segment = np.repeat(np.arange(self.n_segments), lengths)
-        result = np.zeros((self.n_segments, self.max_order), dtype=np.int64)
+        ops = self.ops
+        segment = ops.repeat(ops.arange(self.n_segments), lengths)
+        columns = []
         for order, keys in enumerate(self.hypothesis_keys(ids, lengths)):
-            start = np.flatnonzero(keys >= 0)
+            start = ops.nonzero(keys >= 0)
             n_keys = self.n_keys[order]
-            unique, counts = np.unique(segment[start] * n_keys + keys[start], return_counts=True)
-            index, found = _lookup(self.clip_keys[order], unique)
-            clipped = np.minimum(counts[found], self.clip_max[order][index[found]])
-            result[:, order] = np.bincount(
-                unique[found] // n_keys, weights=clipped, minlength=self.n_segments
-            ).astype(np.int64)
-        return result
+            unique, counts = ops.unique_counts(segment[start] * n_keys + keys[start])
+            index, found = _lookup(ops, self.clip_keys[order], unique)
+            clip_max = self.clip_max[order][index[found]]
+            clipped = ops.minimum(counts[found], clip_max)
+            columns.append(ops.to_numpy(ops.group_sum(unique[found] // n_keys, clipped, self.n_segments)))
+        return np.stack(columns, axis=1).astype(np.int64).reshape(self.n_segments, self.max_order)
 
 
 def ngram_totals(lengths: np.ndarray, max_order: int) -> np.ndarray:

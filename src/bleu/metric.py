@@ -7,11 +7,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import tokenizers
+from .backend import NUMPY, TorchOps, is_tensor
 from .count import ReferenceNgrams, closest_lengths, ngram_totals
-from .encode import build_vocabulary, encode
+from .encode import build_vocabulary, encode, encode_ids, id_rows, is_token_ids
 from .errors import BleuInputError, LengthMismatchError
-from .report import BLEUScore
-from .score import Scoring, compute
+from .report import BLEUScore, SentenceScores
+from .score import Scoring, corpus_rows, segment_rows
 from .signature import Signature
 from .stats import Stats
 
@@ -85,33 +86,102 @@ def check_references(references, n_hypotheses: int | None = None) -> None:
 
 
 class PreparedReferences:
-    """Tokenized, encoded and counted references, reusable for any number of systems."""
+    """Encoded and counted references, reusable for any number of systems.
 
-    def __init__(self, segments: list[list[list[str] | None]], max_order: int):
-        self.n_segments = len(segments[0])
-        present = [[tokens is not None for tokens in stream] for stream in segments]
-        self.present = np.array(present, dtype=bool)
-        filled = [[tokens or [] for tokens in stream] for stream in segments]
-        self.vocabulary = build_vocabulary([tokens for stream in filled for tokens in stream])
-        encoded = [encode(stream, self.vocabulary) for stream in filled]
-        self.lengths = np.stack([lengths for _, lengths in encoded])
-        self.ngrams = ReferenceNgrams(encoded, len(self.vocabulary), max_order)
-        counts = set(self.present.sum(axis=0).tolist())
+    ``kind`` is ``"text"`` (tokens mapped through a vocabulary) or ``"ids"`` (token ids mapped
+    through the sorted table of reference ids); hypotheses are encoded the same way.
+    """
+
+    def __init__(self, kind: str, streams: list, present: np.ndarray, vocabulary, max_order: int, ops=NUMPY):
+        self.kind, self.vocabulary, self.ops = kind, vocabulary, ops
+        self.present = present
+        self.n_segments = present.shape[1]
+        self.lengths = np.stack([ops.to_numpy(lengths) for _, lengths in streams]).astype(np.int64)
+        self.ngrams = ReferenceNgrams(streams, len(vocabulary), max_order, ops)
+        counts = set(present.sum(axis=0).tolist())
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
 
-    def stats(self, hypotheses: list[list[str]]) -> Stats:
-        """Statistics of tokenized hypotheses aligned with these references."""
-        ids, hyp_len = encode(hypotheses, self.vocabulary)
+    @classmethod
+    def from_tokens(cls, segments: list[list[list | None]], max_order: int) -> "PreparedReferences":
+        """From tokenized reference streams (``None``: no reference for that segment)."""
+        present = np.array([[tokens is not None for tokens in stream] for stream in segments], dtype=bool)
+        filled = [[tokens or [] for tokens in stream] for stream in segments]
+        vocabulary = build_vocabulary([tokens for stream in filled for tokens in stream])
+        return cls("text", [encode(stream, vocabulary) for stream in filled], present, vocabulary, max_order)
+
+    @classmethod
+    def from_ids(cls, rows: list[tuple], max_order: int, ops) -> "PreparedReferences":
+        """From per-stream (ids, lengths, present) of raw token ids."""
+        table, dense = ops.unique_inverse(ops.concat([ids for ids, _, _ in rows]))
+        ends = np.cumsum([len(ids) for ids, _, _ in rows])
+        streams = [(dense[end - len(ids) : end], lengths) for (ids, lengths, _), end in zip(rows, ends)]
+        present = np.stack([present for _, _, present in rows])
+        return cls("ids", streams, present, table, max_order, ops)
+
+    def stats(self, hypotheses) -> Stats:
+        """Statistics of hypotheses (token lists, or (ids, lengths) for id references) aligned with these references."""
+        if self.kind == "text":
+            ids, hyp_len = encode(hypotheses, self.vocabulary)
+        else:
+            ids, hyp_len = encode_ids(hypotheses[0], self.vocabulary, self.ops), hypotheses[1]
+        matches = self.ngrams.matches(ids, hyp_len)
+        hyp_len = self.ops.to_numpy(hyp_len).astype(np.int64)
         return Stats(
-            matches=self.ngrams.matches(ids, hyp_len),
+            matches=matches,
             totals=ngram_totals(hyp_len, self.ngrams.max_order),
             hyp_len=hyp_len,
             ref_len=closest_lengths(hyp_len, self.lengths, self.present),
         )
 
 
+def _ops_for(*batches):
+    """Torch operations on the device of the first tensor given, else NumPy."""
+    for batch in batches:
+        items = [batch] if not isinstance(batch, (list, tuple)) else batch
+        for item in items:
+            if is_tensor(item):
+                return TorchOps(item.device)
+            if isinstance(item, (list, tuple)) and item and is_tensor(item[0]):
+                return TorchOps(item[0].device)
+    return NUMPY
+
+
+def _id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple]:
+    """Reference streams of token ids, checked like text streams."""
+    if isinstance(references, np.ndarray) or is_tensor(references):
+        if references.ndim == 2:
+            raise BleuInputError(
+                "references must be a list of reference streams (or a 3-D array: streams x segments x positions); "
+                "for one reference per segment pass [references]"
+            )
+        references = list(references)
+    if not _is_sequence(references) or len(references) == 0:
+        raise BleuInputError("references must be a non-empty list of reference streams of token ids")
+    if not all(isinstance(stream, np.ndarray) or is_tensor(stream) or _is_sequence(stream) for stream in references) \
+            or any(_is_sequence(stream) and stream and not is_token_ids(stream) for stream in references):
+        raise BleuInputError(
+            "references must be a list of reference streams, each a 2-D array or a list of id sequences; "
+            "for one reference per segment pass [references]"
+        )
+    rows = [id_rows(stream, pad_id, ops, f"reference stream {number}") for number, stream in enumerate(references, 1)]
+    n_hypotheses = len(rows[0][1]) if n_hypotheses is None else n_hypotheses
+    for number, (_, lengths, _) in enumerate(rows, 1):
+        if len(lengths) != n_hypotheses:
+            raise LengthMismatchError(
+                f"{n_hypotheses} hypotheses but reference stream {number} has {len(lengths)} segments; "
+                "every reference stream needs one sequence per hypothesis"
+            )
+    missing = ~np.stack([present for _, _, present in rows]).any(axis=0)
+    if missing.any():
+        raise BleuInputError(f"segment {int(np.argmax(missing))} has no reference: every reference stream has None there")
+    return rows
+
+
 class BLEU:
     """BLEU with fixed options; give ``references`` once to score many systems against them.
+
+    Text is tokenized (``tokenize``, ``lowercase``); token ids (2-D integer arrays or tensors,
+    every ``pad_id`` dropped, or lists of int sequences) are counted as they are.
 
     >>> metric = BLEU([["the cat sat on the mat"]])
     >>> round(metric.corpus_score(["the cat sat on a mat"]).score, 2)
@@ -120,7 +190,7 @@ class BLEU:
 
     def __init__(
         self,
-        references: Sequence[Sequence[str | None]] | None = None,
+        references=None,
         *,
         tokenize: str = "13a",
         lowercase: bool = False,
@@ -129,12 +199,14 @@ class BLEU:
         max_order: int = 4,
         weights: Sequence[float] | None = None,
         effective_order: bool = False,
+        pad_id: int | None = None,
     ):
         self.scoring = Scoring(
             smooth, smooth_value, effective_order, max_order, None if weights is None else tuple(weights)
         )
         self.tokenizer = tokenizers.get(tokenize)
         self.lowercase = lowercase
+        self.pad_id = pad_id
         self._references = None if references is None else self.prepare(references)
 
     def tokenize(self, lines: list[str]) -> list[list[str]]:
@@ -143,52 +215,96 @@ class BLEU:
             lines = [line.lower() for line in lines]
         return [line.split() for line in self.tokenizer.batch([line.rstrip() for line in lines])]
 
-    def prepare(self, references: Sequence[Sequence[str | None]]) -> PreparedReferences:
-        """Tokenize and count reference streams (a list of streams, ``None`` for a missing line)."""
-        check_references(references)
-        segments = []
-        for stream in references:
-            tokens = iter(self.tokenize([line for line in stream if line is not None]))
-            segments.append([None if line is None else next(tokens) for line in stream])
-        return PreparedReferences(segments, self.scoring.max_order)
+    def prepare(self, references, n_hypotheses: int | None = None, ops=None) -> PreparedReferences:
+        """Tokenize (text) or read (token ids) and count reference streams; ``None`` marks a missing line."""
+        order = self.scoring.stats_order
+        if not _holds_ids(references):
+            check_references(references, n_hypotheses)
+            segments = []
+            for stream in references:
+                tokens = iter(self.tokenize([line for line in stream if line is not None]))
+                segments.append([None if line is None else next(tokens) for line in stream])
+            return PreparedReferences.from_tokens(segments, order)
+        self._check_ids_options()
+        ops = ops or _ops_for(references)
+        return PreparedReferences.from_ids(_id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
 
-    def _resolve(self, hypotheses, references) -> PreparedReferences:
-        check_hypotheses(hypotheses)
+    def _check_ids_options(self) -> None:
+        if self.lowercase or self.tokenizer.name != "13a":
+            raise BleuInputError("token ids are already tokenized: leave tokenize and lowercase unset")
+
+    def _resolve(self, hypotheses, references) -> tuple[PreparedReferences, object]:
+        """The prepared references and the hypotheses in the form their ``stats`` takes."""
+        ids = is_token_ids(hypotheses)
+        if ids:
+            self._check_ids_options()
+            if len(hypotheses) == 0:
+                raise BleuInputError("no hypotheses to score")
+        else:
+            check_hypotheses(hypotheses)
         if references is not None:
-            check_references(references, len(hypotheses))
-            return self.prepare(references)
-        if self._references is None:
+            prepared = self.prepare(references, len(hypotheses), _ops_for(hypotheses, references) if ids else None)
+        elif self._references is None:
             raise BleuInputError("no references: pass them here or when creating the metric")
-        if self._references.n_segments != len(hypotheses):
-            raise LengthMismatchError(
-                f"{len(hypotheses)} hypotheses but the prepared references have {self._references.n_segments} segments"
-            )
-        return self._references
+        else:
+            prepared = self._references
+            if prepared.n_segments != len(hypotheses):
+                raise LengthMismatchError(
+                    f"{len(hypotheses)} hypotheses but the prepared references have {prepared.n_segments} segments"
+                )
+        if ids != (prepared.kind == "ids"):
+            raise BleuInputError("hypotheses and references must both be text or both be token ids")
+        if not ids:
+            return prepared, self.tokenize(list(hypotheses))
+        flat, lengths, present = id_rows(hypotheses, self.pad_id, prepared.ops, "hypotheses")
+        if not present.all():
+            raise BleuInputError(f"hypothesis {int(np.argmin(present))} is None, expected token ids")
+        return prepared, (flat, lengths)
 
-    def stats(self, hypotheses: Sequence[str], references=None) -> Stats:
+    def stats(self, hypotheses, references=None) -> Stats:
         """Per-segment sufficient statistics."""
-        prepared = self._resolve(hypotheses, references)
-        return prepared.stats(self.tokenize(list(hypotheses)))
+        prepared, encoded = self._resolve(hypotheses, references)
+        return prepared.stats(encoded)
 
-    def signature(self, nrefs: int | str) -> Signature:
-        return Signature.for_bleu(nrefs, self.lowercase, self.tokenizer.name, self.scoring)
+    def signature(self, nrefs: int | str, kind: str = "text") -> Signature:
+        tokenizer = "ids" if kind == "ids" else self.tokenizer.name
+        return Signature.for_bleu(nrefs, self.lowercase, tokenizer, self.scoring)
 
-    def score_stats(self, stats: Stats, nrefs: int | str = 1) -> BLEUScore:
+    def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> BLEUScore:
         """The corpus score of already computed statistics."""
-        total = stats.total()
-        rows = compute(total, self.scoring)
+        rows = corpus_rows(stats, self.scoring)
+        order = self.scoring.max_order
         return BLEUScore(
             score=float(rows.scores[0]),
-            counts=total.matches[0].tolist(),
-            totals=total.totals[0].tolist(),
+            counts=stats.matches[:, :order].sum(axis=0).tolist(),
+            totals=stats.totals[:, :order].sum(axis=0).tolist(),
             precisions=rows.precisions[0].tolist(),
             bp=float(rows.bp[0]),
-            sys_len=int(total.hyp_len[0]),
-            ref_len=int(total.ref_len[0]),
-            signature=self.signature(nrefs),
+            sys_len=int(stats.hyp_len.sum()),
+            ref_len=int(stats.ref_len.sum()),
+            signature=self.signature(nrefs, kind),
         )
 
-    def corpus_score(self, hypotheses: Sequence[str], references=None) -> BLEUScore:
+    def corpus_score(self, hypotheses, references=None) -> BLEUScore:
         """Corpus BLEU: the formula over statistics summed across segments."""
-        prepared = self._resolve(hypotheses, references)
-        return self.score_stats(prepared.stats(self.tokenize(list(hypotheses))), prepared.nrefs)
+        prepared, encoded = self._resolve(hypotheses, references)
+        return self.score_stats(prepared.stats(encoded), prepared.nrefs, prepared.kind)
+
+    def sentence_scores(self, hypotheses, references=None) -> SentenceScores:
+        """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input)."""
+        prepared, encoded = self._resolve(hypotheses, references)
+        stats = prepared.stats(encoded)
+        rows = segment_rows(stats, self.scoring)
+        scores = rows.scores
+        if prepared.ops is not NUMPY:
+            scores = prepared.ops.torch.as_tensor(scores, device=prepared.ops.device)
+        return SentenceScores(scores, rows.precisions, rows.bp, stats, self.signature(prepared.nrefs, prepared.kind))
+
+
+def _holds_ids(references) -> bool:
+    """Reference streams of token ids (a 3-D array, or streams that are arrays or lists of id sequences)."""
+    if isinstance(references, np.ndarray) or is_tensor(references):
+        return True
+    if not _is_sequence(references):
+        return False
+    return any(is_token_ids(stream) for stream in references)

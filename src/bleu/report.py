@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from .signature import Signature
 
@@ -57,3 +58,19 @@ class BLEUScore:
 
     def __str__(self) -> str:
         return self.format()
+
+
+@dataclass(frozen=True)
+class SentenceScores:
+    """Every segment's BLEU: ``scores`` (0-100; a NumPy array, or a torch tensor on the input's
+    device), ``precisions`` (segments x orders, percent), ``bp``, the per-segment ``stats`` and
+    the ``signature``."""
+
+    scores: Any
+    precisions: Any
+    bp: Any
+    stats: Any
+    signature: Signature
+
+    def __len__(self) -> int:
+        return len(self.scores)

@@ -1,7 +1,9 @@
 """The BLEU formula over ``Stats`` rows: smoothing, effective order, weights, brevity penalty.
 
-It follows sacrebleu's ``compute_bleu`` step for step, so results agree to the last bits:
-precisions in percent, log(0) floored to -9999999999, a sum over orders then one exp.
+``corpus_rows`` scores the corpus (one row), ``segment_rows`` every segment. sacrebleu's methods
+follow its ``compute_bleu`` step for step, so results agree to the last bits: precisions in
+percent, log(0) floored to -9999999999, a sum over orders then one exp. NLTK's methods are in
+``chen_cherry``.
 """
 
 from __future__ import annotations
@@ -35,10 +37,49 @@ class Rows:
     bp: np.ndarray
 
 
+def corpus_rows(stats: Stats, scoring: Scoring) -> Rows:
+    """The corpus score (one row) of per-segment statistics."""
+    if scoring.nltk_method is None:
+        return compute(stats.total(), scoring)
+    from . import chen_cherry
+
+    return _nltk_rows(chen_cherry.corpus_counts(_checked(stats, scoring)), scoring, "the corpus")
+
+
+def segment_rows(stats: Stats, scoring: Scoring) -> Rows:
+    """Every segment's own score (sentence-level BLEU)."""
+    if scoring.nltk_method is None:
+        return compute(stats, scoring)
+    from . import chen_cherry
+
+    return _nltk_rows(chen_cherry.segment_counts(_checked(stats, scoring)), scoring, "segment")
+
+
+def _checked(stats: Stats, scoring: Scoring) -> Stats:
+    if stats.max_order != scoring.stats_order:
+        raise BleuInputError(f"statistics of max order {stats.max_order} scored with max order {scoring.stats_order}")
+    return stats
+
+
+def _nltk_rows(counts, scoring: Scoring, what: str) -> Rows:
+    from . import chen_cherry
+
+    if scoring.nltk_method == 6:
+        refused = np.flatnonzero(chen_cherry.method6_needs_trigrams(counts))
+        if len(refused):
+            where = what if what == "the corpus" else f"{what} {refused[0]}" + (
+                f" (and {len(refused) - 1} more)" if len(refused) > 1 else "")
+            raise BleuInputError(
+                f"nltk-method6 needs at least one trigram match, and {where} has none (NLTK refuses it too); "
+                "use another smoothing method"
+            )
+    scores, precisions, bp = chen_cherry.unit_scores(counts, scoring)
+    return Rows(100.0 * scores, 100.0 * precisions, bp)
+
+
 def compute(stats: Stats, scoring: Scoring) -> Rows:
-    """The BLEU formula applied to every row of ``stats``."""
-    if stats.max_order != scoring.max_order:
-        raise BleuInputError(f"statistics of max order {stats.max_order} scored with max order {scoring.max_order}")
+    """sacrebleu's BLEU formula applied to every row of ``stats``."""
+    _checked(stats, scoring)
     correct = stats.matches.astype(np.float64)
     total = stats.totals.astype(np.float64)
     value = scoring.value

@@ -1,0 +1,121 @@
+"""The few array operations the counting stage needs, for NumPy and for torch tensors.
+
+``count`` is written once against these; torch tensors are counted on their own device
+(a GPU inside a training loop), NumPy arrays on the CPU. torch is imported only when a
+tensor is given.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class NumpyOps:
+    """Counting on NumPy int64 arrays."""
+
+    def asarray(self, values) -> np.ndarray:
+        return np.asarray(values, dtype=np.int64)
+
+    def arange(self, n: int) -> np.ndarray:
+        return np.arange(n, dtype=np.int64)
+
+    def full(self, n: int, value: int) -> np.ndarray:
+        return np.full(n, value, dtype=np.int64)
+
+    def concat(self, arrays: list) -> np.ndarray:
+        return np.concatenate(arrays)
+
+    def repeat(self, values, counts) -> np.ndarray:
+        return np.repeat(values, counts)
+
+    def nonzero(self, mask) -> np.ndarray:
+        return np.flatnonzero(mask)
+
+    def unique_inverse(self, values) -> tuple[np.ndarray, np.ndarray]:
+        unique, inverse = np.unique(values, return_inverse=True)
+        return unique, inverse.reshape(-1)
+
+    def unique_counts(self, values) -> tuple[np.ndarray, np.ndarray]:
+        return np.unique(values, return_counts=True)
+
+    def searchsorted(self, table, values) -> np.ndarray:
+        return np.searchsorted(table, values)
+
+    def minimum(self, a, b) -> np.ndarray:
+        return np.minimum(a, b)
+
+    def group_max(self, keys, counts) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct ``keys`` (sorted) and the largest count each has."""
+        order = np.argsort(keys, kind="stable")
+        keys, counts = keys[order], counts[order]
+        if len(keys) == 0:
+            return keys, counts
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        return keys[starts], np.maximum.reduceat(counts, starts)
+
+    def group_sum(self, groups, values, n_groups: int) -> np.ndarray:
+        """Sum of ``values`` per group index in 0..n_groups-1."""
+        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
+
+    def to_numpy(self, values) -> np.ndarray:
+        return np.asarray(values)
+
+
+class TorchOps:
+    """Counting on torch int64 tensors of one device."""
+
+    def __init__(self, device):
+        import torch
+
+        self.torch = torch
+        self.device = device
+
+    def asarray(self, values):
+        return self.torch.as_tensor(values, dtype=self.torch.int64, device=self.device)
+
+    def arange(self, n: int):
+        return self.torch.arange(n, dtype=self.torch.int64, device=self.device)
+
+    def full(self, n: int, value: int):
+        return self.torch.full((n,), value, dtype=self.torch.int64, device=self.device)
+
+    def concat(self, arrays: list):
+        return self.torch.cat(arrays)
+
+    def repeat(self, values, counts):
+        return self.torch.repeat_interleave(values, counts)
+
+    def nonzero(self, mask):
+        return self.torch.nonzero(mask).reshape(-1)
+
+    def unique_inverse(self, values):
+        return self.torch.unique(values, sorted=True, return_inverse=True)
+
+    def unique_counts(self, values):
+        return self.torch.unique(values, sorted=True, return_counts=True)
+
+    def searchsorted(self, table, values):
+        return self.torch.searchsorted(table, values)
+
+    def minimum(self, a, b):
+        return self.torch.minimum(a, b)
+
+    def group_max(self, keys, counts):
+        unique, inverse = self.torch.unique(keys, sorted=True, return_inverse=True)
+        result = self.torch.zeros(len(unique), dtype=counts.dtype, device=self.device)
+        return unique, result.scatter_reduce_(0, inverse, counts, reduce="amax", include_self=False)
+
+    def group_sum(self, groups, values, n_groups: int):
+        result = self.torch.zeros(n_groups, dtype=self.torch.int64, device=self.device)
+        return result.index_add_(0, groups, values.to(self.torch.int64))
+
+    def to_numpy(self, values) -> np.ndarray:
+        return values.detach().cpu().numpy()
+
+
+NUMPY = NumpyOps()
+
+
+def is_tensor(value) -> bool:
+    """A torch tensor, recognised without importing torch."""
+    return type(value).__module__.startswith("torch") and hasattr(value, "device")
