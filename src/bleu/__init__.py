@@ -1,7 +1,8 @@
 """BLEU (Papineni et al., 2002), exact to sacrebleu, on a vectorised engine.
 
-Public API: ``corpus_bleu``, ``sentence_bleu``, ``tokenize``, the ``BLEU`` metric (references
-prepared once), ``Stats`` (sufficient statistics) and ``BLEUScore``.
+Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segment at once),
+``tokenize``, the ``BLEU`` metric (references prepared once), ``Stats`` (sufficient statistics),
+``BLEUScore`` and ``SentenceScores``. ``bleu.nltk`` is a drop-in for NLTK's ``bleu_score``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from .signature import __version__
 
 if TYPE_CHECKING:
     from .metric import BLEU
-    from .report import BLEUScore
+    from .report import BLEUScore, SentenceScores
     from .signature import Signature
     from .stats import Stats
 
 # Imported on first use, so that the command line starts without loading NumPy.
-_LAZY = {"BLEU": "metric", "BLEUScore": "report", "Signature": "signature", "Stats": "stats"}
+_LAZY = {"BLEU": "metric", "BLEUScore": "report", "SentenceScores": "report", "Signature": "signature", "Stats": "stats"}
 
 
 def __getattr__(name: str):
@@ -33,18 +34,20 @@ __all__ = [
     "BLEUScore",
     "BleuInputError",
     "LengthMismatchError",
+    "SentenceScores",
     "Signature",
     "Stats",
     "corpus_bleu",
     "sentence_bleu",
+    "sentence_scores",
     "tokenize",
     "__version__",
 ]
 
 
 def corpus_bleu(
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str | None]],
+    hypotheses,
+    references,
     tokenize: str = "13a",
     lowercase: bool = False,
     smooth: str = "exp",
@@ -52,8 +55,12 @@ def corpus_bleu(
     max_order: int = 4,
     weights: Sequence[float] | None = None,
     effective_order: bool = False,
+    pad_id: int | None = None,
 ) -> BLEUScore:
-    """Corpus BLEU of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
+    """Corpus BLEU of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``).
+
+    Text (lists of str) is tokenized; token ids (2-D integer arrays or tensors with ``pad_id``,
+    or lists of int sequences) are scored as they are."""
     from .metric import BLEU
 
     metric = BLEU(
@@ -64,8 +71,41 @@ def corpus_bleu(
         max_order=max_order,
         weights=weights,
         effective_order=effective_order,
+        pad_id=pad_id,
     )
     return metric.corpus_score(hypotheses, references)
+
+
+def sentence_scores(
+    hypotheses,
+    references,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    weights: Sequence[float] | None = None,
+    effective_order: bool | None = None,
+    pad_id: int | None = None,
+) -> SentenceScores:
+    """Every segment's BLEU in one vectorised call; inputs as for ``corpus_bleu``.
+
+    Defaults are sacrebleu's sentence level (exp smoothing, effective order; effective order
+    is off for NLTK's methods, which do not have it)."""
+    from .config import sentence_effective_order
+    from .metric import BLEU
+
+    metric = BLEU(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        weights=weights,
+        effective_order=sentence_effective_order(smooth, effective_order),
+        pad_id=pad_id,
+    )
+    return metric.sentence_scores(hypotheses, references)
 
 
 def sentence_bleu(
@@ -77,9 +117,12 @@ def sentence_bleu(
     smooth_value: float | None = None,
     max_order: int = 4,
     weights: Sequence[float] | None = None,
-    effective_order: bool = True,
+    effective_order: bool | None = None,
 ) -> BLEUScore:
-    """BLEU of one segment against its references (a list of str), with sacrebleu's sentence defaults."""
+    """BLEU of one segment against its references (a list of str), with sacrebleu's sentence defaults
+    (effective order on, except for NLTK's methods)."""
+    from .config import sentence_effective_order
+
     if not isinstance(hypothesis, str):
         raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if isinstance(references, str) or not isinstance(references, Sequence):
@@ -93,7 +136,7 @@ def sentence_bleu(
         smooth_value=smooth_value,
         max_order=max_order,
         weights=weights,
-        effective_order=effective_order,
+        effective_order=sentence_effective_order(smooth, effective_order),
     )
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import NLTK_EXTRA_ORDER, Scoring
+from .errors import BleuInputError
 from .stats import Stats
 
 
@@ -111,15 +112,27 @@ def _method6(precisions, matches, ngrams, alpha) -> np.ndarray:
     return smoothed
 
 
-def method6_needs_trigrams(counts: Counts) -> np.ndarray:
-    """Rows where NLTK's method 6 refuses to run: some unigram matches but no trigram match."""
-    return (counts.matches[:, 0] > 0) & (counts.matches[:, 2] == 0)
+def _check_method6(counts: Counts, rows: str) -> None:
+    """NLTK's method 6 refuses rows with some unigram matches but no trigram match; so do we, clearly."""
+    refused = np.flatnonzero((counts.matches[:, 0] > 0) & (counts.matches[:, 2] == 0))
+    if len(refused) == 0:
+        return
+    where = "the corpus" if rows == "corpus" else f"segment {refused[0]}"
+    if len(refused) > 1:
+        where += f" (and {len(refused) - 1} more)"
+    raise BleuInputError(
+        f"nltk-method6 needs at least one trigram match, and {where} has none (NLTK refuses it too); "
+        "use another smoothing method"
+    )
 
 
-def unit_scores(counts: Counts, scoring: Scoring) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Scores in [0, 1] (as NLTK returns them), smoothed precisions and brevity penalties per row."""
+def unit_scores(counts: Counts, scoring: Scoring, rows: str = "segments") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scores in [0, 1] (as NLTK returns them), smoothed precisions and brevity penalties per row;
+    ``rows`` ("segments" or "corpus") names the rows in errors."""
     from .score import brevity_penalty
 
+    if scoring.nltk_method == 6:
+        _check_method6(counts, rows)
     precisions = smoothed_precisions(counts, scoring)
     order = scoring.max_order
     weights = np.asarray(scoring.weights if scoring.weights is not None else (1 / order,) * order)

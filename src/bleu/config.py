@@ -93,3 +93,10 @@ class Scoring:
         """``exp``, ``floor[0.10]``, ``add-k[1.00]``, ... as in sacrebleu's signature."""
         value = self.value
         return self.smooth if SMOOTH_DEFAULTS[self.smooth] is None else f"{self.smooth}[{value:.2f}]"
+
+
+def sentence_effective_order(smooth: str, effective_order: bool | None) -> bool:
+    """Sentence-level default: effective order on (sacrebleu), except for NLTK's methods."""
+    if effective_order is not None:
+        return effective_order
+    return not smooth.startswith(NLTK_PREFIX)

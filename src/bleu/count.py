@@ -29,7 +29,7 @@ def _lookup(ops, table, values):
     """Index of each value in the sorted ``table`` and whether it is there."""
     index = ops.searchsorted(table, values)
     if len(table) == 0:
-        return index, values < values  # all False
+        return index, index < 0  # nothing is found
     index = index.clip(0, len(table) - 1)
     return index, table[index] == values
 

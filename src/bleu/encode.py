@@ -55,8 +55,11 @@ def id_rows(batch, pad_id: int | None, ops, what: str) -> tuple:
             raise BleuInputError(f"{what} must be a 2-D array of token ids (segments x positions), got {batch.ndim}-D")
         _check_integer(batch, what)
         rows = ops.asarray(batch)
-        keep = rows == rows if pad_id is None else rows != pad_id
-        return rows[keep], keep.sum(1), np.ones(len(rows), dtype=bool)
+        present = np.ones(len(rows), dtype=bool)
+        if pad_id is None:
+            return rows.reshape(-1), ops.full(len(rows), rows.shape[1]), present
+        keep = rows != pad_id
+        return rows[keep], keep.sum(1), present
     present = np.array([row is not None for row in batch], dtype=bool)
     rows = [ops.asarray(np.zeros(0, dtype=np.int64)) if row is None else _as_row(row, ops, what, i)
             for i, row in enumerate(batch)]

@@ -43,7 +43,7 @@ def corpus_rows(stats: Stats, scoring: Scoring) -> Rows:
         return compute(stats.total(), scoring)
     from . import chen_cherry
 
-    return _nltk_rows(chen_cherry.corpus_counts(_checked(stats, scoring)), scoring, "the corpus")
+    return _percent(*chen_cherry.unit_scores(chen_cherry.corpus_counts(_checked(stats, scoring)), scoring, "corpus"))
 
 
 def segment_rows(stats: Stats, scoring: Scoring) -> Rows:
@@ -52,29 +52,17 @@ def segment_rows(stats: Stats, scoring: Scoring) -> Rows:
         return compute(stats, scoring)
     from . import chen_cherry
 
-    return _nltk_rows(chen_cherry.segment_counts(_checked(stats, scoring)), scoring, "segment")
+    return _percent(*chen_cherry.unit_scores(chen_cherry.segment_counts(_checked(stats, scoring)), scoring))
+
+
+def _percent(scores: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> Rows:
+    return Rows(100.0 * scores, 100.0 * precisions, bp)
 
 
 def _checked(stats: Stats, scoring: Scoring) -> Stats:
     if stats.max_order != scoring.stats_order:
         raise BleuInputError(f"statistics of max order {stats.max_order} scored with max order {scoring.stats_order}")
     return stats
-
-
-def _nltk_rows(counts, scoring: Scoring, what: str) -> Rows:
-    from . import chen_cherry
-
-    if scoring.nltk_method == 6:
-        refused = np.flatnonzero(chen_cherry.method6_needs_trigrams(counts))
-        if len(refused):
-            where = what if what == "the corpus" else f"{what} {refused[0]}" + (
-                f" (and {len(refused) - 1} more)" if len(refused) > 1 else "")
-            raise BleuInputError(
-                f"nltk-method6 needs at least one trigram match, and {where} has none (NLTK refuses it too); "
-                "use another smoothing method"
-            )
-    scores, precisions, bp = chen_cherry.unit_scores(counts, scoring)
-    return Rows(100.0 * scores, 100.0 * precisions, bp)
 
 
 def compute(stats: Stats, scoring: Scoring) -> Rows:

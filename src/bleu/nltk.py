@@ -1,0 +1,154 @@
+"""A drop-in for ``nltk.translate.bleu_score``: same calls, same numbers, on the vectorised engine.
+
+Switch by changing the import::
+
+    from bleu.nltk import sentence_bleu, corpus_bleu, SmoothingFunction
+
+Token lists in, a float in [0, 1] out (a list of floats for a list of weight tuples). One
+difference by design: NLTK's ``corpus_bleu`` smooths methods 5, 6 and 7 with the *last*
+segment's 5-gram precision and n-gram counts; ``corpus_bleu`` here uses the corpus's, and
+``corpus_bleu_as_nltk`` keeps NLTK's behaviour for exact reproduction. Results are equal
+wherever the two agree (methods 0-4, and any corpus of one segment).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+from .errors import BleuInputError, LengthMismatchError
+
+__all__ = ["SmoothingFunction", "corpus_bleu", "corpus_bleu_as_nltk", "sentence_bleu"]
+
+DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+# Which SmoothingFunction parameter each method reads.
+_PARAMETER = {1: "epsilon", 4: "k", 6: "alpha", 7: "k"}
+
+
+class SmoothingFunction:
+    """Chen & Cherry (2014) smoothing, NLTK's parameters: pass ``SmoothingFunction().method4``
+    (or any ``methodN``) as ``smoothing_function``. NLTK's own ``SmoothingFunction`` works too."""
+
+    def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5):
+        self.epsilon, self.alpha, self.k = epsilon, alpha, k
+
+
+def _selector(number: int):
+    def method(self, *args, **kwargs):
+        raise TypeError("pass this smoothing method as smoothing_function=...; it is not called on its own here")
+
+    method.__name__ = method.__qualname__ = f"method{number}"
+    method.__doc__ = f"Chen & Cherry's smoothing method {number}, as NLTK computes it."
+    return method
+
+
+for _number in range(8):
+    setattr(SmoothingFunction, f"method{_number}", _selector(_number))
+
+
+def _method(smoothing_function) -> tuple[str, float | None]:
+    """The smoothing name and value of ``SmoothingFunction().methodN`` (ours or NLTK's)."""
+    if smoothing_function is None:
+        return "nltk-method0", None
+    owner, name = getattr(smoothing_function, "__self__", None), getattr(smoothing_function, "__name__", "")
+    number = name[len("method") :]
+    if owner is None or not name.startswith("method") or number not in tuple("01234567"):
+        raise BleuInputError(
+            "smoothing_function must be one of SmoothingFunction().method0 ... method7; "
+            f"custom smoothing functions are not supported, got {smoothing_function!r}"
+        )
+    number = int(number)
+    return f"nltk-method{number}", getattr(owner, _PARAMETER[number]) if number in _PARAMETER else None
+
+
+def _weight_list(weights) -> list:
+    """One weight tuple, or a list of them (NLTK's rule: a list whose items are sequences)."""
+    try:
+        weights[0][0]
+    except (TypeError, IndexError):
+        weights = [weights]
+    return list(weights)
+
+
+def _token_list(tokens, what: str) -> list:
+    if isinstance(tokens, str):
+        raise BleuInputError(
+            f"{what} is a str, but BLEU here takes lists of tokens (NLTK would silently count its characters); "
+            "pass text.split(), or list(text) to score characters"
+        )
+    if not isinstance(tokens, Sequence):
+        raise BleuInputError(f"{what} must be a list of tokens, got {type(tokens).__name__}")
+    return list(tokens)
+
+
+def _stats(list_of_references, hypotheses, max_order: int):
+    """Per-segment statistics of token lists: NLTK's references per segment become reference streams."""
+    from .metric import PreparedReferences
+
+    if isinstance(list_of_references, (str, bytes)) or not isinstance(list_of_references, Sequence) or \
+            isinstance(hypotheses, (str, bytes)) or not isinstance(hypotheses, Sequence):
+        raise BleuInputError("corpus_bleu takes a list of reference lists and a list of hypotheses (token lists)")
+    if len(list_of_references) != len(hypotheses):
+        raise LengthMismatchError(
+            f"{len(hypotheses)} hypotheses but {len(list_of_references)} reference lists; give one list per hypothesis"
+        )
+    hyps = [_token_list(hypothesis, f"hypothesis {i}") for i, hypothesis in enumerate(hypotheses)]
+    refs = []
+    for i, references in enumerate(list_of_references):
+        if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) or len(references) == 0:
+            raise BleuInputError(f"segment {i} needs a non-empty list of references (each a list of tokens)")
+        refs.append([_token_list(reference, f"segment {i}, reference {j}") for j, reference in enumerate(references)])
+    n_streams = max((len(segment) for segment in refs), default=1)
+    streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
+    return PreparedReferences.from_tokens(streams, max_order).stats(hyps)
+
+
+def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment):
+    from . import chen_cherry
+    from .config import Scoring
+
+    weight_list = _weight_list(weights)
+    order = max(len(weight) for weight in weight_list)
+
+    def scoring(weight) -> Scoring:  # shorter weight tuples leave the higher orders out
+        weight = tuple(float(w) for w in weight)
+        return Scoring(smooth, value, max_order=order, weights=weight + (0.0,) * (order - len(weight)))
+
+    smooth, value = _method(smoothing_function)
+    stats = _stats(list_of_references, hypotheses, scoring(weight_list[0]).stats_order)
+    counts = chen_cherry.corpus_counts(stats, last_segment=last_segment)
+    if len(stats) == 0 or counts.matches[0, 0] == 0:  # NLTK returns 0 before smoothing
+        return 0.0 if len(weight_list) == 1 else [0.0] * len(weight_list)
+    hyp_length = int(counts.hyp_len[0])
+    if smooth == "nltk-method0" and (counts.matches[0, :order] == 0).any():
+        missing = [n + 1 for n in range(order) if counts.matches[0, n] == 0]
+        warnings.warn(
+            f"The hypothesis contains 0 counts of {missing}-gram overlaps, so BLEU is (almost) 0 "
+            "whatever the lower orders; use a lower n-gram order or a SmoothingFunction method", stacklevel=3
+        )
+    scores = []
+    for weight in weight_list:
+        if auto_reweigh and hyp_length < 4 and weight == DEFAULT_WEIGHTS:
+            weight = (1 / hyp_length,) * hyp_length
+        unit, _, _ = chen_cherry.unit_scores(counts, scoring(weight), "corpus")
+        scores.append(float(unit[0]))
+    return scores[0] if len(weight_list) == 1 else scores
+
+
+def corpus_bleu(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None,
+                auto_reweigh: bool = False):
+    """Corpus BLEU in [0, 1], as NLTK's ``corpus_bleu``, smoothing with corpus-level statistics."""
+    return _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment=False)
+
+
+def corpus_bleu_as_nltk(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None,
+                        auto_reweigh: bool = False):
+    """Exactly NLTK 3.10's ``corpus_bleu``, including its smoothing of methods 5-7 with the last
+    segment's 5-gram precision and n-gram counts (so method 6 can exceed 1)."""
+    return _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment=True)
+
+
+def sentence_bleu(references, hypothesis, weights=DEFAULT_WEIGHTS, smoothing_function=None,
+                  auto_reweigh: bool = False):
+    """BLEU in [0, 1] of one tokenized hypothesis against its tokenized references, as NLTK's."""
+    return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
