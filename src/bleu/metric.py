@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
@@ -290,15 +291,20 @@ class BLEU:
         prepared, encoded = self._resolve(hypotheses, references)
         return self.score_stats(prepared.stats(encoded), prepared.nrefs, prepared.kind)
 
+    def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores:
+        """Every segment's own score, from already computed statistics."""
+        rows = segment_rows(stats, self.scoring)
+        return SentenceScores(rows.scores, rows.precisions, rows.bp, stats, self.signature(nrefs, kind),
+                              self.scoring.max_order)
+
     def sentence_scores(self, hypotheses, references=None) -> SentenceScores:
         """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input)."""
         prepared, encoded = self._resolve(hypotheses, references)
-        stats = prepared.stats(encoded)
-        rows = segment_rows(stats, self.scoring)
-        scores = rows.scores
+        result = self.score_segments(prepared.stats(encoded), prepared.nrefs, prepared.kind)
         if prepared.ops is not NUMPY:
-            scores = prepared.ops.torch.as_tensor(scores, device=prepared.ops.device)
-        return SentenceScores(scores, rows.precisions, rows.bp, stats, self.signature(prepared.nrefs, prepared.kind))
+            scores = prepared.ops.torch.as_tensor(result.scores, device=prepared.ops.device)
+            result = dataclasses.replace(result, scores=scores)
+        return result
 
 
 def _holds_ids(references) -> bool:

@@ -56,6 +56,11 @@ class BLEUScore:
         }
         return json.dumps(data, indent=1, ensure_ascii=False)
 
+    def to_dict(self) -> dict:
+        """The numbers at full precision: score, counts, totals, precisions, bp, sys_len, ref_len."""
+        return {"score": self.score, "counts": self.counts, "totals": self.totals, "precisions": self.precisions,
+                "bp": self.bp, "sys_len": self.sys_len, "ref_len": self.ref_len}
+
     def __str__(self) -> str:
         return self.format()
 
@@ -64,13 +69,30 @@ class BLEUScore:
 class SentenceScores:
     """Every segment's BLEU: ``scores`` (0-100; a NumPy array, or a torch tensor on the input's
     device), ``precisions`` (segments x orders, percent), ``bp``, the per-segment ``stats`` and
-    the ``signature``."""
+    the ``signature``. ``result[i]`` (and iteration) gives segment i as a ``BLEUScore``."""
 
     scores: Any
     precisions: Any
     bp: Any
     stats: Any
     signature: Signature
+    max_order: int = 4
 
     def __len__(self) -> int:
         return len(self.scores)
+
+    def __getitem__(self, index: int) -> BLEUScore:
+        order, stats = self.max_order, self.stats
+        return BLEUScore(
+            score=float(self.scores[index]),
+            counts=stats.matches[index, :order].tolist(),
+            totals=stats.totals[index, :order].tolist(),
+            precisions=self.precisions[index].tolist(),
+            bp=float(self.bp[index]),
+            sys_len=int(stats.hyp_len[index]),
+            ref_len=int(stats.ref_len[index]),
+            signature=self.signature,
+        )
+
+    def __iter__(self):
+        return (self[index] for index in range(len(self)))
