@@ -1,7 +1,7 @@
 """BLEU (Papineni et al., 2002), exact to sacrebleu, on a vectorised engine.
 
 Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segment at once),
-``tokenize``, the ``BLEU`` metric (references prepared once), ``Stats`` (sufficient statistics),
+``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references prepared once), ``Stats`` (sufficient statistics),
 ``BLEUScore`` and ``SentenceScores``. ``bleu.nltk`` is a drop-in for NLTK's ``bleu_score``.
 """
 
@@ -38,6 +38,7 @@ __all__ = [
     "Signature",
     "Stats",
     "corpus_bleu",
+    "explain",
     "sentence_bleu",
     "sentence_scores",
     "tokenize",
@@ -138,6 +139,34 @@ def sentence_bleu(
         weights=weights,
         effective_order=sentence_effective_order(smooth, effective_order),
     )
+
+
+def explain(
+    hypothesis: str,
+    references: Sequence[str],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    weights: Sequence[float] | None = None,
+    effective_order: bool | None = None,
+):
+    """How BLEU scores one segment: ``str()`` of the result prints the paper's n-gram tables
+    (Count, Max_Ref_Count, Count_clip), p_n, BP, smoothing, score and hints; ``.segments[0]``
+    holds the tables and ``.segment_scores[0]`` the score (sentence-level defaults)."""
+    from .config import sentence_effective_order
+    from .explain import explain as explain_segments
+    from .metric import BLEU
+
+    if not isinstance(hypothesis, str):
+        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise BleuInputError("references must be a list of str (one per reference); wrap a single one as [reference]")
+    options = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
+                   max_order=max_order, weights=weights)
+    segment_metric = BLEU(**options, effective_order=sentence_effective_order(smooth, effective_order))
+    return explain_segments([hypothesis], [[reference] for reference in references], BLEU(**options), segment_metric)
 
 
 def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False) -> str:
