@@ -156,7 +156,7 @@ def explain(
     (Count, Max_Ref_Count, Count_clip), p_n, BP, smoothing, score and hints; ``.segments[0]``
     holds the tables and ``.segment_scores[0]`` the score (sentence-level defaults)."""
     from .config import sentence_effective_order
-    from .explain import explain as explain_segments
+    from .explanation import explain as explain_segments
     from .metric import BLEU
 
     if not isinstance(hypothesis, str):

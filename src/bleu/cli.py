@@ -101,8 +101,14 @@ def run(argv: list[str] | None) -> int:
     if args.sentence_level:
         per_segment = _sentence_metric(options)
         prepared = metric.prepare(references)
-        for name, lines in zip(sources, systems):
-            _print_lines(_segment_lines(name, lines, metric, per_segment, prepared, args, len(sources) > 1))
+        several = len(sources) > 1
+        outputs = [_segment_lines(name, lines, metric, per_segment, prepared, args, several)
+                   for name, lines in zip(sources, systems)]
+        if args.format == "tsv" and not args.score_only:  # one header over all systems
+            _print_lines(_tsv_lines([row for rows in outputs for row in rows]))
+        else:
+            for output in outputs:
+                _print_lines(output)
         return EXIT_OK
     scores = [metric.corpus_score(lines) for lines in systems]
     if args.format == "tsv" and not args.score_only:
@@ -137,7 +143,7 @@ def _sentence_metric(options: dict):
     from .config import sentence_effective_order
     from .metric import BLEU
 
-    return BLEU(**{**options, "effective_order": sentence_effective_order(options["smooth"], True)})
+    return BLEU(**{**options, "effective_order": sentence_effective_order(options["smooth"], None)})
 
 
 def _check_lengths(ref_paths, references, hyp_paths, systems) -> None:
@@ -201,7 +207,7 @@ def run_explain(argv: list[str]) -> int:
                 f"{args.input} has {len(hypotheses)} lines; explain shows at most {EXPLAIN_MAX_SEGMENTS}: "
                 "pick one with --line N, or use 'bleu REF -i HYP -sl' for every segment's score"
             )
-    from .explain import explain
+    from .explanation import explain
     from .metric import BLEU
 
     options = _options(args)
@@ -214,7 +220,7 @@ def _print_lines(lines) -> None:
 
 
 def _segment_lines(name, lines, metric, per_segment, prepared, args, several: bool):
-    """-sl output of one system: a line per segment, then the corpus score (text, JSON lines or TSV)."""
+    """-sl output of one system: a line per segment, then the corpus score (text or JSON lines; TSV rows)."""
     stats = prepared.stats(metric.tokenize(lines))
     corpus = metric.score_stats(stats, prepared.nrefs)
     segments = list(enumerate(per_segment.score_segments(stats, prepared.nrefs), 1))
@@ -222,8 +228,8 @@ def _segment_lines(name, lines, metric, per_segment, prepared, args, several: bo
     if args.score_only:
         yield from (f"{prefix}{line}\t{score.format(width, score_only=True)}" for line, score in segments)
         yield f"{prefix}corpus\t{corpus.format(width, score_only=True)}"
-    elif args.format == "tsv":
-        yield from _tsv_lines([(name, line, score) for line, score in segments] + [(name, "corpus", corpus)])
+    elif args.format == "tsv":  # rows; the caller adds one header for all systems
+        yield from [(name, line, score) for line, score in segments] + [(name, "corpus", corpus)]
     elif args.format == "json":
         for line, score in segments:
             yield json.dumps({"system": name, "line": line, **score.to_dict()}, ensure_ascii=False)

@@ -135,6 +135,11 @@ class PreparedReferences:
         )
 
 
+def _ids_or_missing(stream) -> bool:
+    """A list stream of id sequences, possibly with (or only) ``None`` for missing references."""
+    return all(item is None for item in stream) or is_token_ids(stream)
+
+
 def _ops_for(*batches):
     """Torch operations on the device of the first tensor given, else NumPy."""
     for batch in batches:
@@ -159,7 +164,7 @@ def _id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple
     if not _is_sequence(references) or len(references) == 0:
         raise BleuInputError("references must be a non-empty list of reference streams of token ids")
     if not all(isinstance(stream, np.ndarray) or is_tensor(stream) or _is_sequence(stream) for stream in references) \
-            or any(_is_sequence(stream) and stream and not is_token_ids(stream) for stream in references):
+            or any(_is_sequence(stream) and not _ids_or_missing(stream) for stream in references):
         raise BleuInputError(
             "references must be a list of reference streams, each a 2-D array or a list of id sequences; "
             "for one reference per segment pass [references]"
@@ -231,7 +236,7 @@ class BLEU:
         return PreparedReferences.from_ids(_id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
 
     def _check_ids_options(self) -> None:
-        if self.lowercase or self.tokenizer.name != "13a":
+        if self.lowercase or self.tokenizer.name not in ("13a", "none"):
             raise BleuInputError("token ids are already tokenized: leave tokenize and lowercase unset")
 
     def _resolve(self, hypotheses, references) -> tuple[PreparedReferences, object]:
@@ -241,6 +246,10 @@ class BLEU:
             self._check_ids_options()
             if len(hypotheses) == 0:
                 raise BleuInputError("no hypotheses to score")
+            if getattr(hypotheses, "ndim", 2) != 2:
+                raise BleuInputError(
+                    f"hypotheses must be a 2-D array of token ids (segments x positions), got {hypotheses.ndim}-D"
+                )
         else:
             check_hypotheses(hypotheses)
         if references is not None:

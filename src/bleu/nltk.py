@@ -4,7 +4,8 @@ Switch by changing the import::
 
     from bleu.nltk import sentence_bleu, corpus_bleu, SmoothingFunction
 
-Token lists in, a float in [0, 1] out (a list of floats for a list of weight tuples). One
+Token lists in, a float out on NLTK's 0-1 scale (methods 5 and 7 can exceed 1, in NLTK too; a list
+of floats for a list of weight tuples). One
 difference by design: NLTK's ``corpus_bleu`` smooths methods 5, 6 and 7 with the *last*
 segment's 5-gram precision and n-gram counts; ``corpus_bleu`` here uses the corpus's, and
 ``corpus_bleu_as_nltk`` keeps NLTK's behaviour for exact reproduction. Results are equal
@@ -37,7 +38,7 @@ def _selector(number: int):
     def method(self, *args, **kwargs):
         raise TypeError("pass this smoothing method as smoothing_function=...; it is not called on its own here")
 
-    method.__name__ = method.__qualname__ = f"method{number}"
+    method.__name__, method.__qualname__ = f"method{number}", f"SmoothingFunction.method{number}"
     method.__doc__ = f"Chen & Cherry's smoothing method {number}, as NLTK computes it."
     return method
 
@@ -52,7 +53,11 @@ def _method(smoothing_function) -> tuple[str, float | None]:
         return "nltk-method0", None
     owner, name = getattr(smoothing_function, "__self__", None), getattr(smoothing_function, "__name__", "")
     number = name[len("method") :]
-    if owner is None or not name.startswith("method") or number not in tuple("01234567"):
+    function = getattr(smoothing_function, "__func__", None)
+    # Only the genuine methods (ours or NLTK's): a subclass that overrides one would be silently ignored.
+    genuine = getattr(function, "__module__", None) in (__name__, "nltk.translate.bleu_score") and getattr(
+        function, "__qualname__", "") == f"SmoothingFunction.{name}"
+    if owner is None or not genuine or number not in tuple("01234567"):
         raise BleuInputError(
             "smoothing_function must be one of SmoothingFunction().method0 ... method7; "
             f"custom smoothing functions are not supported, got {smoothing_function!r}"
@@ -105,7 +110,7 @@ def _stats(list_of_references, hypotheses, max_order: int):
 
 def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment):
     from . import chen_cherry
-    from .config import Scoring
+    from .config import NLTK_EXTRA_ORDER, Scoring
 
     weight_list = _weight_list(weights)
     order = max(len(weight) for weight in weight_list)
@@ -115,9 +120,12 @@ def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_re
         return Scoring(smooth, value, max_order=order, weights=weight + (0.0,) * (order - len(weight)))
 
     smooth, value = _method(smoothing_function)
-    stats = _stats(list_of_references, hypotheses, scoring(weight_list[0]).stats_order)
+    stats_order = max(order, NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
+    stats = _stats(list_of_references, hypotheses, stats_order)
+    if len(stats) == 0:
+        raise BleuInputError("no hypotheses to score")
     counts = chen_cherry.corpus_counts(stats, last_segment=last_segment)
-    if len(stats) == 0 or counts.matches[0, 0] == 0:  # NLTK returns 0 before smoothing
+    if counts.matches[0, 0] == 0:  # NLTK returns 0 before smoothing (and before checking the weights)
         return 0.0 if len(weight_list) == 1 else [0.0] * len(weight_list)
     hyp_length = int(counts.hyp_len[0])
     if smooth == "nltk-method0" and (counts.matches[0, :order] == 0).any():
@@ -137,7 +145,7 @@ def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_re
 
 def corpus_bleu(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None,
                 auto_reweigh: bool = False):
-    """Corpus BLEU in [0, 1], as NLTK's ``corpus_bleu``, smoothing with corpus-level statistics."""
+    """Corpus BLEU on the 0-1 scale, as NLTK's ``corpus_bleu``, smoothing with corpus-level statistics."""
     return _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment=False)
 
 
@@ -150,5 +158,5 @@ def corpus_bleu_as_nltk(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS,
 
 def sentence_bleu(references, hypothesis, weights=DEFAULT_WEIGHTS, smoothing_function=None,
                   auto_reweigh: bool = False):
-    """BLEU in [0, 1] of one tokenized hypothesis against its tokenized references, as NLTK's."""
+    """BLEU on the 0-1 scale of one tokenized hypothesis against its tokenized references, as NLTK's."""
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)

@@ -73,6 +73,8 @@ class Explanation:
     smoothing: str
     effective_order: bool
     max_order: int
+    corpus_smoothing: str
+    corpus_effective_order: bool
     hints: list[list[str]] = field(default_factory=list)
 
     def format(self) -> str:
@@ -100,7 +102,7 @@ class Explanation:
         lines = [f"Corpus ({len(self.segments)} segments): the sums over segments, then one formula"]
         for n, (matches, total, precision) in enumerate(zip(corpus.counts, corpus.totals, corpus.precisions), 1):
             lines.append(f"  {n}-grams: clipped sum / total = {matches}/{total}  ->  p_{n} = {precision:.2f}%")
-        lines += _summary(corpus, self.smoothing, False, "corpus")
+        lines += _summary(corpus, self.corpus_smoothing, self.corpus_effective_order, "corpus")
         return "\n".join(lines)
 
 
@@ -150,8 +152,9 @@ def hints_for(tables: SegmentTables, score, smooth: str, effective_order: bool, 
         )
     if 0 < length < max_order:
         left_out = "left out (effective order)" if effective_order else "counted as 0/0"
+        orders = f"{length + 1}" if length + 1 == max_order else f"{length + 1} to {max_order}"
         hints.append(
-            f"the hypothesis has only {length} tokens, so it has no n-grams of order {length + 1} to {max_order}; "
+            f"the hypothesis has only {length} tokens, so it has no n-grams of order {orders}; "
             f"those orders are {left_out}. A single short segment says little about quality."
         )
     if score.score >= 100 - 1e-9:
@@ -185,4 +188,5 @@ def explain(hypotheses: list[str], references: list[list[str | None]], metric, s
     smooth = sentence_metric.scoring.smooth_label()
     eff = sentence_metric.scoring.effective_order
     hints = [hints_for(tables, segment_scores[i], smooth, eff, scoring.max_order) for i, tables in enumerate(segments)]
-    return Explanation(segments, stats, segment_scores, corpus, smooth, eff, scoring.max_order, hints)
+    return Explanation(segments, stats, segment_scores, corpus, smooth, eff, scoring.max_order,
+                       scoring.smooth_label(), scoring.effective_order, hints)
