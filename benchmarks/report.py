@@ -1,0 +1,208 @@
+"""Turn the workers' records into summary rows, agreement checks and tables (plain text and Markdown)."""
+
+from __future__ import annotations
+
+import statistics
+
+from implementations import REFERENCE
+from stages import DESCRIPTIONS as STAGE_DESCRIPTIONS
+from stages import STAGES
+from workloads import DESCRIPTIONS, KINDS
+
+TOLERANCE = 1e-9  # on the 0-100 scale
+BASELINE = "bleu"
+COLUMNS = ("Workload", "Implementation", "Median s", "Range s", "Hyp tokens/s", "Peak RSS MiB*",
+           "Time / bleu", "Score", "Agreement")
+
+
+def summarize(workload: str, implementation: str, records: list[dict], hyp_tokens: int | None) -> dict:
+    """One row from every run of an implementation on a workload (ok runs only; else the first failure)."""
+    ok = [r for r in records if r["status"] == "ok"]
+    row = {"workload": workload, "implementation": implementation, "runs": len(ok)}
+    if not ok:
+        failure = records[0] if records else {"status": "error", "error": "never ran"}
+        return {**row, "status": failure["status"], "error": failure.get("error", "")}
+    seconds = [r["seconds"] for r in ok]
+    median = statistics.median(seconds)
+    return {
+        **row,
+        "status": "ok",
+        "median_s": median,
+        "min_s": min(seconds),
+        "max_s": max(seconds),
+        "seconds": seconds,
+        "tokens_per_s": hyp_tokens / median if hyp_tokens and median > 0 else None,
+        "peak_rss_mib": max(r["peak_rss_kib"] for r in ok) / 1024,
+        "score": ok[0].get("score"),
+        "scores_file": ok[0].get("scores_file"),
+        "note": ok[0].get("note", ""),
+        "scores_vary": len({r.get("score") for r in ok}) > 1,
+    }
+
+
+def add_ratios(rows: list[dict]) -> None:
+    """``time_vs_bleu``: each row's median time over bleu's on the same workload (> 1: bleu is faster)."""
+    baseline = {r["workload"]: r["median_s"] for r in rows if r["implementation"] == BASELINE and r["status"] == "ok"}
+    for row in rows:
+        base = baseline.get(row["workload"])
+        if row["status"] == "ok" and base:
+            row["time_vs_bleu"] = row["median_s"] / base
+
+
+def _load_scores(path):
+    import numpy as np
+
+    return np.load(path)
+
+
+def agreement(row: dict, reference: dict | None) -> dict:
+    """Compare a row's score(s) with the reference implementation's (sacrebleu; NLTK on D)."""
+    kind = KINDS[row["workload"]]
+    if row.get("score") is None:
+        return {"agreement": "- (computes no score)"}
+    if reference is None or reference.get("status") != "ok":
+        return {"agreement": "no reference run"}
+    if reference is row:
+        return {"agreement": "reference"}
+    if kind in ("sentence", "ids"):
+        if not row.get("scores_file") or not reference.get("scores_file"):
+            return {"agreement": "no per-segment scores"}
+        mine, theirs = _load_scores(row["scores_file"]), _load_scores(reference["scores_file"])
+        if mine.shape != theirs.shape:
+            return {"agreement": f"n/a: {mine.size} vs {theirs.size} segments"}
+        diff = abs(mine - theirs)
+        worst, differ = float(diff.max()), int((diff > TOLERANCE).sum())
+        label = "ok" if differ == 0 else "DIFF"
+        text = f"{label} max|Δ| {worst:.1e}" + (f", {differ}/{diff.size} segs > 1e-9" if differ else "")
+        return {"agreement": text, "max_abs_diff": worst, "segments_differ": differ}
+    worst = abs(row["score"] - reference["score"])
+    label = "ok" if worst <= TOLERANCE else "DIFF"
+    return {"agreement": f"{label} |Δ| {worst:.1e}", "max_abs_diff": worst}
+
+
+def add_agreement(rows: list[dict]) -> None:
+    """Fill ``agreement`` for every ok row against its workload's reference implementation."""
+    index = {(r["workload"], r["implementation"]): r for r in rows}
+    for row in rows:
+        if row["status"] == "ok":
+            row.update(agreement(row, index.get(REFERENCE[row["workload"]])))
+
+
+# Why a peer's score differs from the reference, where the cause is known (shown only for DIFF rows).
+KNOWN_CAUSES = {
+    ("corpus", "nltk"): "NLTK divides each order's matches by max(1, hypothesis n-grams) per segment, so every "
+                        "hypothesis shorter than n adds 1 to that order's denominator (recomputing sacrebleu's "
+                        "counts with those denominators reproduces NLTK's score; checked on B's first 20,000 segments).",
+    ("sentence", "nltk"): "NLTK has no effective order: hypotheses shorter than 4 tokens get smoothed precisions "
+                          "for orders they have no n-grams of (on B, every differing segment has 1-3 tokens).",
+    ("files", "bleu"): "bleu.read.read_lines drops a UTF-8 byte order mark; the harness's own reader (used for "
+                       "B, and so for sacrebleu) keeps it, as sacrebleu's command line does. One B file starts "
+                       "with one (generaltest2022.uk-en.hyp.PROMT.en); sacrebleu on the BOM-stripped text gives "
+                       "bleu's E score.",
+    ("corpus", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
+    ("ids", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
+}
+
+
+def known_causes(rows: list[dict]) -> list[str]:
+    """One line per implementation whose scores differ from the reference for a known reason."""
+    lines = []
+    for row in rows:
+        cause = KNOWN_CAUSES.get((KINDS[row["workload"]], row["implementation"]))
+        if cause and row.get("agreement", "").startswith("DIFF"):
+            lines.append(f"- {row['workload']} {row['implementation']}: {cause}")
+    return lines
+
+
+def _human_rate(rate: float | None) -> str:
+    if rate is None:
+        return "-"
+    return f"{rate / 1e6:.2f} M" if rate >= 1e6 else f"{rate / 1e3:.0f} k"
+
+
+def _score_text(row: dict) -> str:
+    score = row.get("score")
+    if score is None:
+        return "-"
+    prefix = "mean " if KINDS[row["workload"]] in ("sentence", "ids") else ""
+    return f"{prefix}{score:.6f}"
+
+
+def cells(row: dict) -> list[str]:
+    """A summary row as table cells."""
+    head = [row["workload"], row["implementation"]]
+    if row["status"] != "ok":
+        reason = f"{row['status']}: {row.get('error', '')}".rstrip(": ")
+        return head + ["-", "-", "-", "-", "-", "-", reason]
+    ratio = row.get("time_vs_bleu")
+    return head + [
+        f"{row['median_s']:.3f}",
+        f"{row['min_s']:.3f}-{row['max_s']:.3f}",
+        _human_rate(row.get("tokens_per_s")),
+        f"{row['peak_rss_mib']:.0f}",
+        "-" if ratio is None else f"{ratio:.2f}x",
+        _score_text(row),
+        row.get("agreement", ""),
+    ]
+
+
+def text_table(header, body: list[list[str]]) -> str:
+    """Columns padded to their widest cell."""
+    widths = [max(len(str(line[i])) for line in [header, *body]) for i in range(len(header))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip() for line in [header, *body]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown_table(header, body: list[list[str]]) -> str:
+    escape = lambda cell: str(cell).replace("|", "\\|")
+    lines = ["| " + " | ".join(map(escape, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(escape, line)) + " |" for line in body]
+    return "\n".join(lines)
+
+
+def stage_rows(stage_runs: list[dict]) -> list[dict]:
+    """Median seconds per stage over the ok runs, with each stage's share of the total."""
+    ok = [r for r in stage_runs if r["status"] == "ok"]
+    if not ok:
+        return []
+    medians = {name: statistics.median(r["stages"][name] for r in ok) for name in STAGES}
+    total = sum(medians.values())
+    rows = [{"stage": name, "what": STAGE_DESCRIPTIONS[name], "median_s": medians[name],
+             "share": medians[name] / total if total else 0.0} for name in STAGES]
+    rows.append({"stage": "total", "what": "sum of the stage medians", "median_s": total, "share": 1.0})
+    return rows
+
+
+def stage_cells(row: dict) -> list[str]:
+    return [row["stage"], row["what"], f"{row['median_s']:.3f}", f"{100 * row['share']:.1f} %"]
+
+
+STAGE_COLUMNS = ("Stage", "What is timed", "Median s", "Share")
+
+
+def floor_notes(rows: list[dict]) -> list[str]:
+    """How far bleu is from the split-only floor (workload E), if both ran."""
+    index = {(r["workload"], r["implementation"]): r for r in rows if r["status"] == "ok"}
+    floor = index.get(("E", "floor"))
+    if not floor:
+        return []
+    notes = []
+    if ("E", "bleu") in index:
+        ratio = index[("E", "bleu")]["median_s"] / floor["median_s"]
+        notes.append(f"E: bleu reading the same files and scoring takes {ratio:.1f}x the split-only floor.")
+    if ("B", "bleu") in index:
+        ratio = index[("B", "bleu")]["median_s"] / floor["median_s"]
+        notes.append(f"B vs E: bleu's corpus_bleu on lines already in memory takes {ratio:.1f}x the floor "
+                     "(which also reads the files).")
+    return notes
+
+
+def workload_lines(workload_info: dict) -> list[str]:
+    """One line per workload: what it is, segments, hypothesis tokens."""
+    lines = []
+    for name, info in workload_info.items():
+        size = f"{info['n_segments']:,} segments, {info['hyp_tokens']:,} hypothesis tokens (13a)" \
+            if info.get("status") == "ok" else f"inputs unavailable: {info.get('error', '')}"
+        lines.append(f"- **{name}**: {DESCRIPTIONS[name]}. {size}.")
+    return lines

@@ -1,0 +1,112 @@
+"""One measurement in a fresh process; prints exactly one JSON line (the last line of stdout).
+
+    python benchmarks/worker.py IMPL WORKLOAD [--segments N] [--scores-out FILE.npy]
+    python benchmarks/worker.py info WORKLOAD [--segments N]     # segments and hypothesis tokens
+    python benchmarks/worker.py stages B [--segments N]          # bleu's stage breakdown
+
+Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``).
+Peak RSS is ``getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) and so includes the interpreter,
+the imports and the data loading, not just the scoring call.
+
+The JSON line has ``status``: ``ok``, ``unavailable`` (the package cannot be imported),
+``not-comparable`` or ``error`` (with ``error``: the exception).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import workloads
+from implementations import IMPLEMENTATIONS, NotComparable, not_comparable_reason
+
+
+def peak_rss_kib() -> int:
+    """Peak resident set size of this process so far (KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def prepare(implementation: str, workload: str, segments: int | None):
+    """Build the workload's inputs and the implementation's ``Timed`` call (all untimed)."""
+    kind = workloads.KINDS[workload]
+    reason = not_comparable_reason(implementation, kind)
+    if reason:
+        raise NotComparable(reason)
+    impl = IMPLEMENTATIONS[implementation]()
+    if kind == "corpus":
+        data = workloads.text_workload(workload, segments)
+        return impl.prepare_corpus(data.hypotheses, data.streams)
+    if kind == "sentence":
+        data = workloads.workload_b(segments)
+        return impl.prepare_sentence(data.hypotheses, data.streams)
+    if kind == "ids":
+        return impl.prepare_ids(*workloads.workload_d())
+    return impl.prepare_files(workloads.b_file_pairs(), segments)
+
+
+def measure(implementation: str, workload: str, segments: int | None, scores_out: str | None) -> dict:
+    """Prepare, time the one call, extract the score(s); save per-segment scores to ``scores_out``."""
+    timed = prepare(implementation, workload, segments)
+    start = time.perf_counter()
+    result = timed.call()
+    seconds = time.perf_counter() - start
+    scores = timed.extract(result)
+    record = {"status": "ok", "seconds": seconds, "note": timed.note}
+    if scores is None:
+        record["score"] = None
+    elif isinstance(scores, float) or getattr(scores, "ndim", 1) == 0:
+        record["score"] = float(scores)
+    else:
+        import numpy as np
+
+        scores = np.asarray(scores, dtype=np.float64)
+        record.update(score=float(scores.mean()), n_scores=int(scores.size))
+        if scores_out:
+            np.save(scores_out, scores)
+            record["scores_file"] = scores_out
+    return record
+
+
+def run(args) -> dict:
+    """Dispatch on the first argument; failures become a status, never a traceback on stdout."""
+    try:
+        if args.implementation == "info":
+            n_segments, tokens = workloads.hypothesis_tokens(args.workload, args.segments)
+            return {"status": "ok", "n_segments": n_segments, "hyp_tokens": tokens}
+        if args.implementation == "stages":
+            from stages import stage_breakdown
+
+            return {"status": "ok", **stage_breakdown(args.segments)}
+        return measure(args.implementation, args.workload, args.segments, args.scores_out)
+    except NotComparable as reason:
+        return {"status": "not-comparable", "error": str(reason)}
+    except ImportError as error:
+        return {"status": "unavailable", "error": f"{type(error).__name__}: {error}"}
+    except Exception as error:  # noqa: BLE001 - a peer failing on a workload is a result, not a crash
+        traceback.print_exc(file=sys.stderr)
+        return {"status": "error", "error": f"{type(error).__name__}: {error}"}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("implementation", choices=[*IMPLEMENTATIONS, "info", "stages"])
+    parser.add_argument("workload", choices=workloads.WORKLOADS)
+    parser.add_argument("--segments", type=int, default=None, help="first N segments of B (workloads B, C, E)")
+    parser.add_argument("--scores-out", default=None, help="where to save per-segment scores (.npy)")
+    args = parser.parse_args(argv)
+    record = run(args)
+    record.update(implementation=args.implementation, workload=args.workload, peak_rss_kib=peak_rss_kib())
+    sys.stdout.flush()
+    print(json.dumps(record), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
