@@ -11,17 +11,13 @@ import sys
 
 import pytest
 import sacrebleu
+from helpers import write
 
 from bleu.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
 
 HYP = ["The cat sat on the mat.", "It is raining again today.", "Three apples and bread."]
 REF_A = ["The cat sat on the mat.", "It is raining today again.", "Three apples and a loaf of bread."]
 REF_B = ["A cat was on the mat.", "Today it rains again.", "She bought three apples and bread."]
-
-
-def write(path, lines, newline="\n", encoding="utf-8"):
-    path.write_bytes(("".join(line + newline for line in lines)).encode(encoding))
-    return str(path)
 
 
 @pytest.fixture

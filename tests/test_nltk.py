@@ -24,7 +24,8 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
 
-from hypothesis import HealthCheck, example, given, note, settings  # noqa: E402
+from helpers import fixed  # noqa: E402
+from hypothesis import example, given, note  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import bleu  # noqa: E402
@@ -81,17 +82,6 @@ REF1B = ("It is the guiding principle which guarantees the military forces alway
 REF1C = "It is the practical guide for the army always to heed the directions of the party".split()
 HYP_B = "he read the book because he was interested in world history".split()
 REF_B = "he was interested in world history because he read the book".split()
-
-
-def fixed(max_examples: int):
-    """Hypothesis settings for reproducible runs."""
-    return settings(
-        max_examples=max_examples,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
 
 
 def nltk_method(method: int, params: dict | None = None):

@@ -21,7 +21,8 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from helpers import fixed  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 
@@ -40,17 +41,6 @@ SMOOTHINGS = [
 ]
 SMOOTHING_IDS = [f"{method}" if value is None else f"{method}[{value}]" for method, value in SMOOTHINGS]
 TOLERANCE = 1e-9
-
-
-def fixed(**kwargs):
-    """Hypothesis settings for reproducible runs."""
-    return settings(
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        **kwargs,
-    )
 
 
 _SACRE_CACHE: dict = {}

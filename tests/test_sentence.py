@@ -30,7 +30,8 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from hypothesis import HealthCheck, given, settings
+from helpers import fixed  # noqa: E402
+from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 from shared_data import read_lines, references, system_output
@@ -43,17 +44,6 @@ TOLERANCE = 1e-9
 SMOOTHINGS = [("none", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 2), ("exp", None)]
 SMOOTHING_IDS = [method if value is None else f"{method}[{value}]" for method, value in SMOOTHINGS]
 MAX_ORDERS = [1, 2, 3, 4, 5]
-
-
-def fixed(**kwargs):
-    """Hypothesis settings for reproducible runs."""
-    return settings(
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        **kwargs,
-    )
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,8 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from helpers import fixed, write  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from test_paper import CANDIDATE_1, REFERENCES_1, words  # noqa: E402
@@ -45,11 +46,6 @@ OTHER = ["the cat sat on a mat", "nothing here", "there", "it rains", "a", "thre
 SEGMENT_KEYS = ["system", "line", "score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len"]
 # Method 6 is left out: it refuses segments without a trigram match, as NLTK does.
 NLTK_METHODS = [f"nltk-method{n}" for n in (0, 1, 2, 3, 4, 5, 7)]
-
-
-def write(path, lines):
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return str(path)
 
 
 @pytest.fixture
@@ -653,8 +649,7 @@ SMOOTHINGS = [
 sentences = st.lists(st.sampled_from(VOCAB), max_size=8).map(" ".join)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None, report_multiple_bugs=False,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@fixed(max_examples=300, report_multiple_bugs=False)
 @given(
     hyp=sentences,
     refs=st.lists(sentences, min_size=1, max_size=3),
