@@ -119,3 +119,12 @@ NUMPY = NumpyOps()
 def is_tensor(value) -> bool:
     """A torch tensor, recognised without importing torch."""
     return type(value).__module__.startswith("torch") and hasattr(value, "device")
+
+
+def lookup(ops, table, values):
+    """Index of each value in the sorted ``table`` and whether it is there."""
+    index = ops.searchsorted(table, values)
+    if len(table) == 0:
+        return index, index < 0  # nothing is found
+    index = index.clip(0, len(table) - 1)
+    return index, table[index] == values

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .backend import NUMPY
+from .backend import NUMPY, lookup
 
 NO_KEY = -1
 
@@ -23,15 +23,6 @@ def _remaining(ops, lengths):
     ends = lengths.cumsum(0)
     total = int(ends[-1]) if len(ends) else 0
     return ops.repeat(ends, lengths) - ops.arange(total)
-
-
-def _lookup(ops, table, values):
-    """Index of each value in the sorted ``table`` and whether it is there."""
-    index = ops.searchsorted(table, values)
-    if len(table) == 0:
-        return index, index < 0  # nothing is found
-    index = index.clip(0, len(table) - 1)
-    return index, table[index] == values
 
 
 class ReferenceNgrams:
@@ -94,7 +85,7 @@ class ReferenceNgrams:
             prefix, last = keys[start], ids[start + order - 1]
             ok = (prefix >= 0) & known[start + order - 1]
             start = start[ok]
-            index, found = _lookup(ops, self.pair_tables[order - 2], prefix[ok] * self.vocab_size + last[ok])
+            index, found = lookup(ops, self.pair_tables[order - 2], prefix[ok] * self.vocab_size + last[ok])
             keys = ops.full(len(ids), NO_KEY)
             keys[start[found]] = index[found]
             all_keys.append(keys)
@@ -112,7 +103,7 @@ class ReferenceNgrams:
             start = ops.nonzero(keys >= 0)
             n_keys = self.n_keys[order]
             unique, counts = ops.unique_counts(segment[start] * n_keys + keys[start])
-            index, found = _lookup(ops, self.clip_keys[order], unique)
+            index, found = lookup(ops, self.clip_keys[order], unique)
             clip_max = self.clip_max[order][index[found]]
             clipped = ops.minimum(counts[found], clip_max)
             columns.append(ops.to_numpy(ops.group_sum(unique[found] // n_keys, clipped, self.n_segments)))

@@ -7,7 +7,7 @@ from itertools import chain, count, repeat
 
 import numpy as np
 
-from .backend import is_tensor
+from .backend import is_tensor, lookup
 from .errors import BleuInputError
 
 UNKNOWN = -1
@@ -87,8 +87,6 @@ def _as_row(row, ops, what: str, index: int):
 
 def encode_ids(ids, table, ops):
     """Raw token ids as their index in the sorted reference ``table`` (``UNKNOWN`` where absent)."""
-    if len(table) == 0:
-        return ops.full(len(ids), UNKNOWN)
-    index = ops.searchsorted(table, ids).clip(0, len(table) - 1)
-    index[table[index] != ids] = UNKNOWN
+    index, found = lookup(ops, table, ids)
+    index[~found] = UNKNOWN
     return index
