@@ -38,12 +38,45 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-e", "--effective-order", action="store_true", help="ignore orders with no hypothesis n-grams")
 
 
+def add_chrf_ter_options(parser: argparse.ArgumentParser) -> None:
+    """sacrebleu's chrF and TER options."""
+    chrf = parser.add_argument_group("chrF (with -m chrf)")
+    chrf.add_argument("-cc", "--chrf-char-order", type=int, default=6, metavar="N", help="character n-gram order (default: 6)")
+    chrf.add_argument("-cw", "--chrf-word-order", type=int, default=0, metavar="N", help="word n-gram order; 2 gives chrF++ (default: 0)")
+    chrf.add_argument("--chrf-beta", type=int, default=2, metavar="B", help="recall weight beta (default: 2)")
+    chrf.add_argument("--chrf-whitespace", action="store_true", help="keep whitespace in character n-grams")
+    chrf.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF++.py's epsilon smoothing instead of effective order")
+    ter = parser.add_argument_group("TER (with -m ter)")
+    ter.add_argument("--ter-case-sensitive", action="store_true", help="case-sensitive TER")
+    ter.add_argument("--ter-asian-support", action="store_true", help="split Asian characters (tercom's -a)")
+    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    ter.add_argument("--ter-normalized", action="store_true", help="tercom's normalisation (-N)")
+
+
+def add_significance_options(parser: argparse.ArgumentParser) -> None:
+    """Bootstrap confidence intervals and paired tests, with sacrebleu's option names."""
+    group = parser.add_argument_group("confidence intervals and paired significance tests")
+    group.add_argument("-ci", "--confidence", action="store_true", help="bootstrap 95%% confidence interval of each score")
+    group.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N", help="bootstrap resamples for -ci (default: 1000)")
+    paired = group.add_mutually_exclusive_group()
+    paired.add_argument("-pbs", "--paired-bs", action="store_true", help="paired bootstrap resampling test; the first -i file is the baseline")
+    paired.add_argument("-par", "--paired-ar", action="store_true", help="paired approximate randomization test; the first -i file is the baseline")
+    group.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)")
+    group.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="randomization trials (default: 10000)")
+    group.add_argument("--all-pairs", action="store_true", help="compare every pair of systems, not only each with the baseline (Holm-corrected)")
+    group.add_argument("--seed", metavar="S", help="random seed, or 'none' (default: $BLEU_SEED, $SACREBLEU_SEED, else 12345)")
+    group.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="bleu",
         description="Score hypotheses against references with BLEU, exactly as sacrebleu does.",
         epilog="examples:\n  bleu ref.de -i hyp.de\n  cat hyp.de | bleu ref1.de ref2.de\n"
         "  bleu ref.de -i sys1.de sys2.de -f text\n  bleu ref.de -i hyp.de -sl -f tsv\n"
+        "  bleu ref.de -i hyp.de -m bleu chrf ter --confidence\n"
+        "  bleu ref.de -i base.de sys2.de sys3.de --paired-bs --all-pairs -f text\n"
         "  bleu explain --hyp 'the cat sat' --ref 'the cat sat down'   (see bleu explain --help)\n\n"
         "exit codes: 0 ok, 1 usage error, 2 input error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -51,8 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("refs", nargs="*", metavar="REF", help="reference files (plain text or .gz), one segment per line")
     parser.add_argument("-i", "--input", nargs="+", metavar="HYP", help="hypothesis files; several give a table (default: standard input)")
     add_scoring_options(parser)
-    parser.add_argument("-f", "--format", default="json", choices=["json", "text", "tsv"],
-                        help="output format (default: json; with -sl, JSON lines)")
+    parser.add_argument("-m", "--metrics", nargs="+", default=["bleu"], choices=["bleu", "chrf", "ter"],
+                        metavar="METRIC", help="metrics to compute: bleu, chrf, ter (default: bleu)")
+    add_chrf_ter_options(parser)
+    add_significance_options(parser)
+    parser.add_argument("-f", "--format", default="json", choices=["json", "text", "tsv", "latex"],
+                        help="output format (default: json; with -sl, JSON lines; latex: paired tests)")
     parser.add_argument("-sl", "--sentence-level", action="store_true",
                         help="a score per segment (effective order on, as sacrebleu), then the corpus score")
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
@@ -89,33 +126,156 @@ def run(argv: list[str] | None) -> int:
     sources = _hypothesis_sources(args)
     if len(set(sources)) != len(sources):
         raise UsageError("the same hypothesis file is given twice")
+    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    _check_modes(args, paired, len(sources))
+    names = list(dict.fromkeys(args.metrics))
+    options = {name: _metric_options(args, name) for name in names}
 
-    from .metric import BLEU
-
-    options = _options(args)
     references = [_read(path, "references") for path in args.refs]
     systems = [_read(path, "hypotheses") for path in sources]
     _check_lengths(args.refs, references, sources, systems)
 
-    metric = BLEU(references, **options)
+    from .metrics import metric_class
+
     if args.sentence_level:
-        per_segment = _sentence_metric(options)
-        prepared = metric.prepare(references)
-        several = len(sources) > 1
-        outputs = [_segment_lines(name, lines, metric, per_segment, prepared, args, several)
-                   for name, lines in zip(sources, systems)]
-        if args.format == "tsv" and not args.score_only:  # one header over all systems
-            _print_lines(_tsv_lines([row for rows in outputs for row in rows]))
-        else:
-            for output in outputs:
-                _print_lines(output)
+        return _sentence_level(args, options["bleu"], references, sources, systems)
+    metrics = [metric_class(name)(references, **options[name]) for name in names]
+    statistics = [[metric.segment_statistics(lines) for lines in systems] for metric in metrics]
+    if paired:
+        print(_paired(args, paired, metrics, statistics, sources))
         return EXIT_OK
-    scores = [metric.corpus_score(lines) for lines in systems]
+    scores = [[metric.score_statistics(stats) for stats in per_system] for metric, per_system in zip(metrics, statistics)]
+    if args.confidence:
+        scores = [[_with_confidence(metric, score, stats, args) for score, stats in zip(row, per_system)]
+                  for metric, row, per_system in zip(metrics, scores, statistics)]
     if args.format == "tsv" and not args.score_only:
-        _print_lines(_tsv_lines([(name, "corpus", score) for name, score in zip(sources, scores)]))
+        _print_lines(_tsv_lines([(name, "corpus", score) for name, score in zip(sources, scores[0])]))
         return EXIT_OK
     print(_render(scores, sources, args))
     return EXIT_OK
+
+
+def _check_modes(args, paired: str | None, n_systems: int) -> None:
+    """Combinations of modes and options that cannot work, as usage errors before any file is read."""
+    if paired and n_systems < 2:
+        raise UsageError("paired tests need two or more systems after -i (the first is the baseline)")
+    if paired and args.confidence:
+        raise UsageError("--confidence goes with single-system scores; paired bootstrap already gives each system's interval")
+    if args.all_pairs and not paired:
+        raise UsageError("--all-pairs goes with --paired-bs or --paired-ar")
+    if args.format == "latex" and not paired:
+        raise UsageError("-f latex is for paired test tables (--paired-bs or --paired-ar)")
+    if args.sentence_level and (paired or args.confidence):
+        raise UsageError("significance tests and confidence intervals are for corpus scores, not -sl")
+    if args.sentence_level and args.metrics != ["bleu"]:
+        raise UsageError("-sl gives BLEU per segment; use it without -m (or with -m bleu)")
+    if args.format == "tsv" and args.metrics != ["bleu"]:
+        raise UsageError("-f tsv lists BLEU's statistics; use -f text or json for other metrics")
+    for option in ("confidence_n", "paired_bs_n", "paired_ar_n"):
+        if getattr(args, option) < 1:
+            raise UsageError(f"--{option.replace('_', '-')} must be 1 or more")
+    from .significance import resolve_seed
+
+    try:
+        resolve_seed(args.seed)
+    except BleuInputError as error:
+        raise UsageError(str(error)) from None
+
+
+def _metric_options(args, name: str) -> dict:
+    """One metric's options from the command line; bad values are usage errors."""
+    from .metrics import metric_class
+
+    if name == "bleu":
+        return _options(args)
+    if name == "chrf":
+        options = dict(char_order=args.chrf_char_order, word_order=args.chrf_word_order, beta=args.chrf_beta,
+                       lowercase=args.chrf_lowercase, whitespace=args.chrf_whitespace,
+                       eps_smoothing=args.chrf_eps_smoothing)
+    else:
+        options = dict(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
+                       asian_support=args.ter_asian_support, case_sensitive=args.ter_case_sensitive)
+    try:
+        metric_class(name)(**options)
+    except BleuInputError as error:
+        raise UsageError(str(error)) from None
+    return options
+
+
+def _sentence_level(args, options: dict, references, sources, systems) -> int:
+    from .metric import BLEU
+
+    metric = BLEU(references, **options)
+    per_segment = _sentence_metric(options)
+    prepared = metric.prepare(references)
+    several = len(sources) > 1
+    outputs = [_segment_lines(name, lines, metric, per_segment, prepared, args, several)
+               for name, lines in zip(sources, systems)]
+    if args.format == "tsv" and not args.score_only:  # one header over all systems
+        _print_lines(_tsv_lines([row for rows in outputs for row in rows]))
+    else:
+        for output in outputs:
+            _print_lines(output)
+    return EXIT_OK
+
+
+def _paired(args, test: str, metrics, statistics, sources) -> str:
+    from . import significance_report as report
+    from .significance import paired_test_statistics
+
+    names = [metric.name for metric in metrics]
+    result = paired_test_statistics(
+        dict(zip(names, metrics)), dict(zip(names, statistics)), sources, test,
+        args.paired_bs_n if test == "bs" else args.paired_ar_n, args.seed, args.all_pairs,
+        progress=not args.no_progress,
+    )
+    if args.score_only:
+        return "\n".join("\t".join(f"{result.results[name][i].score:.{args.width}f}" for name in names)
+                         for i in range(len(sources)))
+    if args.format == "json":
+        return report.to_json(result)
+    if args.format == "latex":
+        return report.to_latex(result, args.width)
+    return report.to_text(result, args.width, args.short)
+
+
+def _with_confidence(metric, score, statistics, args):
+    """The score with its bootstrap mean and 95% half-width, and bs/seed in its signature."""
+    import dataclasses
+
+    from .significance import bootstrap_confidence, resolve_seed
+
+    mean, ci = bootstrap_confidence(metric, statistics, args.confidence_n, args.seed)
+    signature = score.signature.with_fields(bs=str(args.confidence_n), seed=str(resolve_seed(args.seed)).lower())
+    return Confident(dataclasses.replace(score, signature=signature), mean, ci)
+
+
+class Confident:
+    """A score shown with its bootstrap interval, in sacrebleu's text and JSON forms."""
+
+    def __init__(self, score, mean: float, ci: float):
+        self.score_object, self.mean, self.ci = score, mean, ci
+        self.name, self.score, self.signature = score.name, score.score, score.signature
+
+    def interval(self, width: int) -> str:
+        return f"μ = {self.mean:.{width}f} ± {self.ci:.{width}f}"
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
+        line = self.score_object.format(width, score_only, signature)
+        if score_only:
+            return line
+        head, rest = line.split(" = ", 1)
+        number, _, details = rest.partition(" ")
+        return f"{head} = {number} ({self.interval(width)}) {details}".rstrip()
+
+    def to_json(self, width: int = 2) -> str:
+        data = json.loads(self.score_object.to_json(width))
+        extra = {"confidence_mean": float(f"{self.mean:.{width}f}"), "confidence_var": float(f"{self.ci:.{width}f}"),
+                 "confidence": self.interval(width)}
+        keys = list(data)
+        at = keys.index("signature") + 1
+        ordered = {key: data[key] for key in keys[:at]} | extra | {key: data[key] for key in keys[at:]}
+        return json.dumps(ordered, indent=1, ensure_ascii=False)
 
 
 def _options(args) -> dict:
@@ -258,27 +418,49 @@ def _tsv_lines(rows):
 
 
 def _render(scores, sources: list[str], args) -> str:
+    """Corpus scores (``scores[metric][system]``): one system gives sacrebleu's score lines (or
+    JSON objects), several give a table with a column per metric."""
     width = args.width
-    if len(scores) == 1:
-        score = scores[0]
+    if len(sources) == 1:
+        column = [row[0] for row in scores]
         if args.score_only:
-            return score.format(width, score_only=True)
+            return "\n".join(score.format(width, score_only=True) for score in column)
         if args.format == "json":
-            return score.to_json(width)
-        return score.format(width, signature=score.signature.format(args.short))
+            objects = [score.to_json(width) for score in column]
+            return objects[0] if len(objects) == 1 else "[\n" + ",\n".join(objects) + "\n]"
+        lines = [score.format(width, signature=score.signature.format(args.short)) for score in column]
+        return "\n".join(_align_on_equals(lines))
     if args.score_only:
-        return "\n".join(score.format(width, score_only=True) for score in scores)
-    signature = scores[0].signature.format(args.short)
+        return "\n".join("\t".join(row[i].format(width, score_only=True) for row in scores) for i in range(len(sources)))
+    names = [row[0].name for row in scores]
+    signatures = [row[0].signature.format(args.short) for row in scores]
     if args.format == "json":
-        rows = [
-            {"system": name, "BLEU": score.format(width, score_only=True), "signature": signature}
-            for name, score in zip(sources, scores)
-        ]
+        rows = []
+        for i, source in enumerate(sources):
+            row = {"system": source}
+            for name, column, signature in zip(names, scores, signatures):
+                row[name] = column[i].format(width, score_only=True)
+                row[f"{name} signature" if len(names) > 1 else "signature"] = signature
+            rows.append(row)
         return json.dumps(rows, indent=4, ensure_ascii=False)
     name_width = max(len("System"), *(len(name) for name in sources))
-    lines = [f"{'System':<{name_width}}  BLEU"]
-    lines += [f"{name:<{name_width}}  {score.format(width, score_only=True)}" for name, score in zip(sources, scores)]
-    return "\n".join(lines + ["", f"BLEU signature: {signature}"])
+    header = [f"{'System':<{name_width}}"] + [f"{name:>8}" for name in names]
+    lines = ["  ".join(header).rstrip()]
+    for i, source in enumerate(sources):
+        lines.append("  ".join([f"{source:<{name_width}}"] + [f"{column[i].format(width, score_only=True):>8}"
+                                                                for column in scores]))
+    if len(names) == 1:
+        return "\n".join(lines + ["", f"{names[0]} signature: {signatures[0]}"])
+    return "\n".join(lines + ["", "Metric signatures:"] + [f" - {n:<10} {s}" for n, s in zip(names, signatures)])
+
+
+def _align_on_equals(lines: list[str]) -> list[str]:
+    """Score lines right-aligned on their ``=``, as sacrebleu prints several metrics."""
+    if len(lines) == 1:
+        return lines
+    cut = [line.index(" = ") for line in lines]
+    widest = max(cut)
+    return [f"{line[:at]:>{widest}}{line[at:]}" for line, at in zip(lines, cut)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from .count import ReferenceNgrams, closest_lengths, ngram_totals
 from .encode import build_vocabulary, encode, encode_ids, id_rows, is_token_ids
 from .errors import BleuInputError, LengthMismatchError
 from .report import BLEUScore, SentenceScores
-from .score import Scoring, corpus_rows, segment_rows
+from .score import Scoring, corpus_rows, score_sums, segment_rows
 from .signature import Signature
 from .stats import Stats
 
@@ -194,6 +194,9 @@ class BLEU:
     53.73
     """
 
+    name = "BLEU"
+    higher_is_better = True
+
     def __init__(
         self,
         references=None,
@@ -299,6 +302,21 @@ class BLEU:
         """Corpus BLEU: the formula over statistics summed across segments."""
         prepared, encoded = self._resolve(hypotheses, references)
         return self.score_stats(prepared.stats(encoded), prepared.nrefs, prepared.kind)
+
+    def segment_statistics(self, hypotheses) -> np.ndarray:
+        """Per-segment statistics as a matrix in sacrebleu's layout (``Stats.to_matrix``), against
+        the references given at creation: the form significance tests resample."""
+        return self.stats(hypotheses).to_matrix()
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """Scores of rows of summed statistics matrices (float32 sums: sacrebleu's resampling arithmetic)."""
+        return score_sums(sums, self.scoring)
+
+    def score_statistics(self, statistics: np.ndarray) -> BLEUScore:
+        """The corpus score of a statistics matrix from ``segment_statistics``."""
+        prepared = self._references
+        nrefs, kind = (prepared.nrefs, prepared.kind) if prepared is not None else (1, "text")
+        return self.score_stats(Stats.from_matrix(statistics), nrefs, kind)
 
     def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores:
         """Every segment's own score, from already computed statistics."""

@@ -65,12 +65,13 @@ def _checked(stats: Stats, scoring: Scoring) -> Stats:
     return stats
 
 
-def compute(stats: Stats, scoring: Scoring) -> Rows:
-    """sacrebleu's BLEU formula applied to every row of ``stats``."""
+def compute(stats: Stats, scoring: Scoring, dtype: np.dtype = np.float64) -> Rows:
+    """sacrebleu's BLEU formula applied to every row of ``stats``; precisions are computed in
+    ``dtype`` (float32 reproduces sacrebleu's scores of float32 statistics, see ``score_sums``)."""
     _checked(stats, scoring)
-    correct = stats.matches.astype(np.float64)
-    total = stats.totals.astype(np.float64)
-    value = scoring.value
+    correct = stats.matches.astype(dtype)
+    total = stats.totals.astype(dtype)
+    value, hundred = scoring.value, dtype(100.0)
     if scoring.smooth == "add-k":
         correct[:, 1:] += value
         total[:, 1:] += value
@@ -78,12 +79,13 @@ def compute(stats: Stats, scoring: Scoring) -> Rows:
     active = np.cumprod(total > 0, axis=1).astype(bool)
     missed = active & (correct == 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        precisions = np.where(active, 100.0 * correct / total, 0.0)
+        precisions = np.where(active, hundred * correct / total, 0.0)
         if scoring.smooth == "exp":
-            halving = np.cumsum(missed, axis=1).astype(np.float64)
-            precisions = np.where(missed, 100.0 / (2.0**halving * total), precisions)
+            halving = (2.0 ** np.cumsum(missed, axis=1)).astype(dtype)
+            precisions = np.where(missed, hundred / (halving * total), precisions)
         elif scoring.smooth == "floor":
-            precisions = np.where(missed, 100.0 * value / total, precisions)
+            precisions = np.where(missed, dtype(100.0 * value) / total, precisions)
+        precisions = precisions.astype(np.float64)
         logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), LOG_ZERO)
 
     order = active.sum(axis=1) if scoring.effective_order else np.full(len(stats), scoring.max_order)
@@ -99,6 +101,20 @@ def compute(stats: Stats, scoring: Scoring) -> Rows:
     scores = np.where(no_match, 0.0, bp * np.exp(exponent))
     precisions = np.where(no_match[:, None], 0.0, precisions)
     return Rows(scores, precisions, bp)
+
+
+def score_sums(sums: np.ndarray, scoring: Scoring) -> np.ndarray:
+    """Scores of rows of summed statistics in sacrebleu's layout (``Stats.to_matrix``).
+
+    float32 sums are scored as sacrebleu scores them in its bootstrap resampling: precisions
+    in the arithmetic of ``python float * numpy.float32`` (float32 under NumPy 2)."""
+    from .metrics import float32_arithmetic
+
+    if scoring.nltk_method is not None:
+        raise BleuInputError(f"{scoring.smooth} smoothing needs per-segment statistics; significance tests "
+                             "and resampling use sacrebleu's smoothing methods (exp, floor, add-k, none)")
+    dtype = float32_arithmetic() if sums.dtype == np.float32 else np.float64
+    return compute(Stats.from_matrix(np.rint(sums).astype(np.int64)), scoring, dtype).scores
 
 
 def _weights(scoring: Scoring, order: np.ndarray) -> np.ndarray:

@@ -79,6 +79,16 @@ class Stats:
         """One row: the corpus-level sums."""
         return Stats(*(getattr(self, f).sum(axis=0, keepdims=True) for f in _FIELDS))
 
+    def to_matrix(self) -> np.ndarray:
+        """One row per segment in sacrebleu's layout: hyp_len, ref_len, matches per order, totals per order."""
+        return np.column_stack([self.hyp_len, self.ref_len, self.matches, self.totals])
+
+    @classmethod
+    def from_matrix(cls, matrix: np.ndarray) -> "Stats":
+        """The inverse of ``to_matrix``."""
+        order = (matrix.shape[1] - 2) // 2
+        return cls(matrix[:, 2 : 2 + order], matrix[:, 2 + order :], matrix[:, 0], matrix[:, 1])
+
     def to_dict(self) -> dict:
         """Plain lists, for JSON."""
         return {name: getattr(self, name).tolist() for name in _FIELDS} | {"max_order": self.max_order}
