@@ -2,7 +2,8 @@
 
 Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segment at once),
 ``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references prepared once), ``Stats`` (sufficient statistics),
-``BLEUScore`` and ``SentenceScores``. ``bleu.nltk`` is a drop-in for NLTK's ``bleu_score``.
+``BLEUScore`` and ``SentenceScores``; chrF (``corpus_chrf``, ``sentence_chrf``, ``CHRF``), TER (``corpus_ter``,
+``sentence_ter``, ``TER``) and ``paired_test`` (significance). ``bleu.nltk`` is a drop-in for NLTK's ``bleu_score``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ if TYPE_CHECKING:
     from .stats import Stats
 
 # Imported on first use, so that the command line starts without loading NumPy.
-_LAZY = {"BLEU": "metric", "BLEUScore": "report", "SentenceScores": "report", "Signature": "signature", "Stats": "stats"}
+_LAZY = {"BLEU": "metric", "BLEUScore": "report", "SentenceScores": "report", "Signature": "signature", "Stats": "stats",
+         "paired_test": "significance", "CHRF": "chrf", "corpus_chrf": "chrf", "sentence_chrf": "chrf",
+         "TER": "ter", "corpus_ter": "ter", "sentence_ter": "ter"}
 
 
 def __getattr__(name: str):
@@ -32,14 +35,21 @@ def __getattr__(name: str):
 __all__ = [
     "BLEU",
     "BLEUScore",
+    "CHRF",
+    "TER",
     "BleuInputError",
     "LengthMismatchError",
     "SentenceScores",
     "Signature",
     "Stats",
     "corpus_bleu",
+    "corpus_chrf",
+    "corpus_ter",
+    "paired_test",
     "explain",
     "sentence_bleu",
+    "sentence_chrf",
+    "sentence_ter",
     "sentence_scores",
     "tokenize",
     "__version__",

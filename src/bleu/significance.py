@@ -128,6 +128,24 @@ class PairedTestResult:
     def comparison(self, metric: str, system: int, against: int) -> Comparison:
         return next(c for c in self.comparisons if (c.metric, c.system, c.against) == (metric, system, against))
 
+    def to_json(self) -> str:
+        """sacrebleu's JSON for the same invocation, with ``comparisons`` added per system and metric."""
+        from .significance_report import to_json
+
+        return to_json(self)
+
+    def to_text(self, width: int = 1) -> str:
+        """The score table, the differences with intervals and Holm p-values, and the signatures."""
+        from .significance_report import to_text
+
+        return to_text(self, width)
+
+    def to_latex(self, width: int = 1) -> str:
+        """booktabs tables of the scores and of the differences."""
+        from .significance_report import to_latex
+
+        return to_latex(self, width)
+
 
 def _rows_per_chunk(n_segments: int, block: int = 1) -> int:
     rows = max(1, _CHUNK_BYTES // (8 * max(n_segments, 1)))

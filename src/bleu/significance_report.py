@@ -75,8 +75,9 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
     samples = "resamples" if result.test == "bs" else "trials"
     title = f"{TEST_NAMES[result.test].capitalize()} test with {result.n_samples} {samples} (seed: {result.seed})"
     scope = "every pair of systems" if result.all_pairs else f"each system against the baseline ({result.systems[0]})"
-    lines += [title, "-" * len(title), f" - Compares {scope}. Null hypothesis: both outputs come from the same",
-              "   process; p is the chance of an absolute difference at least this large under it.",
+    lines += [title, "-" * len(title), f" - Compares {scope}.",
+              " - Null hypothesis: both outputs come from the same process; p is the chance of an",
+              "   absolute difference at least this large under it.",
               f" - * marks p < {ALPHA} (a difference unlikely to be chance; not which system is better).",
               " - Δ is the row's score minus the other's, with its 95% bootstrap interval; p (Holm) is",
               "   adjusted for the number of comparisons per metric (Holm-Bonferroni).", ""]
