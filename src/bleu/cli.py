@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import tokenizers
-from .config import SMOOTH_DEFAULTS
+from .config import NLTK_PREFIX, SMOOTH_DEFAULTS
 from .errors import BleuInputError
 from .signature import __version__
 
 EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 1, 2
+STDIN = "-"
 
 
 class UsageError(Exception):
@@ -99,14 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: str, what: str) -> list[str]:
+def _read(path: str) -> list[str]:
     from .read import read_lines
 
-    lines = read_lines(path)
-    if not lines:
-        name = "standard input" if path == "-" else path
-        raise BleuInputError(f"{name} is empty: no {what} to score")
-    return lines
+    return read_lines(path)
 
 
 def _hypothesis_sources(args) -> list[str]:
@@ -114,7 +112,7 @@ def _hypothesis_sources(args) -> list[str]:
         return args.input
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError("no hypotheses: give them with -i HYP or pipe them on standard input")
-    return ["-"]
+    return [STDIN]
 
 
 def run(argv: list[str] | None) -> int:
@@ -131,28 +129,74 @@ def run(argv: list[str] | None) -> int:
     names = list(dict.fromkeys(args.metrics))
     options = {name: _metric_options(args, name) for name in names}
 
-    references = [_read(path, "references") for path in args.refs]
-    systems = [_read(path, "hypotheses") for path in sources]
-    _check_lengths(args.refs, references, sources, systems)
-
-    from .metrics import metric_class
-
-    if args.sentence_level:
-        return _sentence_level(args, options["bleu"], references, sources, systems)
-    metrics = [metric_class(name)(references, **options[name]) for name in names]
-    statistics = [[metric.segment_statistics(lines) for lines in systems] for metric in metrics]
-    if paired:
-        print(_paired(args, paired, metrics, statistics, sources))
-        return EXIT_OK
-    scores = [[metric.score_statistics(stats) for stats in per_system] for metric, per_system in zip(metrics, statistics)]
-    if args.confidence:
-        scores = [[_with_confidence(metric, score, stats, args) for score, stats in zip(row, per_system)]
-                  for metric, row, per_system in zip(metrics, scores, statistics)]
+    if _streaming(args, paired, [*args.refs, *sources]):
+        scores = _stream(args, names, options, sources)
+    else:
+        references = [_read(path) for path in args.refs]
+        systems = [_read(path) for path in sources]
+        _check_counts(args.refs, list(map(len, references)), sources, list(map(len, systems)))
+        if args.sentence_level:
+            return _sentence_level(args, options["bleu"], references, sources, systems)
+        scores = _in_memory(args, paired, names, options, references, sources, systems)
+        if scores is None:
+            return EXIT_OK
     if args.format == "tsv" and not args.score_only:
         _print_lines(_tsv_lines([(name, "corpus", score) for name, score in zip(sources, scores[0])]))
         return EXIT_OK
     print(_render(scores, sources, args))
     return EXIT_OK
+
+
+STREAM_BYTES = 256 << 20  # inputs larger than this (together) are scored block by block
+
+
+def _streaming(args, paired: str | None, paths: list[str]) -> bool:
+    """Score block by block (bounded memory) when only corpus scores are asked for and the input
+    is large or comes from standard input. NLTK's corpus smoothing needs every segment's counts,
+    so it is scored in memory."""
+    if args.sentence_level or paired or args.confidence or args.smooth_method.startswith(NLTK_PREFIX):
+        return False
+    return STDIN in paths or sum(_size(path) for path in paths) > STREAM_BYTES
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0  # the reader reports the problem with its own message
+
+
+def _stream(args, names: list[str], options: dict, sources: list[str]) -> list[list]:
+    """Corpus scores (``[metric][system]``) read and counted one block of lines at a time."""
+    from .metrics import metric_class
+    from .stream import stream_scores
+
+    def make_metrics(references):
+        return [metric_class(name)(references, **options[name]) for name in names]
+
+    by_system = []
+    for source in sources:
+        def check(counts, source=source):
+            _check_counts(args.refs, counts[1:], [source], counts[:1])
+        by_system.append(stream_scores(make_metrics, source, args.refs, check, progress=not args.no_progress))
+    return [list(column) for column in zip(*by_system)]
+
+
+def _in_memory(args, paired, names, options, references, sources, systems) -> list[list] | None:
+    """Corpus scores (``[metric][system]``), with intervals if asked; paired tests print their
+    tables here and give None."""
+    from .metrics import metric_class
+
+    metrics = [metric_class(name)(references, **options[name]) for name in names]
+    statistics = [[metric.segment_statistics(lines) for lines in systems] for metric in metrics]
+    if paired:
+        print(_paired(args, paired, metrics, statistics, sources))
+        return None
+    scores = [[metric.score_statistics(stats) for stats in per_system] for metric, per_system in zip(metrics, statistics)]
+    if args.confidence:
+        scores = [[_with_confidence(metric, score, stats, args) for score, stats in zip(row, per_system)]
+                  for metric, row, per_system in zip(metrics, scores, statistics)]
+    return scores
 
 
 def _check_modes(args, paired: str | None, n_systems: int) -> None:
@@ -306,19 +350,27 @@ def _sentence_metric(options: dict):
     return BLEU(**{**options, "effective_order": sentence_effective_order(options["smooth"], None)})
 
 
-def _check_lengths(ref_paths, references, hyp_paths, systems) -> None:
-    for path, lines in zip(ref_paths[1:], references[1:]):
-        if len(lines) != len(references[0]):
+def _check_counts(ref_paths, ref_counts: list[int], hyp_paths, hyp_counts: list[int]) -> None:
+    """Every file has lines, and as many as the first reference file."""
+    for path, count, what in [*zip(ref_paths, ref_counts, ["references"] * len(ref_paths)),
+                              *zip(hyp_paths, hyp_counts, ["hypotheses"] * len(hyp_paths))]:
+        if count == 0:
+            raise BleuInputError(f"{_display(path)} is empty: no {what} to score")
+    for path, count in zip(ref_paths[1:], ref_counts[1:]):
+        if count != ref_counts[0]:
             raise BleuInputError(
-                f"reference files differ in length: {ref_paths[0]} has {len(references[0])} lines, {path} has {len(lines)}"
+                f"reference files differ in length: {ref_paths[0]} has {ref_counts[0]} lines, {path} has {count}"
             )
-    for path, lines in zip(hyp_paths, systems):
-        if len(lines) != len(references[0]):
-            name = "standard input" if path == "-" else path
+    for path, count in zip(hyp_paths, hyp_counts):
+        if count != ref_counts[0]:
             raise BleuInputError(
-                f"{name} has {len(lines)} lines but {ref_paths[0]} has {len(references[0])}; "
+                f"{_display(path)} has {count} lines but {ref_paths[0]} has {ref_counts[0]}; "
                 "hypotheses and references need one line per segment"
             )
+
+
+def _display(path: str) -> str:
+    return "standard input" if path == STDIN else path
 
 
 EXPLAIN_MAX_SEGMENTS = 100
@@ -355,9 +407,9 @@ def run_explain(argv: list[str]) -> int:
     else:
         if not args.refs or args.ref:
             raise UsageError("with -i, give reference files (text references go with --hyp)")
-        references = [_read(path, "references") for path in args.refs]
-        hypotheses = _read(args.input, "hypotheses")
-        _check_lengths(args.refs, references, [args.input], [hypotheses])
+        references = [_read(path) for path in args.refs]
+        hypotheses = _read(args.input)
+        _check_counts(args.refs, list(map(len, references)), [args.input], [len(hypotheses)])
         if args.line is not None:
             if not 1 <= args.line <= len(hypotheses):
                 raise UsageError(f"--line must be between 1 and {len(hypotheses)}")

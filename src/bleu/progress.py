@@ -10,8 +10,10 @@ class Progress:
     """``label  42% [########          ] 420/1000``, redrawn in place; silent unless stderr is a
     terminal and ``delay`` seconds have passed, so short runs and pipes stay clean."""
 
-    def __init__(self, label: str, total: int, stream=None, delay: float = 1.0, force: bool = False):
+    def __init__(self, label: str, total: int, stream=None, delay: float = 1.0, force: bool = False,
+                 unit: str = "", scale: int = 1):
         self.label, self.total, self.done = label, max(total, 1), 0
+        self.unit, self.scale = unit, scale
         self.stream = sys.stderr if stream is None else stream
         self.enabled = force or bool(getattr(self.stream, "isatty", lambda: False)())
         self.start, self.delay, self.shown = time.monotonic(), delay, False
@@ -24,7 +26,8 @@ class Progress:
     def _draw(self) -> None:
         fraction = self.done / self.total
         bar = "#" * int(30 * fraction)
-        self.stream.write(f"\r{self.label} {fraction:4.0%} [{bar:<30}] {self.done}/{self.total}")
+        amount = f"{self.done // self.scale}/{self.total // self.scale}{' ' + self.unit if self.unit else ''}"
+        self.stream.write(f"\r{self.label} {fraction:4.0%} [{bar:<30}] {amount}")
         self.stream.flush()
         self.shown = True
 
