@@ -2,20 +2,27 @@
 
 Each ``prepare_*`` method does its untimed setup (imports, NLTK's 13a token lists, per-segment
 reference grouping, id strings) and returns a ``Timed``: ``call()`` is the only thing the worker
-times; ``extract(result)`` turns its result into scores on BLEU's 0-100 scale (a float for corpus
-BLEU, a NumPy array for per-segment scores), untimed. A method that does not apply raises
-``NotComparable``; a missing package surfaces as ``ImportError`` (reported as unavailable).
+times; ``extract(result)`` turns its result into scores on the 0-100 scale (a float for a corpus
+score, a NumPy array for per-segment scores or a significance report's values), untimed. A method
+that does not apply raises ``NotComparable``; a missing package surfaces as ``ImportError``
+(reported as unavailable).
 
 Nothing heavy is imported at module level: the runner imports this module for the plan only.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from workloads import KINDS
 
 # Which implementations run on which workload, in round-1 order (bleu first).
 PLAN = {
@@ -24,13 +31,25 @@ PLAN = {
     "C": ["bleu", "sacrebleu", "nltk", "torchmetrics", "bleuscore"],
     "D": ["bleu", "bleu-torch", "nltk", "sacrebleu", "bleuscore", "torchmetrics"],
     "E": ["floor", "bleu"],
+    "F": ["bleu", "sacrebleu"],
+    "G": ["bleu", "sacrebleu"],
+    "H": ["bleu", "sacrebleu", "torchmetrics", "nltk", "bleu-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++"],
+    "I": ["bleu", "sacrebleu", "torchmetrics"],
 }
 # Whose scores every other implementation is checked against: (workload, implementation).
 REFERENCE = {"A": ("A", "sacrebleu"), "B": ("B", "sacrebleu"), "C": ("C", "sacrebleu"),
-             "D": ("D", "nltk"), "E": ("B", "sacrebleu")}
+             "D": ("D", "nltk"), "E": ("B", "sacrebleu"), "F": ("F", "sacrebleu"), "G": ("G", "sacrebleu"),
+             "H": ("H", "sacrebleu"), "I": ("I", "sacrebleu")}
+# Rows that measure a variant of their workload's metric (chrF++ on H): the row their time is divided
+# by and the row their scores are checked against, instead of bleu's and REFERENCE's.
+VARIANTS = {name: ("bleu-chrf++", "sacrebleu-chrf++") for name in ("bleu-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++")}
+# The issues' speed targets: workload -> (peer, how many times faster than it bleu must be).
+TARGETS = {"F": ("sacrebleu", 20), "G": ("sacrebleu", 20), "H": ("sacrebleu", 10), "I": ("sacrebleu", 5)}
 # Packages whose versions the results record, by implementation.
 PACKAGES = {"bleu": "bleu", "bleu-torch": "torch", "sacrebleu": "sacrebleu", "nltk": "nltk",
             "torchmetrics": "torchmetrics", "bleuscore": "bleuscore"}
+# Environment variables that would change the significance tests' seed (12345 without them).
+SEED_VARIABLES = ("SACREBLEU_SEED", "BLEU_SEED")
 
 
 class NotComparable(Exception):
@@ -44,6 +63,8 @@ class Timed:
     call: Callable[[], Any]
     extract: Callable[[Any], Any]
     note: str = ""
+    headline: Callable[[Any], float] | None = None  # the Score column's number for a vector (default: its mean)
+    in_child: bool = False  # the call runs a child process: its peak RSS is the one to report
 
 
 def _from_fraction(values):
@@ -77,6 +98,36 @@ def _id_strings(array) -> list[str]:
     return [" ".join(map(str, row)) for row in array.tolist()]
 
 
+def _only(kind: str, reason: str) -> dict[str, str]:
+    """A ``not_comparable`` table for an implementation that runs on workloads of one kind only."""
+    return {other: reason for other in set(KINDS.values()) - {kind}}
+
+
+def _run_cli(command: list[str]) -> str:
+    """Run a scorer's command line (the timed call) without the seed variables; returns its stdout."""
+    environment = {key: value for key, value in os.environ.items() if key not in SEED_VARIABLES}
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command[1:3])} exited with {done.returncode}: {done.stderr.strip()[-300:]}")
+    return done.stdout
+
+
+def _cli(module: str, references, systems, test: str, *extra: str) -> Timed:
+    """``python -m module REFS -i SYSTEMS TEST -f json EXTRA``, timed as a whole, its report flattened."""
+    command = [sys.executable, "-m", module, *map(str, references), "-i", *map(str, systems), test, "-f", "json", *extra]
+    note = f"python -m {module} REF.A REF.B -i {len(systems)} systems {test} -f json {' '.join(extra)}".rstrip()
+    return Timed(lambda: _run_cli(command), _significance_values, note, headline=lambda values: values[0],
+                 in_child=True)
+
+
+def _significance_values(stdout: str):
+    """Each system's score, p-value, mean and CI from a JSON report, in order (a null as NaN)."""
+    import numpy as np
+
+    keys = ("score", "p_value", "mean", "ci")
+    return np.array([[system["BLEU"][key] for key in keys] for system in json.loads(stdout)], dtype=np.float64).ravel()
+
+
 def _load_bleu():
     """``bleu`` with its engine loaded: the package imports NumPy and the engine lazily on first use,
     and the harness times no peer's imports either."""
@@ -90,6 +141,7 @@ class Bleu:
     """This project's library."""
 
     not_comparable: ClassVar[dict[str, str]] = {}
+    word_order: ClassVar[int] = 0  # chrF's word n-gram order (2 in the chrF++ rows)
 
     def prepare_corpus(self, hypotheses, streams) -> Timed:
         bleu = _load_bleu()
@@ -120,11 +172,35 @@ class Bleu:
 
         return Timed(call, lambda result: result.score, "read_lines + corpus_bleu")
 
+    def prepare_cli(self, references, systems, test) -> Timed:
+        return _cli("bleu", references, systems, test, "--no-progress")
+
+    def prepare_chrf(self, hypotheses, streams) -> Timed:
+        _load_bleu()
+        from bleu.chrf import corpus_chrf
+
+        order = self.word_order
+        return Timed(lambda: corpus_chrf(hypotheses, streams, word_order=order), lambda result: result.score,
+                     f"corpus_chrf(hyps, streams, word_order={order})")
+
+    def prepare_ter(self, hypotheses, streams) -> Timed:
+        _load_bleu()
+        from bleu.ter import corpus_ter
+
+        return Timed(lambda: corpus_ter(hypotheses, streams), lambda result: result.score, "corpus_ter(hyps, streams)")
+
+
+class BleuChrfPlusPlus(Bleu):
+    """The library's chrF++ (word order 2), on workload H."""
+
+    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are workload H only")
+    word_order: ClassVar[int] = 2
+
 
 class BleuTorch(Bleu):
     """The library counting on torch CPU tensors."""
 
-    not_comparable: ClassVar[dict[str, str]] = {kind: "token-id workload only" for kind in ("corpus", "sentence", "files")}
+    not_comparable: ClassVar[dict[str, str]] = _only("ids", "token-id workload only")
 
     def prepare_ids(self, hypotheses, references) -> Timed:
         bleu = _load_bleu()
@@ -137,9 +213,10 @@ class BleuTorch(Bleu):
 
 
 class Sacrebleu:
-    """sacrebleu 2.6: ``corpus_bleu`` and a loop of ``sentence_bleu``."""
+    """sacrebleu 2.6: ``corpus_bleu``, a loop of ``sentence_bleu``, ``CHRF``, ``TER`` and its command line."""
 
     not_comparable: ClassVar[dict[str, str]] = {"files": "not part of the floor workload"}
+    word_order: ClassVar[int] = 0
 
     def prepare_corpus(self, hypotheses, streams) -> Timed:
         import sacrebleu
@@ -168,11 +245,38 @@ class Sacrebleu:
 
         return Timed(call, _from_percent, "loop over space-joined id strings, tokenize='none', smooth 'none'")
 
+    def prepare_cli(self, references, systems, test) -> Timed:
+        return _cli("sacrebleu", references, systems, test)
+
+    def prepare_chrf(self, hypotheses, streams) -> Timed:
+        from sacrebleu.metrics import CHRF
+
+        order = self.word_order
+        return Timed(lambda: CHRF(word_order=order).corpus_score(hypotheses, streams), lambda result: result.score,
+                     f"CHRF(word_order={order}).corpus_score(hyps, streams)")
+
+    def prepare_ter(self, hypotheses, streams) -> Timed:
+        from sacrebleu.metrics import TER
+
+        return Timed(lambda: TER().corpus_score(hypotheses, streams), lambda result: result.score,
+                     "TER().corpus_score(hyps, streams)")
+
+
+class SacrebleuChrfPlusPlus(Sacrebleu):
+    """sacrebleu's chrF++ (word order 2), on workload H."""
+
+    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are workload H only")
+    word_order: ClassVar[int] = 2
+
 
 class Nltk:
     """NLTK 3.10 ``bleu_score`` on 13a token lists (tokenized untimed)."""
 
-    not_comparable: ClassVar[dict[str, str]] = {"files": "not part of the floor workload"}
+    not_comparable: ClassVar[dict[str, str]] = {
+        "files": "not part of the floor workload",
+        "chrf": "its corpus_chrf takes one reference per hypothesis (H has 2) and macro-averages sentence "
+                "F-scores (beta 3 by default); sacrebleu's chrF sums statistics over the corpus",
+    }
 
     def prepare_corpus(self, hypotheses, streams) -> Timed:
         from nltk.translate.bleu_score import corpus_bleu
@@ -204,12 +308,13 @@ class Nltk:
 
 
 class Torchmetrics:
-    """torchmetrics' functional BLEU (CPU)."""
+    """torchmetrics' functional BLEU, chrF and TER (CPU)."""
 
     not_comparable: ClassVar[dict[str, str]] = {
         "sentence": "no exp smoothing / effective order (smooth=True is add-1)",
         "files": "not part of the floor workload",
     }
+    word_order: ClassVar[int] = 0
 
     def prepare_corpus(self, hypotheses, streams) -> Timed:
         from torchmetrics.functional.text import sacre_bleu_score
@@ -227,6 +332,27 @@ class Torchmetrics:
             return [float(bleu_score([h], [[r]])) for h, r in zip(hyp, ref)]
 
         return Timed(call, _from_fraction, "loop of bleu_score over space-joined id strings")
+
+    def prepare_chrf(self, hypotheses, streams) -> Timed:
+        from torchmetrics.functional.text import chrf_score
+
+        references, order = _per_segment(streams), self.word_order
+        return Timed(lambda: chrf_score(hypotheses, references, n_word_order=order), lambda result: float(result) * 100,
+                     f"chrf_score(hyps, refs_per_segment, n_word_order={order})")
+
+    def prepare_ter(self, hypotheses, streams) -> Timed:
+        from torchmetrics.functional.text import translation_edit_rate
+
+        references = _per_segment(streams)
+        return Timed(lambda: translation_edit_rate(hypotheses, references), lambda result: float(result) * 100,
+                     "translation_edit_rate(hyps, refs_per_segment) (lowercase=True: sacrebleu's default)")
+
+
+class TorchmetricsChrfPlusPlus(Torchmetrics):
+    """torchmetrics' chrF++ (word order 2, its default), on workload H."""
+
+    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are workload H only")
+    word_order: ClassVar[int] = 2
 
 
 class Bleuscore:
@@ -258,7 +384,7 @@ class Bleuscore:
 class Floor:
     """No BLEU at all: read the files and ``str.split()`` every line (workload E only)."""
 
-    not_comparable: ClassVar[dict[str, str]] = {kind: "the floor is workload E only" for kind in ("corpus", "sentence", "ids")}
+    not_comparable: ClassVar[dict[str, str]] = _only("files", "the floor is workload E only")
 
     def prepare_files(self, files, segments) -> Timed:
         from workloads import read_file_pairs, read_text_lines
@@ -271,9 +397,21 @@ class Floor:
 
 
 IMPLEMENTATIONS = {"bleu": Bleu, "bleu-torch": BleuTorch, "sacrebleu": Sacrebleu, "nltk": Nltk,
-                   "torchmetrics": Torchmetrics, "bleuscore": Bleuscore, "floor": Floor}
+                   "torchmetrics": Torchmetrics, "bleuscore": Bleuscore, "floor": Floor,
+                   "bleu-chrf++": BleuChrfPlusPlus, "sacrebleu-chrf++": SacrebleuChrfPlusPlus,
+                   "torchmetrics-chrf++": TorchmetricsChrfPlusPlus}
 
 
 def not_comparable_reason(implementation: str, kind: str) -> str | None:
     """Why ``implementation`` does not run on workloads of ``kind``, or None when it does."""
     return IMPLEMENTATIONS[implementation].not_comparable.get(kind)
+
+
+def baseline_of(implementation: str) -> str:
+    """The row whose median a row's time is divided by: bleu's, or bleu's row of the same variant."""
+    return VARIANTS.get(implementation, ("bleu", None))[0]
+
+
+def reference_of(workload: str, implementation: str) -> tuple[str, str]:
+    """The (workload, implementation) row whose scores a row is checked against."""
+    return (workload, VARIANTS[implementation][1]) if implementation in VARIANTS else REFERENCE[workload]

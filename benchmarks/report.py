@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import statistics
 
-from implementations import REFERENCE
+from implementations import TARGETS, baseline_of, reference_of
 from stages import DESCRIPTIONS as STAGE_DESCRIPTIONS
 from stages import STAGES
 from workloads import DESCRIPTIONS, KINDS
 
 TOLERANCE = 1e-9  # on the 0-100 scale
-BASELINE = "bleu"
+VECTOR_KINDS = ("sentence", "ids", "cli")  # workloads whose rows are checked value by value
 COLUMNS = ("Workload", "Implementation", "Median s", "Range s", "Hyp tokens/s", "Peak RSS MiB*",
            "Time / bleu", "Score", "Agreement")
 
@@ -33,6 +33,7 @@ def summarize(workload: str, implementation: str, records: list[dict], hyp_token
         "seconds": seconds,
         "tokens_per_s": hyp_tokens / median if hyp_tokens and median > 0 else None,
         "peak_rss_mib": max(r["peak_rss_kib"] for r in ok) / 1024,
+        "rss_of": ok[0].get("rss_of", "worker"),
         "score": ok[0].get("score"),
         "scores_file": ok[0].get("scores_file"),
         "note": ok[0].get("note", ""),
@@ -41,10 +42,11 @@ def summarize(workload: str, implementation: str, records: list[dict], hyp_token
 
 
 def add_ratios(rows: list[dict]) -> None:
-    """``time_vs_bleu``: each row's median time over bleu's on the same workload (> 1: bleu is faster)."""
-    baseline = {r["workload"]: r["median_s"] for r in rows if r["implementation"] == BASELINE and r["status"] == "ok"}
+    """``time_vs_bleu``: each row's median time over bleu's (or bleu's row of its variant, e.g. chrF++)
+    on the same workload (> 1: bleu is faster)."""
+    medians = {(r["workload"], r["implementation"]): r["median_s"] for r in rows if r["status"] == "ok"}
     for row in rows:
-        base = baseline.get(row["workload"])
+        base = medians.get((row["workload"], baseline_of(row["implementation"])))
         if row["status"] == "ok" and base:
             row["time_vs_bleu"] = row["median_s"] / base
 
@@ -53,6 +55,14 @@ def _load_scores(path):
     import numpy as np
 
     return np.load(path)
+
+
+def _abs_diff(mine, theirs):
+    """|mine - theirs| value by value; NaN (a null in a JSON report) equals NaN and is inf from a number."""
+    import numpy as np
+
+    diff = np.abs(mine - theirs)
+    return np.where(np.isnan(mine) & np.isnan(theirs), 0.0, np.where(np.isnan(diff), np.inf, diff))
 
 
 def agreement(row: dict, reference: dict | None) -> dict:
@@ -64,16 +74,17 @@ def agreement(row: dict, reference: dict | None) -> dict:
         return {"agreement": "no reference run"}
     if reference is row:
         return {"agreement": "reference"}
-    if kind in ("sentence", "ids"):
+    if kind in VECTOR_KINDS:
+        unit = "values" if kind == "cli" else "segs"
         if not row.get("scores_file") or not reference.get("scores_file"):
-            return {"agreement": "no per-segment scores"}
+            return {"agreement": f"no per-{unit} scores"}
         mine, theirs = _load_scores(row["scores_file"]), _load_scores(reference["scores_file"])
         if mine.shape != theirs.shape:
-            return {"agreement": f"n/a: {mine.size} vs {theirs.size} segments"}
-        diff = abs(mine - theirs)
+            return {"agreement": f"n/a: {mine.size} vs {theirs.size} {unit}"}
+        diff = _abs_diff(mine, theirs)
         worst, differ = float(diff.max()), int((diff > TOLERANCE).sum())
         label = "ok" if differ == 0 else "DIFF"
-        text = f"{label} max|Δ| {worst:.1e}" + (f", {differ}/{diff.size} segs > 1e-9" if differ else "")
+        text = f"{label} max|Δ| {worst:.1e}" + (f", {differ}/{diff.size} {unit} > 1e-9" if differ else "")
         return {"agreement": text, "max_abs_diff": worst, "segments_differ": differ}
     worst = abs(row["score"] - reference["score"])
     label = "ok" if worst <= TOLERANCE else "DIFF"
@@ -81,13 +92,20 @@ def agreement(row: dict, reference: dict | None) -> dict:
 
 
 def add_agreement(rows: list[dict]) -> None:
-    """Fill ``agreement`` for every ok row against its workload's reference implementation."""
+    """Fill ``agreement`` for every ok row against its workload's (or its variant's) reference row."""
     index = {(r["workload"], r["implementation"]): r for r in rows}
     for row in rows:
         if row["status"] == "ok":
-            row.update(agreement(row, index.get(REFERENCE[row["workload"]])))
+            row.update(agreement(row, index.get(reference_of(row["workload"], row["implementation"]))))
 
 
+_TORCHMETRICS_CHRF = (
+    "torchmetrics removes only ASCII spaces before counting character n-grams (sacrebleu removes all whitespace, "
+    "e.g. the no-break spaces in 23 of H's hypothesis and reference lines), averages the per-order F-scores (sacrebleu's eps_smoothing=True; "
+    "its default takes the F-score of the averaged precision and recall) and returns float32. With all other "
+    "whitespace replaced by spaces, sacrebleu's CHRF(eps_smoothing=True) reproduces its chrF and chrF++ scores "
+    "on H within 6e-6."
+)
 # Why a peer's score differs from the reference, where the cause is known (shown only for DIFF rows).
 KNOWN_CAUSES = {
     ("corpus", "nltk"): "NLTK divides each order's matches by max(1, hypothesis n-grams) per segment, so every "
@@ -101,6 +119,12 @@ KNOWN_CAUSES = {
                        "bleu's E score.",
     ("corpus", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
     ("ids", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
+    ("chrf", "torchmetrics"): _TORCHMETRICS_CHRF,
+    ("chrf", "torchmetrics-chrf++"): _TORCHMETRICS_CHRF,
+    ("ter", "torchmetrics"): "torchmetrics' _compute_sentence_statistics passes the reference where its edit-rate "
+                             "function takes the hypothesis, so its greedy shift search moves reference words (the "
+                             "edit distance is symmetric, the shifts are not). sacrebleu's lib_ter with the two "
+                             "swapped reproduces its I score within 1e-6 (float32).",
 }
 
 
@@ -117,6 +141,8 @@ def known_causes(rows: list[dict]) -> list[str]:
 def _human_rate(rate: float | None) -> str:
     if rate is None:
         return "-"
+    if rate < 1e3:
+        return f"{rate:.0f}"
     return f"{rate / 1e6:.2f} M" if rate >= 1e6 else f"{rate / 1e3:.0f} k"
 
 
@@ -124,7 +150,7 @@ def _score_text(row: dict) -> str:
     score = row.get("score")
     if score is None:
         return "-"
-    prefix = "mean " if KINDS[row["workload"]] in ("sentence", "ids") else ""
+    prefix = {"sentence": "mean ", "ids": "mean ", "cli": "baseline "}.get(KINDS[row["workload"]], "")
     return f"{prefix}{score:.6f}"
 
 
@@ -139,7 +165,7 @@ def cells(row: dict) -> list[str]:
         f"{row['median_s']:.3f}",
         f"{row['min_s']:.3f}-{row['max_s']:.3f}",
         _human_rate(row.get("tokens_per_s")),
-        f"{row['peak_rss_mib']:.0f}",
+        f"{row['peak_rss_mib']:.0f}" + (" (CLI)" if row.get("rss_of") == "child" else ""),
         "-" if ratio is None else f"{ratio:.2f}x",
         _score_text(row),
         row.get("agreement", ""),
@@ -195,6 +221,20 @@ def floor_notes(rows: list[dict]) -> list[str]:
         ratio = index[("B", "bleu")]["median_s"] / floor["median_s"]
         notes.append(f"B vs E: bleu's corpus_bleu on lines already in memory takes {ratio:.1f}x the floor "
                      "(which also reads the files).")
+    return notes
+
+
+def target_notes(rows: list[dict]) -> list[str]:
+    """One line per workload with a speed target: bleu's speed-up over the peer, and whether it is met."""
+    index = {(r["workload"], r["implementation"]): r for r in rows}
+    notes = []
+    for workload, (peer, factor) in TARGETS.items():
+        row = index.get((workload, peer))
+        if row is None:
+            continue
+        ratio = row.get("time_vs_bleu")
+        verdict = "not measured" if ratio is None else f"{ratio:.1f}x: {'met' if ratio >= factor else 'NOT met'}"
+        notes.append(f"- {workload}: bleu at least {factor}x faster than {peer}: {verdict}")
     return notes
 
 

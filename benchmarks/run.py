@@ -1,6 +1,6 @@
 """Time ``bleu`` against its peers on the same inputs, each measurement in a fresh process.
 
-    python benchmarks/run.py                       # every workload, 3 runs, full size
+    python benchmarks/run.py                       # every workload (A-I), 3 runs, full size
     python benchmarks/run.py --quick --runs 1      # B, C, E on their first 20,000 segments
     python benchmarks/run.py --workloads A,D --runs 5 --impls bleu,sacrebleu,nltk
 
@@ -31,13 +31,16 @@ from workloads import KINDS, REPO_ROOT, WORKLOADS
 
 QUICK_SEGMENTS = 20_000
 SUBSET_WORKLOADS = ("B", "C", "E")  # the ones --segments cuts
-# Peers too slow for a full-size run: the largest segment count they run on unless --all-peers.
-SLOW = {("B", "torchmetrics"): QUICK_SEGMENTS}
+# Peers too slow for a full-size run: the largest segment count they run on unless --all-peers
+# (None: only with --all-peers; H has no smaller size, and torchmetrics' chrF takes minutes on it).
+SLOW = {("B", "torchmetrics"): QUICK_SEGMENTS, ("H", "torchmetrics"): None, ("H", "torchmetrics-chrf++"): None}
 WORKER = HERE / "worker.py"
 FOOTNOTE = (
-    "*Peak RSS is the worker's ru_maxrss: interpreter + imports + data loading + the call. "
-    "Time / bleu > 1 means bleu is faster. Agreement: |score - reference| on the 0-100 scale "
-    "(per-segment workloads: max over segments); reference = sacrebleu (A, B, C; E against B's), "
+    "*Peak RSS is the worker's ru_maxrss: interpreter + imports + data loading + the call; "
+    "'(CLI)': the command-line child process's ru_maxrss (F, G). "
+    "Time / bleu > 1 means bleu is faster (chrF++ rows: over bleu-chrf++). Agreement: |score - reference| "
+    "on the 0-100 scale (per-segment workloads: max over segments; F, G: max over every system's score, "
+    "p-value, mean and CI); reference = sacrebleu (A, B, C, F-I; E against B's; chrF++ rows: sacrebleu-chrf++), "
     "NLTK (D); ok means <= 1e-9."
 )
 STAGE_NOTE = ("The stages call the library's internals one after another; 'read' is not part of "
@@ -50,12 +53,12 @@ def log(message: str) -> None:
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--workloads", default=",".join(WORKLOADS), help="comma-separated, from A,B,C,D,E")
+    parser.add_argument("--workloads", default=",".join(WORKLOADS), help=f"comma-separated, from {','.join(WORKLOADS)}")
     parser.add_argument("--impls", default=None, help="only these implementations (comma-separated)")
     parser.add_argument("--runs", type=int, default=3, help="fresh-process runs per implementation and workload")
     parser.add_argument("--quick", action="store_true", help=f"B, C and E on their first {QUICK_SEGMENTS:,} segments")
     parser.add_argument("--segments", type=int, default=None, help="B, C and E on their first N segments")
-    parser.add_argument("--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B)")
+    parser.add_argument("--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B and H)")
     parser.add_argument("--no-stages", action="store_true", help="skip bleu's stage breakdown on B")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a worker is stopped")
     parser.add_argument("--results", type=Path, default=HERE / "results", help="where to write the results")
@@ -101,19 +104,29 @@ def call_worker(arguments: list[str], timeout: float) -> dict:
     return {"status": "error", "error": f"worker exited with {done.returncode}: {tail}"}
 
 
+def too_slow(workload: str, implementation: str, args) -> str | None:
+    """Why a peer listed in SLOW is skipped at this size, or None when it runs."""
+    if (workload, implementation) not in SLOW or args.all_peers:
+        return None
+    limit, segments = SLOW[(workload, implementation)], segments_for(workload, args)
+    if limit is None:
+        return "too slow for a default run (minutes per call); --all-peers to run it"
+    if segments is None or segments > limit:
+        return f"too slow at this size (runs up to {limit:,} segments; --all-peers to force)"
+    return None
+
+
 def plan_workload(workload: str, args) -> tuple[list[str], dict[str, dict]]:
     """Implementations to run on ``workload``, and rows for those that will not run (with why)."""
     wanted = [i for i in PLAN[workload] if not args.impls or i in args.impls]
     to_run, not_run = [], {}
-    segments = segments_for(workload, args)
     for implementation in wanted:
         reason = not_comparable_reason(implementation, KINDS[workload])
-        limit = SLOW.get((workload, implementation))
+        slow = too_slow(workload, implementation, args)
         if reason:
             not_run[implementation] = {"status": "not-comparable", "error": reason}
-        elif limit and not args.all_peers and (segments is None or segments > limit):
-            reason = f"too slow at this size (runs up to {limit:,} segments; --all-peers to force)"
-            not_run[implementation] = {"status": "skipped", "error": reason}
+        elif slow:
+            not_run[implementation] = {"status": "skipped", "error": slow}
         else:
             to_run.append(implementation)
     return to_run, not_run
@@ -137,7 +150,7 @@ def measure_workload(workload: str, args, scratch: Path) -> tuple[list[dict], di
             arguments = [implementation, workload]
             if segments is not None:
                 arguments += ["--segments", str(segments)]
-            if KINDS[workload] in ("sentence", "ids"):
+            if KINDS[workload] in report.VECTOR_KINDS:
                 arguments += ["--scores-out", str(scratch / f"{workload}-{implementation}-{round_index}.npy")]
             record = call_worker(arguments, args.timeout)
             record.update(round=round_index + 1, implementation=implementation, workload=workload)
@@ -209,6 +222,9 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
     causes = report.known_causes(rows)
     if causes:
         out += ["", "Score differences and their causes:", ""] + causes
+    targets = report.target_notes(rows)
+    if targets:
+        out += ["", "Speed targets (sacrebleu's median over bleu's):", ""] + targets
     floor_notes = report.floor_notes(rows)
     if floor_notes:
         out += [""] + floor_notes

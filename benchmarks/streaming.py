@@ -41,8 +41,7 @@ def generate_base(folder: Path, segments: int, seed: int = 0) -> tuple[Path, Pat
     for path, ids in ((ref, words), (hyp, kept)):
         tokens = np.char.add("w", ids.astype(str))
         with open(path, "w", encoding="utf-8") as handle:
-            for start, end in zip(ends - lengths, ends):
-                handle.write(" ".join(tokens[start:end]) + " .\n")
+            handle.writelines(" ".join(tokens[start:end]) + " .\n" for start, end in zip(ends - lengths, ends))
     return hyp, ref
 
 
@@ -51,8 +50,7 @@ def repeat(path: Path, copies: int, target: Path) -> Path:
     if not target.exists():
         data = path.read_bytes()
         with open(target, "wb") as handle:
-            for _ in range(copies):
-                handle.write(data)
+            handle.writelines(data for _ in range(copies))
     return target
 
 
@@ -90,8 +88,8 @@ def main(argv=None) -> int:
         f"- files: {size:,.0f} MiB together ({copies} copies of a {args.base:,}-segment base corpus)",
         f"- `bleu REF -i HYP`: {seconds:.1f} s, {args.segments / seconds:,.0f} segments/s",
         f"- peak RSS: {rss} MiB (target: under {LIMIT_MIB} MiB): {'met' if rss < LIMIT_MIB else 'NOT met'}",
-        f"- score {score!r}; in-memory score of the base corpus {in_memory!r}: "
-        f"{'identical' if score == in_memory else f'DIFFERENT by {abs(score - in_memory):.3g}'}",
+        (f"- score {score!r}; in-memory score of the base corpus {in_memory!r}: "
+        f"{'identical' if score == in_memory else f'DIFFERENT by {abs(score - in_memory):.3g}'}"),
     ]
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)

@@ -6,7 +6,9 @@
 
 Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``).
 Peak RSS is ``getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) and so includes the interpreter,
-the imports and the data loading, not just the scoring call.
+the imports and the data loading, not just the scoring call. For the command-line workloads (F, G),
+whose timed call is a child process, it is ``getrusage(RUSAGE_CHILDREN).ru_maxrss``: that child's
+peak (the worker starts no other).
 
 The JSON line has ``status``: ``ok``, ``unavailable`` (the package cannot be imported),
 ``not-comparable`` or ``error`` (with ``error``: the exception).
@@ -28,9 +30,9 @@ import workloads
 from implementations import IMPLEMENTATIONS, NotComparable, not_comparable_reason
 
 
-def peak_rss_kib() -> int:
-    """Peak resident set size of this process so far (KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def peak_rss_kib(children: bool = False) -> int:
+    """Peak resident set size of this process so far, or of its largest finished child (KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF).ru_maxrss
 
 
 def prepare(implementation: str, workload: str, segments: int | None):
@@ -40,9 +42,11 @@ def prepare(implementation: str, workload: str, segments: int | None):
     if reason:
         raise NotComparable(reason)
     impl = IMPLEMENTATIONS[implementation]()
-    if kind == "corpus":
+    if kind in ("corpus", "chrf", "ter"):
         data = workloads.text_workload(workload, segments)
-        return impl.prepare_corpus(data.hypotheses, data.streams)
+        return getattr(impl, f"prepare_{kind}")(data.hypotheses, data.streams)
+    if kind == "cli":
+        return impl.prepare_cli(*workloads.significance_files(), workloads.CLI_TESTS[workload])
     if kind == "sentence":
         data = workloads.workload_b(segments)
         return impl.prepare_sentence(data.hypotheses, data.streams)
@@ -52,13 +56,15 @@ def prepare(implementation: str, workload: str, segments: int | None):
 
 
 def measure(implementation: str, workload: str, segments: int | None, scores_out: str | None) -> dict:
-    """Prepare, time the one call, extract the score(s); save per-segment scores to ``scores_out``."""
+    """Prepare, time the one call, extract the score(s); save a vector of scores to ``scores_out``."""
     timed = prepare(implementation, workload, segments)
     start = time.perf_counter()
     result = timed.call()
     seconds = time.perf_counter() - start
     scores = timed.extract(result)
     record = {"status": "ok", "seconds": seconds, "note": timed.note}
+    if timed.in_child:
+        record.update(peak_rss_kib=peak_rss_kib(children=True), rss_of="child")
     if scores is None:
         record["score"] = None
     elif isinstance(scores, float) or getattr(scores, "ndim", 1) == 0:
@@ -67,7 +73,8 @@ def measure(implementation: str, workload: str, segments: int | None, scores_out
         import numpy as np
 
         scores = np.asarray(scores, dtype=np.float64)
-        record.update(score=float(scores.mean()), n_scores=int(scores.size))
+        headline = timed.headline(scores) if timed.headline else scores.mean()
+        record.update(score=float(headline), n_scores=int(scores.size))
         if scores_out:
             np.save(scores_out, scores)
             record["scores_file"] = scores_out
@@ -102,7 +109,8 @@ def main(argv=None) -> int:
     parser.add_argument("--scores-out", default=None, help="where to save per-segment scores (.npy)")
     args = parser.parse_args(argv)
     record = run(args)
-    record.update(implementation=args.implementation, workload=args.workload, peak_rss_kib=peak_rss_kib())
+    record.update(implementation=args.implementation, workload=args.workload)
+    record.setdefault("peak_rss_kib", peak_rss_kib())
     sys.stdout.flush()
     print(json.dumps(record), flush=True)
     return 0

@@ -1,4 +1,4 @@
-"""The benchmark inputs: WMT22 text (workloads A, B, C, E) and synthetic token ids (workload D).
+"""The benchmark inputs: WMT22 text (workloads A, B, C, E-I) and synthetic token ids (workload D).
 
 The data lives outside the repository, in ``<repo>/../shared/data/wmt22/txt`` with
 ``references/generaltest2022.{pair}.ref.{name}.{tgt}`` and
@@ -6,7 +6,7 @@ The data lives outside the repository, in ``<repo>/../shared/data/wmt22/txt`` wi
 split on "\\n" only (the final empty piece dropped), never with ``str.splitlines``.
 
 Nothing here is timed: workers build their inputs with these functions before the clock starts
-(except workload E, whose timed call reads the files itself).
+(except workloads E, F and G, whose timed calls read the files themselves).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ A_PAIR, A_SYSTEM, A_REFERENCES = "en-de", "Online-A", ("A", "B")
 # Workload D: a batch of token-id sequences.
 D_BATCH, D_LENGTH, D_VOCABULARY, D_SEED = 512, 256, 1000, 0
 D_SUBSTITUTION = (0.1, 0.5)  # per-row substitution rate range, so that scores spread out
+# Workloads F and G: the significance test each passes to the command lines.
+CLI_TESTS = {"F": "--paired-bs", "G": "--paired-ar"}
 
 DESCRIPTIONS = {
     "A": f"WMT22 {A_PAIR} {A_SYSTEM}, 2 references (ref.A, ref.B); corpus BLEU",
@@ -31,8 +33,16 @@ DESCRIPTIONS = {
     "D": (f"per-sentence BLEU of {D_BATCH} token-id sequences of length {D_LENGTH} (vocabulary {D_VOCABULARY}), "
           "1 reference each; NLTK's default (method0, uniform weights)"),
     "E": "split-only floor: read B's files and str.split() every hypothesis and reference line",
+    "F": (f"paired bootstrap resampling (--paired-bs: 1,000 resamples, seed 12345) of every WMT22 {A_PAIR} system "
+          "(sorted; the first is the baseline) with ref.A and ref.B: one command-line run, -f json; segments and "
+          "tokens are all systems' together"),
+    "G": (f"paired approximate randomization (--paired-ar: 10,000 trials, seed 12345) of F's {A_PAIR} systems and "
+          "references: one command-line run, -f json"),
+    "H": "corpus chrF (char order 6, word order 0, beta 2) of A's data; chrF++ (word order 2) in the '-chrf++' rows",
+    "I": "corpus TER (defaults: case-insensitive, no normalization, punctuation kept) of A's data",
 }
-KINDS = {"A": "corpus", "B": "corpus", "C": "sentence", "D": "ids", "E": "files"}
+KINDS = {"A": "corpus", "B": "corpus", "C": "sentence", "D": "ids", "E": "files", "F": "cli", "G": "cli",
+         "H": "chrf", "I": "ter"}
 WORKLOADS = tuple(KINDS)
 
 
@@ -127,8 +137,14 @@ def read_file_pairs(files, segments: int | None, read) -> tuple[list[str], list[
 
 
 def text_workload(name: str, segments: int | None = None) -> TextWorkload:
-    """The text of workload A, or of B (which C and E share), cut to ``segments``."""
-    return workload_a() if name == "A" else workload_b(segments)
+    """The text of workload A (which H and I share), or of B (which C and E share), cut to ``segments``."""
+    return workload_a() if name in ("A", "H", "I") else workload_b(segments)
+
+
+def significance_files() -> tuple[list[Path], list[Path]]:
+    """Workloads F and G: the en-de reference files (ref.A, ref.B) and every en-de system's file, sorted."""
+    references = [reference_path(A_PAIR, name) for name in A_REFERENCES]
+    return references, [hypothesis_path(A_PAIR, system) for system in _names("system-outputs", "hyp", A_PAIR)]
 
 
 def workload_d():
@@ -148,10 +164,15 @@ def workload_d():
 
 
 def hypothesis_tokens(name: str, segments: int | None = None) -> tuple[int, int]:
-    """(segments, hypothesis tokens after 13a tokenization) of a workload, for tokens/s."""
+    """(segments, hypothesis tokens after 13a tokenization) of a workload, for tokens/s.
+
+    F and G count every system's segments and tokens (each system's output is one test's input)."""
     if KINDS[name] == "ids":
         return D_BATCH, D_BATCH * D_LENGTH
     from bleu import BLEU
 
-    hypotheses = text_workload(name, segments).hypotheses
+    if KINDS[name] == "cli":
+        hypotheses = [line for path in significance_files()[1] for line in read_text_lines(path)]
+    else:
+        hypotheses = text_workload(name, segments).hypotheses
     return len(hypotheses), sum(map(len, BLEU().tokenize(hypotheses)))
