@@ -482,7 +482,10 @@ def _render(scores, sources: list[str], args) -> str:
     if len(sources) == 1:
         column = [row[0] for row in scores]
         if args.score_only:
-            return "\n".join(score.format(width, score_only=True) for score in column)
+            numbers = [score.format(width, score_only=True) for score in column]
+            if args.format == "json" and len(numbers) > 1:  # sacrebleu prints a JSON list here
+                return "[\n" + ",\n".join(numbers) + "\n]"
+            return "\n".join(numbers)
         if args.format == "json":
             objects = [score.to_json(width) for score in column]
             return objects[0] if len(objects) == 1 else "[\n" + ",\n".join(objects) + "\n]"

@@ -35,14 +35,15 @@ class Signature:
     """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-0.1.0``: fields in sacrebleu's order
     (nrefs, test settings, the metric's fields as given, version)."""
 
-    def __init__(self, info: dict[str, str]):
+    def __init__(self, info: dict[str, str], short: dict[str, str] | None = None):
         middle = [name for name in info if name not in _LEADING and name != "version"]
         order = [name for name in _LEADING if name in info] + middle + (["version"] if "version" in info else [])
         self.info = {name: info[name] for name in order}
+        self.short = short or {}  # a metric's own short names (TER's "tok" is "t")
 
     def with_fields(self, **fields: str) -> "Signature":
         """A copy with fields added or replaced (e.g. ``bs="1000", seed="12345"``)."""
-        return Signature({**self.info, **fields})
+        return Signature({**self.info, **fields}, self.short)
 
     @classmethod
     def for_bleu(cls, nrefs: int | str, lowercase: bool, tokenizer: str, scoring: Scoring) -> "Signature":
@@ -61,7 +62,8 @@ class Signature:
         return cls(info)
 
     def format(self, short: bool = False) -> str:
-        return "|".join(f"{_SHORT.get(name, name) if short else name}:{value}" for name, value in self.info.items())
+        names = {**_SHORT, **self.short}
+        return "|".join(f"{names.get(name, name) if short else name}:{value}" for name, value in self.info.items())
 
     def __str__(self) -> str:
         return self.format()

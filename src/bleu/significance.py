@@ -48,19 +48,21 @@ def resolve_seed(seed: int | str | None = None) -> int | None:
 
 def confidence_interval(scores: np.ndarray, exact_mean: bool = False) -> tuple[float, float]:
     """sacrebleu's estimate from resampled scores: their mean and the half-width of the 95%
-    interval between the sorted values n//40 from either end. sacrebleu averages the sorted
-    scores with NumPy in paired tests and exactly (``statistics.mean``) for one system's interval."""
+    interval between the sorted values n//40 from either end, in the scores' own precision
+    (float32 for metrics whose resampled scores sacrebleu computes in float32). sacrebleu averages
+    the sorted scores with NumPy in paired tests and exactly (``statistics.mean``) for one system."""
     ordered = np.sort(scores)
     lower, upper = percentile_bounds(ordered)
     mean = exact_average(ordered.tolist()) if exact_mean else ordered.mean()
     return float(mean), float(0.5 * (upper - lower))
 
 
-def percentile_bounds(scores: np.ndarray) -> tuple[float, float]:
-    """The 2.5% and 97.5% bounds by sacrebleu's index rule (n//40 from either end of the sorted values)."""
+def percentile_bounds(scores: np.ndarray) -> tuple:
+    """The 2.5% and 97.5% bounds by sacrebleu's index rule (n//40 from either end of the sorted
+    values), as NumPy scalars of the scores' type."""
     ordered = np.sort(scores)
     cut = len(ordered) // 40
-    return float(ordered[cut]), float(ordered[len(ordered) - cut - 1])
+    return ordered[cut], ordered[len(ordered) - cut - 1]
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
@@ -265,7 +267,7 @@ def paired_test_statistics(
                 p = _randomization_p(metric, trials, where[name, a], where[name, b], totals[a], totals[b],
                                      stats[a], observed)
             lower, upper = percentile_bounds(boot[b] - boot[a])
-            found.append(Comparison(name, b, a, actual[b] - actual[a], lower, upper, p, 0.0))
+            found.append(Comparison(name, b, a, actual[b] - actual[a], float(lower), float(upper), p, 0.0))
         adjusted = holm([c.p_value for c in found])
         comparisons += [Comparison(**{**c.__dict__, "p_holm": float(q)}) for c, q in zip(found, adjusted)]
         baseline_p = {c.system: c.p_value for c in found if c.against == 0}
