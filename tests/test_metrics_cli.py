@@ -1,0 +1,195 @@
+"""``-m bleu chrf ter``: every metric through the command line, confidence intervals, paired tests
+and streaming, against sacrebleu 2.6.0."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import sacrebleu
+from helpers import write
+from sacrebleu.significance import PairedTest
+from shared_data import read_lines, references, system_output
+
+from bleu import cli, stream
+from bleu.cli import EXIT_OK, EXIT_USAGE, main
+from bleu.significance import paired_test
+
+SYSTEMS = ["Online-A", "PROMT", "Online-B"]
+SUBSET = 300  # sacrebleu's TER is slow: paired tests compare on the first segments
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def sacrebleu_cli(*argv) -> str:
+    command = [sys.executable, "-m", "sacrebleu", *map(str, argv)]
+    return subprocess.run(command, capture_output=True, text=True, check=True, env={"PATH": "/usr/bin:/bin"}).stdout
+
+
+def without_version(text: str) -> str:
+    """The output with the tool versions blanked and lines unindented (the version strings differ
+    in length, which shifts sacrebleu's alignment on "=")."""
+    text = "\n".join(line.lstrip() for line in text.split("\n"))
+    return text.replace("version:2.6.0", "version:V").replace("version:bleu-0.1.0", "version:V") \
+        .replace('"version": "2.6.0"', '"version": "V"').replace('"version": "bleu-0.1.0"', '"version": "V"') \
+        .replace("v:2.6.0", "v:V").replace("v:bleu-0.1.0", "v:V")
+
+
+@pytest.fixture(scope="module")
+def subset(tmp_path_factory):
+    """The first SUBSET lines of the en-de references and systems, as files."""
+    folder = tmp_path_factory.mktemp("subset")
+    refs = [write(folder / f"ref.{name}", read_lines(references("en-de", name)[0])[:SUBSET]) for name in ("A", "B")]
+    systems = [write(folder / name, read_lines(system_output("en-de", name))[:SUBSET]) for name in SYSTEMS]
+    return refs, systems
+
+
+@pytest.mark.parametrize("form", [[], ["-f", "text"], ["-f", "text", "-sh"], ["-b"]])
+def test_three_metrics_one_system_equal_sacrebleu(capsys, form):
+    refs = references("en-de", "A")
+    hyp = system_output("en-de", "Online-A")
+    code, out, err = run(capsys, *refs, "-i", hyp, "-m", "bleu", "chrf", "ter", *form)
+    assert code == EXIT_OK and err == ""
+    assert without_version(out) == without_version(sacrebleu_cli(*refs, "-i", hyp, "-m", "bleu", "chrf", "ter", *form))
+
+
+@pytest.mark.parametrize("options", [
+    ["-m", "chrf", "-cw", "2"],
+    ["-m", "chrf", "-cc", "4", "-cw", "1", "--chrf-beta", "3", "--chrf-lowercase"],
+    ["-m", "chrf", "--chrf-whitespace", "--chrf-eps-smoothing"],
+    ["-m", "ter", "--ter-normalized", "--ter-case-sensitive"],
+    ["-m", "ter", "--ter-no-punct", "--ter-asian-support"],
+    ["-m", "bleu", "chrf", "ter", "-lc", "-tok", "intl", "-cw", "2", "--ter-no-punct", "-w", "4"],
+])
+def test_metric_options_reach_the_metrics(capsys, subset, options):
+    refs, systems = subset
+    code, out, _ = run(capsys, *refs, "-i", systems[0], *options, "-f", "text")
+    assert code == EXIT_OK
+    assert without_version(out) == without_version(sacrebleu_cli(*refs, "-i", systems[0], *options, "-f", "text"))
+
+
+def test_several_systems_and_metrics_make_one_table(capsys, subset):
+    refs, systems = subset
+    code, out, _ = run(capsys, *refs, "-i", *systems, "-m", "bleu", "chrf", "ter", "-f", "json")
+    theirs = json.loads(sacrebleu_cli(*refs, "-i", *systems, "-m", "bleu", "chrf", "ter", "-f", "json"))
+    ours = json.loads(out)
+    assert code == EXIT_OK
+    assert [{k: row[k] for k in ("system", "BLEU", "chrF2", "TER")} for row in ours] == theirs
+    code, out, _ = run(capsys, *refs, "-i", *systems, "-m", "bleu", "chrf", "ter", "-f", "text")
+    assert code == EXIT_OK and "chrF2" in out.splitlines()[0] and "Metric signatures:" in out
+
+
+def sacrebleu_metrics(refs_lines):
+    return {"BLEU": sacrebleu.BLEU(references=refs_lines), "chrF2": sacrebleu.CHRF(references=refs_lines),
+            "TER": sacrebleu.TER(references=refs_lines)}
+
+
+@pytest.mark.parametrize("test, n", [("bs", 1000), ("ar", 2000)])
+def test_paired_tests_for_every_metric_equal_sacrebleu(subset, monkeypatch, test, n):
+    """Scores, means and intervals equal sacrebleu's for every metric; so do p-values, except
+    that ours also count resamples that tie the observed difference (TER's integer edits make
+    ties common): ours are then larger by exactly the ties, counted here from sacrebleu's own scores."""
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    monkeypatch.delenv("BLEU_SEED", raising=False)
+    refs, systems = subset
+    refs_lines = [read_lines(path) for path in refs]
+    hyps = {name: read_lines(path) for name, path in zip(SYSTEMS, systems)}
+    ours = paired_test(hyps, refs_lines, metrics=["bleu", "chrf", "ter"], test=test, n_samples=n)
+    _, theirs = PairedTest(list(hyps.items()), sacrebleu_metrics(refs_lines), None, test_type=test, n_samples=n)()
+    assert ours.metrics == ["BLEU", "chrF2", "TER"]
+    for metric in ours.metrics:
+        for index, (mine, expected) in enumerate(zip(ours.results[metric], theirs[metric])):
+            assert mine.score == pytest.approx(expected.score, abs=1e-9)
+            if expected.p_value is not None:
+                ties = sacrebleu_ties(sacrebleu_metrics(refs_lines)[metric], hyps[SYSTEMS[0]], hyps[SYSTEMS[index]],
+                                      test, n)
+                assert mine.p_value == pytest.approx(expected.p_value + ties / (n + 1), abs=1e-12)
+                assert metric == "TER" or ties == 0
+            for name in ("mean", "ci"):
+                value = getattr(expected, name)
+                assert getattr(mine, name) == (None if value is None else pytest.approx(value, abs=1e-9))
+
+
+def sacrebleu_ties(metric, baseline, system, test, n) -> int:
+    """How many of sacrebleu's resamples or trials (seed 12345) tie the observed statistic exactly."""
+    base_stats = metric._extract_corpus_statistics(baseline, None)
+    sys_stats = metric._extract_corpus_statistics(system, None)
+    observed = abs(metric._aggregate_and_compute(base_stats).score - metric._aggregate_and_compute(sys_stats).score)
+    rng = np.random.default_rng(12345)
+    if test == "ar":
+        pos = rng.integers(2, size=(n, len(baseline)), dtype=bool)
+        first, second = pos @ base_stats + ~pos @ sys_stats, ~pos @ base_stats + pos @ sys_stats
+        score = [metric._aggregate_and_compute(row[None]).score for rows in (first, second) for row in rows]
+        sampled = np.abs(np.array(score[:n]) - np.array(score[n:]))
+    else:
+        drawn = rng.choice(len(baseline), size=(n, len(baseline)), replace=True)
+        base32, sys32 = np.array(base_stats, dtype="float32"), np.array(sys_stats, dtype="float32")
+        base = np.array([metric._compute_score_from_stats(s.sum(0)).score for s in base32[drawn]])
+        other = np.array([metric._compute_score_from_stats(s.sum(0)).score for s in sys32[drawn]])
+        differences = np.abs(other - base)
+        sampled = differences - differences.mean()
+    return int(np.count_nonzero(sampled == observed))
+
+
+def test_paired_json_with_ter_is_plain_json(capsys, subset):
+    """sacrebleu 2.6.0 fails here ("float32 is not JSON serializable"); ours prints plain floats."""
+    refs, systems = subset
+    code, out, err = run(capsys, *refs, "-i", *systems, "-m", "ter", "chrf", "--paired-bs", "-pbsn", "200")
+    rows = json.loads(out)
+    assert code == EXIT_OK and err == "" and [list(row) for row in rows] == [["system", "TER", "chrF2"]] * 3
+    assert all(isinstance(row["TER"]["ci"], float) for row in rows)
+
+
+@pytest.mark.parametrize("metric, sacrebleu_metric", [("chrf", sacrebleu.CHRF), ("ter", sacrebleu.TER)])
+def test_confidence_for_chrf_and_ter_equals_sacrebleu(capsys, subset, monkeypatch, metric, sacrebleu_metric):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    monkeypatch.delenv("BLEU_SEED", raising=False)
+    refs, systems = subset
+    code, out, _ = run(capsys, *refs, "-i", systems[1], "-m", metric, "--confidence", "-w", "6")
+    data = json.loads(out)
+    expected = sacrebleu_metric().corpus_score(read_lines(systems[1]), [read_lines(p) for p in refs], n_bootstrap=1000)
+    assert code == EXIT_OK
+    assert data["confidence_mean"] == pytest.approx(round(expected._mean, 6), abs=1e-9)
+    assert data["confidence_var"] == pytest.approx(round(expected._ci, 6), abs=1e-9)
+
+
+def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
+    refs, systems = subset
+    argv = [*refs, "-i", *systems, "-m", "bleu", "chrf", "ter", "-f", "text", "-w", "9"]
+    expected = run(capsys, *argv)
+    monkeypatch.setattr(cli, "STREAM_BYTES", 0)
+    monkeypatch.setattr(stream, "BLOCK_SEGMENTS", 70)
+    assert run(capsys, *argv) == expected and expected[0] == EXIT_OK
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-m", "chrf", "-sl"], "-sl gives BLEU per segment"),
+    (["-m", "chrf", "-f", "tsv"], "-f tsv lists BLEU"),
+    (["-m", "chrf", "-cc", "-1"], "order"),
+    (["-m", "meteor"], "invalid choice"),
+])
+def test_metric_usage_errors(capsys, subset, argv, message):
+    refs, systems = subset
+    code, out, err = run(capsys, *refs, "-i", systems[0], *argv)
+    assert code == EXIT_USAGE and message in err and out == ""
+
+
+def test_scores_of_sums_for_every_metric_match_score_statistics(subset):
+    """The significance seam: scoring column sums is scoring the corpus."""
+    refs, systems = subset
+    refs_lines = [read_lines(path) for path in refs]
+    from bleu.metrics import metric_class
+
+    for name in ("bleu", "chrf", "ter"):
+        metric = metric_class(name)(refs_lines)
+        stats = metric.segment_statistics(read_lines(systems[2]))
+        total = metric.scores_of_sums(stats.sum(axis=0, keepdims=True))[0]
+        assert total == metric.score_statistics(stats).score
+        assert np.isfinite(metric.scores_of_sums(stats.astype(np.float32).sum(axis=0, keepdims=True))).all()
