@@ -160,6 +160,32 @@ def test_confidence_for_chrf_and_ter_equals_sacrebleu(capsys, subset, monkeypatc
     assert data["confidence_var"] == pytest.approx(round(expected._ci, 6), abs=1e-9)
 
 
+@pytest.mark.parametrize("metric, options, oracle", [
+    ("chrf", [], sacrebleu.CHRF()),
+    ("chrf", ["-cw", "2", "--chrf-lowercase"], sacrebleu.CHRF(word_order=2, lowercase=True)),
+    ("ter", [], sacrebleu.TER()),
+    ("ter", ["--ter-normalized", "--ter-no-punct"], sacrebleu.TER(normalized=True, no_punct=True)),
+])
+def test_sentence_level_chrf_and_ter_equal_sacrebleu(capsys, tmp_path, subset, metric, options, oracle):
+    refs, systems = subset
+    refs_lines = [read_lines(path)[:60] for path in refs]
+    hyps = read_lines(systems[1])[:60]
+    ref_files = [write(tmp_path / f"ref{i}", stream) for i, stream in enumerate(refs_lines)]
+    hyp_file = write(tmp_path / "hyp", hyps)
+    code, out, err = run(capsys, *ref_files, "-i", hyp_file, "-m", metric, *options, "-sl")
+    rows = [json.loads(line) for line in out.splitlines()]
+    expected = [oracle.sentence_score(h, list(r)).score for h, r in zip(hyps, zip(*refs_lines))]
+    assert code == EXIT_OK and err == "" and [row["line"] for row in rows] == [*range(1, 61), "corpus"]
+    np.testing.assert_allclose([row["score"] for row in rows[:-1]], expected, rtol=0, atol=1e-9)
+    assert rows[-1]["score"] == pytest.approx(oracle.corpus_score(hyps, refs_lines).score, abs=1e-9)
+    code, out, _ = run(capsys, *ref_files, "-i", hyp_file, "-m", metric, *options, "-sl", "-f", "text", "-w", "3")
+    lines = out.splitlines()
+    assert lines[0] == f"1\t{rows[0]['name']} = {expected[0]:.3f}" and lines[-1].startswith("signature: nrefs:2|")
+    copy = write(tmp_path / "copy", hyps)
+    code, out, _ = run(capsys, *ref_files, "-i", hyp_file, copy, "-m", metric, *options, "-sl", "-b")
+    assert code == EXIT_OK and len(out.splitlines()) == 2 * 61 and out.startswith(f"{hyp_file}\t1\t")
+
+
 def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
     refs, systems = subset
     argv = [*refs, "-i", *systems, "-m", "bleu", "chrf", "ter", "-f", "text", "-w", "9"]
@@ -170,7 +196,8 @@ def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["-m", "chrf", "-sl"], "-sl gives BLEU per segment"),
+    (["-m", "chrf", "ter", "-sl"], "one metric at a time"),
+    (["-m", "ter", "-sl", "-f", "tsv"], "-sl -f tsv lists BLEU"),
     (["-m", "chrf", "-f", "tsv"], "-f tsv lists BLEU"),
     (["-m", "chrf", "-cc", "-1"], "order"),
     (["-m", "meteor"], "invalid choice"),

@@ -135,8 +135,11 @@ def run(argv: list[str] | None) -> int:
         references = [_read(path) for path in args.refs]
         systems = [_read(path) for path in sources]
         _check_counts(args.refs, list(map(len, references)), sources, list(map(len, systems)))
-        if args.sentence_level:
+        if args.sentence_level and names == ["bleu"]:
             return _sentence_level(args, options["bleu"], references, sources, systems)
+        if args.sentence_level:
+            _print_lines(_other_segment_lines(args, names[0], options[names[0]], references, sources, systems))
+            return EXIT_OK
         scores = _in_memory(args, paired, names, options, references, sources, systems)
         if scores is None:
             return EXIT_OK
@@ -217,8 +220,10 @@ def _check_modes(args, paired: str | None, n_systems: int) -> None:
         raise UsageError("-f latex is for paired test tables (--paired-bs or --paired-ar)")
     if args.sentence_level and (paired or args.confidence):
         raise UsageError("significance tests and confidence intervals are for corpus scores, not -sl")
-    if args.sentence_level and args.metrics != ["bleu"]:
-        raise UsageError("-sl gives BLEU per segment; use it without -m (or with -m bleu)")
+    if args.sentence_level and len(set(args.metrics)) > 1:
+        raise UsageError("-sl scores segments with one metric at a time: give one name after -m")
+    if args.sentence_level and args.format == "tsv" and args.metrics != ["bleu"]:
+        raise UsageError("-sl -f tsv lists BLEU's statistics; use -f text or json for chrF and TER")
     if args.format == "tsv" and args.metrics != ["bleu"]:
         raise UsageError("-f tsv lists BLEU's statistics; use -f text or json for other metrics")
     for option in ("confidence_n", "paired_bs_n", "paired_ar_n"):
@@ -267,6 +272,31 @@ def _sentence_level(args, options: dict, references, sources, systems) -> int:
         for output in outputs:
             _print_lines(output)
     return EXIT_OK
+
+
+def _other_segment_lines(args, name: str, options: dict, references, sources, systems):
+    """-sl for chrF and TER: each segment's score (what sacrebleu's sentence_score gives), then
+    the corpus score, per system; as text, JSON lines or bare numbers."""
+    from .metrics import metric_class
+
+    metric = metric_class(name)(references, **options)
+    width, several = args.width, len(sources) > 1
+    for source, lines in zip(sources, systems):
+        statistics = metric.segment_statistics(lines)
+        scores, corpus = metric.scores_of_sums(statistics), metric.score_statistics(statistics)
+        prefix = f"{source}\t" if several else ""
+        rows = [(str(line), float(score)) for line, score in enumerate(scores, 1)] + [("corpus", corpus.score)]
+        signature = corpus.signature.format(args.short)
+        for line, score in rows:
+            if args.score_only:
+                yield f"{prefix}{line}\t{score:.{width}f}"
+            elif args.format == "json":
+                row = {"system": source, "line": line if line == "corpus" else int(line), "name": metric.name, "score": score}
+                yield json.dumps(row | ({"signature": signature} if line == "corpus" else {}), ensure_ascii=False)
+            else:
+                yield f"{prefix}{line}\t{metric.name} = {score:.{width}f}"
+        if not args.score_only and args.format != "json":
+            yield f"{prefix}signature: {signature}"
 
 
 def _paired(args, test: str, metrics, statistics, sources) -> str:
