@@ -7,8 +7,8 @@ big corpus is that base repeated until it has ``--segments`` lines. Repeating ev
 multiplies every statistic by k, which leaves every precision and the brevity penalty, and so the
 score, unchanged to the last bit (the quotients are the same, and IEEE division is correctly
 rounded): the streamed score of the big files must equal the in-memory score of the base. The run
-is one fresh ``bleu`` process; its wall time and peak RSS (``RUSAGE_CHILDREN``) are reported and
-written to ``benchmarks/results/streaming-DATE.md``.
+is one fresh ``bleu`` process, started by a small launcher process; its wall time and peak RSS
+(the launcher's ``RUSAGE_CHILDREN``) are reported and written to ``benchmarks/results/streaming-DATE.md``.
 """
 
 from __future__ import annotations
@@ -54,13 +54,20 @@ def repeat(path: Path, copies: int, target: Path) -> Path:
     return target
 
 
+# A small launcher process runs the command and reports its child's peak RSS: measured from this
+# script, the RSS would include this process's own memory (Linux carries it over fork and exec).
+_LAUNCHER = ("import resource, subprocess, sys; out = subprocess.run(sys.argv[1:], capture_output=True, text=True, "
+             "check=True).stdout; print(out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
 def run_cli(ref: Path, hyp: Path) -> tuple[float, float, int]:
     """(score, wall seconds, peak RSS in MiB) of one ``bleu`` process."""
+    command = [sys.executable, "-m", "bleu", str(ref), "-i", str(hyp), "-b", "-w", "17", "--no-progress"]
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "bleu", str(ref), "-i", str(hyp), "-b", "-w", "17",
-                             "--no-progress"], capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-c", _LAUNCHER, *command], capture_output=True, text=True, check=True)
     seconds = time.perf_counter() - start
-    return float(result.stdout), seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    score, rss_kib = result.stdout.split()
+    return float(score), seconds, int(rss_kib) // 1024
 
 
 def main(argv=None) -> int:
@@ -77,11 +84,11 @@ def main(argv=None) -> int:
     big_hyp = repeat(hyp, copies, args.dir / f"big-{args.segments}.hyp")
     big_ref = repeat(ref, copies, args.dir / f"big-{args.segments}.ref")
 
+    score, seconds, rss = run_cli(big_ref, big_hyp)
     import bleu
     from bleu.read import read_lines
 
     in_memory = bleu.corpus_bleu(read_lines(hyp), [read_lines(ref)]).score
-    score, seconds, rss = run_cli(big_ref, big_hyp)
     size = (big_hyp.stat().st_size + big_ref.stat().st_size) / 2**20
     lines = [
         f"# Streaming: `bleu` on {args.segments:,} generated segments ({datetime.date.today()})", "",

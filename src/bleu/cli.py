@@ -74,7 +74,8 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="bleu",
-        description="Score hypotheses against references with BLEU, exactly as sacrebleu does.",
+        description="Score hypotheses against references with BLEU, chrF and TER, exactly as sacrebleu does; "
+        "confidence intervals and paired significance tests.",
         epilog="examples:\n  bleu ref.de -i hyp.de\n  cat hyp.de | bleu ref1.de ref2.de\n"
         "  bleu ref.de -i sys1.de sys2.de -f text\n  bleu ref.de -i hyp.de -sl -f tsv\n"
         "  bleu ref.de -i hyp.de -m bleu chrf ter --confidence\n"
