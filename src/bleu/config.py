@@ -8,7 +8,6 @@ parameter as the smoothing value: epsilon (1), k (4 and 7), alpha (6).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from .errors import BleuInputError
 
@@ -23,17 +22,37 @@ SMOOTH_DEFAULTS |= NLTK_DEFAULTS
 NLTK_EXTRA_ORDER = 5
 
 
-@dataclass(frozen=True)
 class Scoring:
-    """How statistics become a score: smoothing method and value, effective order, weights."""
+    """How statistics become a score: smoothing method and value, effective order, weights.
 
-    smooth: str = "exp"
-    smooth_value: float | None = None
-    effective_order: bool = False
-    max_order: int = 4
-    weights: tuple[float, ...] | None = None
+    Immutable and compared by value; a plain class rather than a dataclass so that the command
+    line starts without importing ``dataclasses`` (and ``inspect``)."""
 
-    def __post_init__(self) -> None:
+    __slots__ = ("smooth", "smooth_value", "effective_order", "max_order", "weights")
+
+    def __init__(self, smooth: str = "exp", smooth_value: float | None = None, effective_order: bool = False,
+                 max_order: int = 4, weights: tuple[float, ...] | None = None):
+        for name, value in zip(self.__slots__, (smooth, smooth_value, effective_order, max_order, weights)):
+            object.__setattr__(self, name, value)
+        self._validate()
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError("Scoring is immutable")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Scoring) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"Scoring({fields})"
+
+    def _validate(self) -> None:
         if self.smooth not in SMOOTH_DEFAULTS:
             raise BleuInputError(
                 f"unknown smoothing method {self.smooth!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
