@@ -74,3 +74,18 @@ def test_references_prepared_once_serve_many_systems():
     metric = BLEU(REFS)
     for system in (HYP, list(reversed(HYP)), ["x"] * 4):
         assert metric.corpus_score(system).score == bleu.corpus_bleu(system, REFS).score
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sorted_query_search_gives_the_same_statistics(monkeypatch, seed):
+    """Large lookups search their queries in sorted order (backend.NumpyOps.searchsorted); forcing
+    that path on every lookup changes no statistic."""
+    from bleu import backend
+
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(40)]
+    refs = [[" ".join(rng.choice(words, size=rng.integers(0, 30))) for _ in range(300)] for _ in range(2)]
+    hyps = [" ".join(rng.choice(words, size=rng.integers(0, 30))) for _ in range(300)]
+    direct = BLEU(refs).stats(hyps)
+    monkeypatch.setattr(backend, "_SORT_QUERIES_FROM", 1)
+    assert BLEU(refs).stats(hyps) == direct

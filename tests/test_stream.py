@@ -127,3 +127,12 @@ def test_progress_shows_units():
     with Progress("scoring x:", 10 << 20, stream=out, delay=0, force=True, unit="MiB", scale=1 << 20) as bar:
         bar.advance(5 << 20)
     assert "scoring x:  50%" in out.getvalue() and out.getvalue().endswith("5/10 MiB\n")
+
+
+def test_lines_are_read_only_as_needed(tmp_path):
+    """A reader holds about one block: it reads the next only when its buffer runs short."""
+    path = write(tmp_path / "a", [f"line {i}" for i in range(1000)])
+    reader = stream._Lines(path, block_bytes=64)
+    assert reader.take(3) == ["line 0", "line 1", "line 2"]
+    assert len(reader.buffer) < 10
+    assert reader.take(995)[-1] == "line 997" and len(reader.buffer) < 10

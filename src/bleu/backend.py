@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 
+_SORT_QUERIES_FROM = 1 << 16  # below this, a direct search is as fast
+
 class NumpyOps:
     """Counting on NumPy int64 arrays."""
 
@@ -39,7 +41,15 @@ class NumpyOps:
         return np.unique(values, return_counts=True)
 
     def searchsorted(self, table, values) -> np.ndarray:
-        return np.searchsorted(table, values)
+        """Positions of ``values`` in the sorted ``table``. Many queries are searched in sorted
+        order and put back: each search then starts near the last one, in cache (several times
+        faster on tables of millions)."""
+        if len(values) < _SORT_QUERIES_FROM or len(table) < _SORT_QUERIES_FROM:
+            return np.searchsorted(table, values)
+        order = np.argsort(values)
+        positions = np.empty(len(values), dtype=np.intp)
+        positions[order] = np.searchsorted(table, values[order])
+        return positions
 
     def minimum(self, a, b) -> np.ndarray:
         return np.minimum(a, b)

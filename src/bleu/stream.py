@@ -28,11 +28,12 @@ class _Lines:
         self.taken, self.consumed = 0, 0
 
     def take(self, count: int) -> list[str]:
-        for lines, consumed in self.blocks:
-            self.buffer += lines
-            self.consumed = consumed
-            if len(self.buffer) >= count:
+        while len(self.buffer) < count:  # read only what is missing: memory stays at about one block
+            block = next(self.blocks, None)
+            if block is None:
                 break
+            lines, self.consumed = block
+            self.buffer += lines
         taken, self.buffer = self.buffer[:count], self.buffer[count:]
         self.taken += len(taken)
         return taken
