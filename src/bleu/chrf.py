@@ -9,7 +9,6 @@ corpus score is the F-beta (``f_scores``) of these statistics summed over segmen
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from .chrf_score import f_scores
 from .chrf_symbols import Characters, Words
 from .errors import BleuInputError, LengthMismatchError
 from .metric import check_hypotheses, check_references
+from .report import SacrebleuFormat
 from .signature import TOOL_VERSION, Signature
 
 __all__ = ["CHRF", "CHRFScore", "corpus_chrf", "sentence_chrf", "sentence_chrfs"]
@@ -31,7 +31,7 @@ References = Sequence[Sequence[str | None]]
 
 
 @dataclass(frozen=True)
-class CHRFScore:
+class CHRFScore(SacrebleuFormat):
     """A chrF or chrF++ result (0-100) with its options and reproducibility signature."""
 
     score: float
@@ -41,27 +41,10 @@ class CHRFScore:
     beta: float
     signature: Signature = field(compare=False)
 
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
-        """sacrebleu's line: ``chrF2[|signature] = 50.00``."""
-        number = f"{self.score:.{width}f}"
-        if score_only:
-            return number
-        name = f"{self.name}|{signature}" if signature else self.name
-        return f"{name} = {number}"
-
-    def to_json(self, width: int = 2) -> str:
-        """sacrebleu's JSON object: name, score, signature, then each signature field."""
-        data = {"name": self.name, "score": float(f"{self.score:.{width}f}"), "signature": str(self.signature),
-                **self.signature.info}
-        return json.dumps(data, indent=1, ensure_ascii=False)
-
     def to_dict(self) -> dict:
         """The score at full precision and the options."""
         return {"name": self.name, "score": self.score, "char_order": self.char_order,
                 "word_order": self.word_order, "beta": self.beta}
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 class PreparedReferences:

@@ -9,8 +9,33 @@ from typing import Any
 from .signature import Signature
 
 
+class SacrebleuFormat:
+    """sacrebleu's text line and JSON object for a result with ``name``, ``score``, ``signature``
+    and, for BLEU, ``verbose`` details (precisions and lengths); shared by every metric's result."""
+
+    verbose = ""
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
+        """``NAME[|signature] = 48.53[ details]``, or the number alone."""
+        number = f"{self.score:.{width}f}"
+        if score_only:
+            return number
+        name = f"{self.name}|{signature}" if signature else self.name
+        return f"{name} = {number} {self.verbose}" if self.verbose else f"{name} = {number}"
+
+    def to_json(self, width: int = 2) -> str:
+        """name, score, signature, verbose_score (if any), then each signature field."""
+        data = {"name": self.name, "score": float(f"{self.score:.{width}f}"), "signature": str(self.signature)}
+        if self.verbose:
+            data["verbose_score"] = self.verbose
+        return json.dumps(data | self.signature.info, indent=1, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
 @dataclass(frozen=True)
-class BLEUScore:
+class BLEUScore(SacrebleuFormat):
     """A BLEU result. ``counts``/``totals`` are the integer statistics (before any add-k),
     ``precisions`` are percentages as used by the formula."""
 
@@ -37,32 +62,10 @@ class BLEUScore:
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
 
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
-        """sacrebleu's line: ``BLEU[|signature] = 48.53 82.4/50.0/... (BP = ...)``."""
-        number = f"{self.score:.{width}f}"
-        if score_only:
-            return number
-        name = f"{self.name}|{signature}" if signature else self.name
-        return f"{name} = {number} {self.verbose}"
-
-    def to_json(self, width: int = 2) -> str:
-        """sacrebleu's JSON object: name, score, signature, verbose_score, then each signature field."""
-        data = {
-            "name": self.name,
-            "score": float(f"{self.score:.{width}f}"),
-            "signature": str(self.signature),
-            "verbose_score": self.verbose,
-            **self.signature.info,
-        }
-        return json.dumps(data, indent=1, ensure_ascii=False)
-
     def to_dict(self) -> dict:
         """The numbers at full precision: score, counts, totals, precisions, bp, sys_len, ref_len."""
         return {"score": self.score, "counts": self.counts, "totals": self.totals, "precisions": self.precisions,
                 "bp": self.bp, "sys_len": self.sys_len, "ref_len": self.ref_len}
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ shifts (``bleu.ter_align``, which explains the algorithm and its limits).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -19,13 +18,14 @@ import numpy as np
 from .errors import BleuInputError, LengthMismatchError
 from .metric import check_hypotheses, check_references
 from .metrics import float32_arithmetic
+from .report import SacrebleuFormat
 from .signature import TOOL_VERSION, Signature
 from .ter_align import count_edits
 from .ter_tokenize import TercomTokenizer
 
 
 @dataclass(frozen=True)
-class TERScore:
+class TERScore(SacrebleuFormat):
     """A TER result: ``score`` (percent), ``num_edits`` (summed over segments) and ``ref_length``
     (the summed average reference lengths)."""
 
@@ -35,26 +35,9 @@ class TERScore:
     signature: Signature = field(compare=False)
     name: str = "TER"
 
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
-        """sacrebleu's line: ``TER[|signature] = 60.00``."""
-        number = f"{self.score:.{width}f}"
-        if score_only:
-            return number
-        name = f"{self.name}|{signature}" if signature else self.name
-        return f"{name} = {number}"
-
-    def to_json(self, width: int = 2) -> str:
-        """sacrebleu's JSON object: name, score, signature, then each signature field."""
-        data = {"name": self.name, "score": float(f"{self.score:.{width}f}"), "signature": str(self.signature),
-                **self.signature.info}
-        return json.dumps(data, indent=1, ensure_ascii=False)
-
     def to_dict(self) -> dict:
         """The numbers at full precision: score, num_edits, ref_length."""
         return {"score": self.score, "num_edits": self.num_edits, "ref_length": self.ref_length}
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 class TERReferences:
