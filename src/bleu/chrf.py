@@ -19,8 +19,8 @@ import numpy as np
 from .chrf_ngrams import ReferenceNgrams
 from .chrf_score import f_scores
 from .chrf_symbols import Characters, Words
-from .errors import BleuInputError, LengthMismatchError
-from .metric import check_hypotheses, check_references
+from .errors import BleuInputError
+from .metric import check_hypotheses, check_references, references_for
 from .report import SacrebleuFormat
 from .signature import TOOL_VERSION, Signature
 
@@ -108,15 +108,7 @@ class CHRF:
 
     def _resolve(self, hypotheses: Sequence[str], references: References | None) -> PreparedReferences:
         check_hypotheses(hypotheses)
-        if references is not None:
-            return self.prepare(references, len(hypotheses))
-        if self._references is None:
-            raise BleuInputError("no references: pass them here or when creating the metric")
-        if self._references.n_segments != len(hypotheses):
-            raise LengthMismatchError(
-                f"{len(hypotheses)} hypotheses but the prepared references have {self._references.n_segments} segments"
-            )
-        return self._references
+        return references_for(len(hypotheses), references, self._references, self.prepare)
 
     def _best_statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """Each segment's statistics against its reference with the best sentence chrF (first of ties)."""

@@ -86,6 +86,20 @@ def check_references(references, n_hypotheses: int | None = None) -> None:
             raise BleuInputError(f"segment {first} has no reference: every reference stream has None there")
 
 
+def references_for(n_hypotheses: int, references, prepared, prepare):
+    """The references of a call: given with it (``prepare(references, n_hypotheses)``), or those
+    prepared when the metric was created, which must have as many segments as the hypotheses."""
+    if references is not None:
+        return prepare(references, n_hypotheses)
+    if prepared is None:
+        raise BleuInputError("no references: pass them here or when creating the metric")
+    if prepared.n_segments != n_hypotheses:
+        raise LengthMismatchError(
+            f"{n_hypotheses} hypotheses but the prepared references have {prepared.n_segments} segments"
+        )
+    return prepared
+
+
 class PreparedReferences:
     """Encoded and counted references, reusable for any number of systems.
 
@@ -255,16 +269,9 @@ class BLEU:
                 )
         else:
             check_hypotheses(hypotheses)
-        if references is not None:
-            prepared = self.prepare(references, len(hypotheses), _ops_for(hypotheses, references) if ids else None)
-        elif self._references is None:
-            raise BleuInputError("no references: pass them here or when creating the metric")
-        else:
-            prepared = self._references
-            if prepared.n_segments != len(hypotheses):
-                raise LengthMismatchError(
-                    f"{len(hypotheses)} hypotheses but the prepared references have {prepared.n_segments} segments"
-                )
+        ops = _ops_for(hypotheses, references) if ids else None
+        prepared = references_for(len(hypotheses), references, self._references,
+                                  lambda refs, n: self.prepare(refs, n, ops))
         if ids != (prepared.kind == "ids"):
             raise BleuInputError("hypotheses and references must both be text or both be token ids")
         if not ids:

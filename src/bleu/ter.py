@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import BleuInputError, LengthMismatchError
-from .metric import check_hypotheses, check_references
+from .errors import BleuInputError
+from .metric import check_hypotheses, check_references, references_for
 from .metrics import float32_arithmetic
 from .report import SacrebleuFormat
 from .signature import TOOL_VERSION, Signature
@@ -113,15 +113,7 @@ class TER:
 
     def _resolve(self, hypotheses, references) -> TERReferences:
         check_hypotheses(hypotheses)
-        if references is not None:
-            return self.prepare(references, len(hypotheses))
-        if self._references is None:
-            raise BleuInputError("no references: pass them here or when creating the metric")
-        if self._references.n_segments != len(hypotheses):
-            raise LengthMismatchError(
-                f"{len(hypotheses)} hypotheses but the prepared references have {self._references.n_segments} segments"
-            )
-        return self._references
+        return references_for(len(hypotheses), references, self._references, self.prepare)
 
     def segment_statistics(self, hypotheses: Sequence[str], references=None) -> np.ndarray:
         """(segments, 2) float64: sacrebleu's [fewest edits over the references, average reference length]."""
