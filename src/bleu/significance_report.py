@@ -32,12 +32,17 @@ def to_json(result: PairedTestResult) -> str:
     return json.dumps(rows, indent=4, ensure_ascii=False)
 
 
-def _cell(score, width: int) -> str:
+_TEXT_MARKS = {"pm": "±", "p": "(p = {})", "star": "*"}
+_LATEX_MARKS = {"pm": "$\\pm$", "p": "($p = {}$)", "star": "$^*$"}
+
+
+def _cell(score, width: int, marks: dict = _TEXT_MARKS) -> str:
+    """``score (mean ± ci) (p = 0.0010)*`` in text or LaTeX ``marks``."""
     text = f"{score.score:.{width}f}"
     if score.mean is not None:
-        text += f" ({score.mean:.{width}f} ± {score.ci:.{width}f})"
+        text += f" ({score.mean:.{width}f} {marks['pm']} {score.ci:.{width}f})"
     if score.p_value is not None:
-        text += f" (p = {score.p_value:.4f})" + ("*" if score.p_value < ALPHA else "")
+        text += " " + marks["p"].format(f"{score.p_value:.4f}") + (marks["star"] if score.p_value < ALPHA else "")
     return text
 
 
@@ -99,19 +104,12 @@ def latex_escape(text: str) -> str:
 def to_latex(result: PairedTestResult, width: int = 1) -> str:
     """A booktabs table (scores, bootstrap means and intervals, p-values; significant ones marked
     with $^*$), then one of the pairwise differences, signatures as comments; escaped for LaTeX."""
-    def cell(score) -> str:
-        text = f"{score.score:.{width}f}"
-        if score.mean is not None:
-            text += f" ({score.mean:.{width}f} $\\pm$ {score.ci:.{width}f})"
-        if score.p_value is not None:
-            text += f" ($p = {score.p_value:.4f}$)" + ("$^*$" if score.p_value < ALPHA else "")
-        return text
-
     heads = [latex_escape(m) + (r" ($\mu \pm$ 95\% CI)" if result.test == "bs" else "") for m in result.metrics]
     lines = [r"\begin{tabular}{l" + "c" * len(heads) + "}", r"\toprule", " & ".join(["System"] + heads) + r" \\",
              r"\midrule"]
     for i, name in enumerate(display_names(result)):
-        lines.append(" & ".join([latex_escape(name)] + [cell(result.results[m][i]) for m in result.metrics]) + r" \\")
+        cells = [_cell(result.results[m][i], width, _LATEX_MARKS) for m in result.metrics]
+        lines.append(" & ".join([latex_escape(name), *cells]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", "", r"\begin{tabular}{lllrcrr}", r"\toprule",
               r"Metric & System & vs & $\Delta$ & 95\% CI of $\Delta$ & $p$ & $p$ (Holm) \\", r"\midrule"]
     for c in result.comparisons:
