@@ -7,13 +7,18 @@ tensor is given.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 
 _SORT_QUERIES_FROM = 1 << 16  # below this, a direct search is as fast
+_THREADS = min(4, os.cpu_count() or 1)
 
 class NumpyOps:
     """Counting on NumPy int64 arrays."""
+
+    chunk_tokens = 1 << 18  # a chunk's arrays stay in cache
 
     def asarray(self, values) -> np.ndarray:
         return np.asarray(values, dtype=np.int64)
@@ -37,8 +42,9 @@ class NumpyOps:
         unique, inverse = np.unique(values, return_inverse=True)
         return unique, inverse.reshape(-1)
 
-    def unique_counts(self, values) -> tuple[np.ndarray, np.ndarray]:
-        return np.unique(values, return_counts=True)
+    def sort(self, values) -> np.ndarray:
+        values.sort()  # in place: callers pass arrays they own
+        return values
 
     def searchsorted(self, table, values) -> np.ndarray:
         """Positions of ``values`` in the sorted ``table``. Many queries are searched in sorted
@@ -54,14 +60,17 @@ class NumpyOps:
     def minimum(self, a, b) -> np.ndarray:
         return np.minimum(a, b)
 
-    def group_max(self, keys, counts) -> tuple[np.ndarray, np.ndarray]:
-        """Distinct ``keys`` (sorted) and the largest count each has."""
-        order = np.argsort(keys, kind="stable")
-        keys, counts = keys[order], counts[order]
-        if len(keys) == 0:
-            return keys, counts
-        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-        return keys[starts], np.maximum.reduceat(counts, starts)
+    def maximum(self, a, b) -> np.ndarray:
+        return np.maximum(a, b)
+
+    def map_chunks(self, function, chunks: list) -> list:
+        """``function`` over ``chunks``, on a few threads when there are several."""
+        if len(chunks) < 2 or _THREADS < 2:
+            return [function(chunk) for chunk in chunks]
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(_THREADS, len(chunks))) as pool:
+            return list(pool.map(function, chunks))
 
     def group_sum(self, groups, values, n_groups: int) -> np.ndarray:
         """Sum of ``values`` per group index in 0..n_groups-1."""
@@ -73,6 +82,8 @@ class NumpyOps:
 
 class TorchOps:
     """Counting on torch int64 tensors of one device."""
+
+    chunk_tokens = 1 << 22  # larger chunks keep an accelerator busy
 
     def __init__(self, device):
         import torch
@@ -101,8 +112,8 @@ class TorchOps:
     def unique_inverse(self, values):
         return self.torch.unique(values, sorted=True, return_inverse=True)
 
-    def unique_counts(self, values):
-        return self.torch.unique(values, sorted=True, return_counts=True)
+    def sort(self, values):
+        return self.torch.sort(values).values
 
     def searchsorted(self, table, values):
         return self.torch.searchsorted(table, values)
@@ -110,10 +121,11 @@ class TorchOps:
     def minimum(self, a, b):
         return self.torch.minimum(a, b)
 
-    def group_max(self, keys, counts):
-        unique, inverse = self.torch.unique(keys, sorted=True, return_inverse=True)
-        result = self.torch.zeros(len(unique), dtype=counts.dtype, device=self.device)
-        return unique, result.scatter_reduce_(0, inverse, counts, reduce="amax", include_self=False)
+    def maximum(self, a, b):
+        return self.torch.maximum(a, b)
+
+    def map_chunks(self, function, chunks: list) -> list:
+        return [function(chunk) for chunk in chunks]
 
     def group_sum(self, groups, values, n_groups: int):
         result = self.torch.zeros(n_groups, dtype=self.torch.int64, device=self.device)

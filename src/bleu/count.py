@@ -1,95 +1,47 @@
 """Vectorised n-gram counting and clipping over whole corpora of token ids.
 
-An n-gram gets a dense integer key built order by order: the key of an n-gram is
-the rank of the pair (key of its first n-1 tokens, id of its last token) among all
-such pairs in the references. A hypothesis n-gram absent from the references gets
-no key and cannot match. Counts per (segment, key) come from sorting, and the
-clipped count is min(hypothesis count, max count in any single reference).
+Hypotheses and references are counted together, order by order, by sorting one packed
+integer per n-gram occurrence: (group of its first n-1 tokens, id of its last token,
+position). Equal n-grams of a segment then sit next to each other, hypothesis first and
+then each reference stream (positions are laid out in that order), so each group's
+counts are differences of running sums, and the clipped count is min(hypothesis count,
+max count in any single reference). Only n-grams whose first n-1 tokens matched can
+match, so each order sorts fewer occurrences than the one before.
 
-``ReferenceNgrams`` runs on NumPy arrays or, through ``backend.TorchOps``, on torch tensors.
+The corpus is cut into chunks of whole segments so that a packed key fits in 63 bits
+and a chunk's arrays stay in cache; NumPy chunks run on a few threads (sorting and
+arithmetic release the GIL). ``ReferenceNgrams`` runs on NumPy arrays or, through
+``backend.TorchOps``, on torch tensors.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .backend import NUMPY, lookup
+from .backend import NUMPY
+from .errors import BleuInputError
 
-NO_KEY = -1
 
-
-def _remaining(ops, lengths):
-    """For each token position: how many tokens its segment has from there on (itself included)."""
-    ends = lengths.cumsum(0)
-    total = int(ends[-1]) if len(ends) else 0
-    return ops.repeat(ends, lengths) - ops.arange(total)
+def _bits(n: int) -> int:
+    """Bits that hold 0..n-1."""
+    return max(int(n - 1).bit_length(), 1)
 
 
 class ReferenceNgrams:
-    """The n-grams of every reference of every segment, ready to clip many hypotheses against.
+    """Reference token ids of every segment, ready to clip many hypotheses against.
 
     ``streams`` holds one (ids, lengths) pair per reference stream; all streams have
     the same number of segments, and a missing reference is a segment of length 0.
+    Token ids are 0..vocab_size-1; a hypothesis id outside that range matches nothing.
     """
 
     def __init__(self, streams: list, vocab_size: int, max_order: int, ops=NUMPY):
         self.ops = ops
         self.max_order = max_order
-        self.vocab_size = max(vocab_size, 1)
+        self.vocab_size = vocab_size
+        self.streams = streams
         self.n_segments = len(streams[0][1])
-        ids = ops.concat([stream_ids for stream_ids, _ in streams])
-        lengths = ops.concat([stream_lengths for _, stream_lengths in streams])
-        remaining = _remaining(ops, lengths)
-        # Segment and stream of every token position.
-        n_streams = len(streams)
-        row = ops.arange(n_streams * self.n_segments)
-        segment = ops.repeat(row % self.n_segments, lengths)
-        stream = ops.repeat(row // self.n_segments, lengths)
-
-        self.pair_tables: list = []  # order n >= 2: sorted (prefix key, last id) pairs
-        self.clip_keys: list[np.ndarray] = []  # per order: sorted segment * n_keys + key
-        self.clip_max: list[np.ndarray] = []  # per order: max count in a single reference
-        self.n_keys: list[int] = []
-        keys = ids
-        for order in range(1, max_order + 1):
-            if order > 1:
-                start = ops.nonzero(remaining >= order)
-                pairs = keys[start] * self.vocab_size + ids[start + order - 1]
-                table, rank = ops.unique_inverse(pairs)
-                keys = ops.full(len(ids), NO_KEY)
-                keys[start] = rank
-                self.pair_tables.append(table)
-            n_keys = self.vocab_size if order == 1 else len(self.pair_tables[-1])
-            start = ops.nonzero(keys >= 0)
-            span = self.n_segments * max(n_keys, 1)
-            segment_keys = segment[start] * n_keys + keys[start]
-            unique, counts = ops.unique_counts(stream[start] * span + segment_keys)
-            if n_streams == 1:
-                clip_keys, clip_max = unique, counts
-            else:
-                clip_keys, clip_max = ops.group_max(unique % span, counts)
-            self.n_keys.append(n_keys)
-            self.clip_keys.append(clip_keys)
-            self.clip_max.append(clip_max)
-
-    def hypothesis_keys(self, ids, lengths) -> list:
-        """Per order, the key of the n-gram starting at each position (``NO_KEY``: none or unseen)."""
-        ops = self.ops
-        remaining = _remaining(ops, lengths)
-        known = (ids >= 0) & (ids < self.vocab_size)
-        keys = ids.clone() if hasattr(ids, "clone") else ids.copy()
-        keys[~known] = NO_KEY
-        all_keys = [keys]
-        for order in range(2, self.max_order + 1):
-            start = ops.nonzero(remaining >= order)
-            prefix, last = keys[start], ids[start + order - 1]
-            ok = (prefix >= 0) & known[start + order - 1]
-            start = start[ok]
-            index, found = lookup(ops, self.pair_tables[order - 2], prefix[ok] * self.vocab_size + last[ok])
-            keys = ops.full(len(ids), NO_KEY)
-            keys[start[found]] = index[found]
-            all_keys.append(keys)
-        return all_keys
+        self.offsets = [np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))]) for _, lengths in streams]
 
     def matches(self, ids, lengths) -> np.ndarray:
         """Clipped n-gram matches as a NumPy array of shape (segments, max_order), for hypotheses
@@ -97,17 +49,94 @@ class ReferenceNgrams:
         if len(lengths) != self.n_segments:
             raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
         ops = self.ops
-        segment = ops.repeat(ops.arange(self.n_segments), lengths)
-        columns = []
-        for order, keys in enumerate(self.hypothesis_keys(ids, lengths)):
-            start = ops.nonzero(keys >= 0)
-            n_keys = self.n_keys[order]
-            unique, counts = ops.unique_counts(segment[start] * n_keys + keys[start])
-            index, found = lookup(ops, self.clip_keys[order], unique)
-            clip_max = self.clip_max[order][index[found]]
-            clipped = ops.minimum(counts[found], clip_max)
-            columns.append(ops.to_numpy(ops.group_sum(unique[found] // n_keys, clipped, self.n_segments)))
-        return np.stack(columns, axis=1).astype(np.int64).reshape(self.n_segments, self.max_order)
+        unknown = (ids < 0) | (ids >= self.vocab_size)
+        if bool(unknown.any()):
+            ids = ids.clone() if hasattr(ids, "clone") else ids.copy()
+            ids[unknown] = self.vocab_size  # one id that no reference has
+        hyp_offsets = np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))])
+        sizes = hyp_offsets[1:] - hyp_offsets[:-1] + sum(offsets[1:] - offsets[:-1] for offsets in self.offsets)
+        chunks = _chunks(sizes, ops.chunk_tokens)
+
+        def count(chunk: tuple[int, int]) -> np.ndarray:
+            first, last = chunk
+            pieces = [(ids[hyp_offsets[first] : hyp_offsets[last]], lengths[first:last])]
+            pieces += [(stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
+                       for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets)]
+            return _clipped_matches(ops, pieces, self.vocab_size + 1, self.max_order)
+
+        columns = ops.map_chunks(count, chunks)
+        if not columns:
+            return np.zeros((0, self.max_order), dtype=np.int64)
+        return np.concatenate(columns).astype(np.int64).reshape(self.n_segments, self.max_order)
+
+
+def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
+    """Runs of consecutive segments of about ``target`` tokens each (a longer segment alone)."""
+    ends = np.cumsum(sizes)
+    cuts = np.searchsorted(ends, np.arange(target, int(ends[-1]) if len(ends) else 0, target), side="right")
+    bounds = np.unique(np.concatenate([[0], cuts, [len(sizes)]]))
+    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+
+
+def _clipped_matches(ops, pieces: list[tuple], span: int, max_order: int) -> np.ndarray:
+    """Clipped matches of one chunk: ``pieces`` is the hypotheses' (ids, lengths), then each
+    reference stream's, over the same segments; ids are below ``span``."""
+    n_segments = len(pieces[0][1])
+    ids = ops.concat([piece_ids for piece_ids, _ in pieces])
+    lengths = ops.concat([piece_lengths for _, piece_lengths in pieces])
+    total = len(ids)
+    out = np.zeros((n_segments, max_order), dtype=np.int64)
+    if total == 0:
+        return out
+    position_bits = _bits(total)
+    if 2 * position_bits + _bits(max(span, n_segments)) > 63:
+        raise BleuInputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
+    # Where each source (hypotheses, then each reference stream) starts among the positions.
+    source_starts = np.cumsum([0] + [len(piece_ids) for piece_ids, _ in pieces]).tolist()
+    ends = lengths.cumsum(0)
+    end_of = ops.repeat(ends, lengths)  # end of each position's segment in its source
+    segment = ops.repeat(ops.arange(n_segments * len(pieces)) % n_segments, lengths)
+    positions = ops.arange(total)
+    key = ((segment * span + ids) << position_bits) | positions
+    group_segment = None
+    for order in range(1, max_order + 1):
+        key = ops.sort(key)
+        group = key >> position_bits
+        positions = key & ((1 << position_bits) - 1)
+        starts = ops.concat([ops.arange(1), ops.nonzero(group[1:] != group[:-1]) + 1])
+        bounds = ops.concat([starts, ops.full(1, len(key))])
+        first = group[starts]
+        group_segment = first // span if order == 1 else group_segment[first // span]
+        # Within a group positions ascend, so the sources come in order: count each by the
+        # running number of positions before the next source's start.
+        below_before = 0
+        source_counts = []
+        for source_start in source_starts[1:-1]:
+            running = ops.concat([ops.arange(1), (positions < source_start).cumsum(0)])
+            below = running[bounds[1:]] - running[starts]
+            source_counts.append(below - below_before)
+            below_before = below
+        source_counts.append(bounds[1:] - starts - below_before)
+        hypothesis, most = source_counts[0], source_counts[1]
+        for counts in source_counts[2:]:
+            most = ops.maximum(most, counts)
+        clipped = ops.minimum(hypothesis, most)
+        out[:, order - 1] = ops.to_numpy(ops.group_sum(group_segment, clipped, n_segments))
+        if order == max_order:
+            break
+        # Only n-grams whose first n-1 tokens matched can match: keep those occurrences,
+        # with a dense number for their group, if they have a next token in their segment.
+        alive = clipped > 0
+        group_sizes = bounds[1:] - starts
+        positions = positions[ops.repeat(alive, group_sizes)]
+        rank = ops.repeat(ops.arange(int(alive.sum())), group_sizes[alive])
+        group_segment = group_segment[alive]
+        longer = end_of[positions] - positions > order
+        positions = positions[longer]
+        if len(positions) == 0:
+            break
+        key = ((rank[longer] * span + ids[positions + order]) << position_bits) | positions
+    return out
 
 
 def ngram_totals(lengths: np.ndarray, max_order: int) -> np.ndarray:
