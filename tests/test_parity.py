@@ -375,6 +375,21 @@ def test_statistics_prepared_references(max_order, corpus):
     assert our_rows(metric.stats(hypotheses)) == sacre_rows(hypotheses, streams, max_order=max_order)
 
 
+@pytest.mark.parametrize("chunk_tokens", [1, 7, 40])
+@fixed(max_examples=12)
+@given(corpus=corpora(max_segments=12, max_streams=3))
+def test_statistics_in_small_chunks(chunk_tokens, corpus):
+    """Counting cuts the corpus into chunks of whole segments (counted on several threads);
+    chunks of one segment, or of a few, give sacrebleu's statistics too."""
+    from bleu.backend import NUMPY
+
+    hypotheses, streams = corpus
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(NUMPY, "chunk_tokens", chunk_tokens, raising=False)
+        ours = bleu.BLEU(tokenize="13a").stats(hypotheses, streams)
+    assert our_rows(ours) == sacre_rows(hypotheses, streams)
+
+
 # ---------------------------------------------------------------------------
 # Scores
 # ---------------------------------------------------------------------------
