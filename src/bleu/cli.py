@@ -470,7 +470,7 @@ def _print_lines(lines) -> None:
 
 def _segment_lines(name, lines, metric, per_segment, prepared, args, several: bool):
     """-sl output of one system: a line per segment, then the corpus score (text or JSON lines; TSV rows)."""
-    stats = prepared.stats(metric.tokenize(lines))
+    stats = prepared.stats(metric.keys(lines))
     corpus = metric.score_stats(stats, prepared.nrefs)
     segments = list(enumerate(per_segment.score_segments(stats, prepared.nrefs), 1))
     width, prefix = args.width, f"{name}\t" if several else ""

@@ -1,30 +1,178 @@
-"""Map tokens to integer ids so that counting works on arrays, not strings; read token-id input."""
+"""Map tokens to integer ids so that counting works on arrays, not strings; read token-id input.
+
+Text arrives as token spans over its UTF-8 bytes (``tokenizers.spans``). Each token becomes one
+64-bit key without a Python string: a token of at most 7 bytes is its bytes and its length packed
+together (distinct tokens, distinct keys), a longer one is numbered through a dict. Keys map to
+dense ids through an open-addressing hash table held in two arrays.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, count, repeat
+from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
 from .backend import is_tensor, lookup
 from .errors import BleuInputError
+from .tokenizers.spans import to_bytes, whitespace_spans
 
 UNKNOWN = -1
+_EMPTY = np.uint64(0)  # no token has this key: a packed token has a length byte of 1..7
+_LONG = np.uint64(0xFF << 56)  # key of a long token: this tag | its number
+_SEPARATOR = 0xFF  # a byte that UTF-8 never holds
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key's top bits pick its slot
 
 
-def build_vocabulary(segments: list[list[str]]) -> dict[str, int]:
-    """Ids 0..V-1 for every distinct token, in order of first appearance."""
-    return dict(zip(dict.fromkeys(chain.from_iterable(segments)), count()))
+@dataclass
+class Split:
+    """Tokens of a batch of lines as spans over the lines' UTF-8 bytes (joined by "\n")."""
+
+    data: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    lengths: np.ndarray  # tokens per line
+
+    def tokens(self) -> list[list[str]]:
+        """Each line's tokens as strings."""
+        raw = self.data.tobytes()
+        words = [raw[a:b].decode("utf-8", "surrogatepass") for a, b in zip(self.starts.tolist(), self.ends.tolist())]
+        bounds = np.concatenate([[0], np.cumsum(self.lengths)]).tolist()
+        return [words[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def encode(segments: list[list[str]], vocabulary: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Flat token ids of all segments (``UNKNOWN`` where not in the vocabulary) and their lengths."""
+def join_lines(lines: list[str]) -> str:
+    """Lines joined by "\n"; a newline inside a line becomes a space, so every "\n" ends a line."""
+    text = "\n".join(lines)
+    if text.count("\n") != max(len(lines) - 1, 0):
+        text = "\n".join(line.replace("\n", " ") for line in lines)
+    return text
+
+
+def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
+    """Tokenize ``lines`` (lowercased first if asked) into spans: at once for tokenizers that find
+    spans on bytes (``join`` + ``spans``), else through the tokenizer's strings split on whitespace."""
+    if lowercase:
+        lines = [line.lower() for line in lines]
+    if hasattr(tokenizer, "spans"):
+        data = to_bytes(tokenizer.join(lines))
+        starts, ends = tokenizer.spans(data)
+    else:
+        data = to_bytes(join_lines(tokenizer.batch([line.rstrip() for line in lines])))
+        starts, ends = whitespace_spans(data)
+    line_ends = np.flatnonzero(data == 10)
+    lengths = np.bincount(np.searchsorted(line_ends, starts), minlength=len(lines)) if len(lines) else starts[:0]
+    return Split(data, starts, ends, lengths.astype(np.int64))
+
+
+def split_tokens(segments: list[list[str]]) -> Split:
+    """Already tokenized lines (lists of token strings) as spans."""
+    words = list(chain.from_iterable(segments))
     lengths = np.fromiter(map(len, segments), dtype=np.int64, count=len(segments))
-    total = int(lengths.sum())
-    tokens = chain.from_iterable(segments)
-    ids = np.fromiter(map(vocabulary.get, tokens, repeat(UNKNOWN)), dtype=np.int64, count=total)
-    return ids, lengths
+    data = np.frombuffer(b"\xff".join(word.encode("utf-8", "surrogatepass") for word in words), dtype=np.uint8)
+    sizes = np.fromiter((len(word.encode("utf-8", "surrogatepass")) for word in words), dtype=np.int64, count=len(words))
+    ends = np.cumsum(sizes + 1) - 1
+    return Split(data, ends - sizes, ends, lengths)
+
+
+@dataclass
+class TokenKeys:
+    """One uint64 key per token (``_EMPTY`` for the long ones until a vocabulary numbers them)."""
+
+    keys: np.ndarray
+    lengths: np.ndarray
+    long_at: np.ndarray  # indices of the tokens longer than 7 bytes
+    long_tokens: list[bytes]  # their bytes
+
+    @classmethod
+    def of(cls, split: Split) -> "TokenKeys":
+        size = split.ends - split.starts
+        short = size <= 7
+        padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
+        windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
+        keys = windows[split.starts]  # 8 bytes from each token's start
+        width = size.astype(np.uint64) * np.uint64(8)
+        keys &= np.where(short, (np.uint64(1) << (width & np.uint64(63))) - np.uint64(1), _EMPTY)
+        keys |= np.where(short, size.astype(np.uint64) << np.uint64(56), _EMPTY)
+        long_at = np.flatnonzero(~short)
+        return cls(keys, split.lengths, long_at, _gather(split.data, split.starts[long_at], size[long_at]))
+
+
+def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[bytes]:
+    """The byte strings at ``starts`` of ``sizes``, cut from one buffer in a single split."""
+    if len(starts) == 0:
+        return []
+    at = np.cumsum(sizes + 1) - (sizes + 1)  # where each lands, a separator after each
+    source = np.repeat(starts - at, sizes + 1) + np.arange(int(at[-1] + sizes[-1] + 1))
+    buffer = data[np.minimum(source, len(data) - 1)]
+    buffer[at + sizes] = _SEPARATOR
+    return buffer.tobytes().split(b"\xff")[:-1]
+
+
+class KeyTable:
+    """Distinct non-empty uint64 keys -> their index, as an open-addressing hash table (load <= 1/4)."""
+
+    def __init__(self, keys: np.ndarray):
+        bits = max(int(4 * len(keys)).bit_length(), 4)
+        self.shift, self.mask = np.uint64(64 - bits), (1 << bits) - 1
+        self.slots = np.zeros(1 << bits, dtype=np.uint64)
+        self.ids = np.full(1 << bits, UNKNOWN, dtype=np.int64)
+        slot = self._home(keys)
+        todo = np.arange(len(keys))
+        while len(todo):
+            at = slot[todo]
+            free = self.slots[at] == _EMPTY
+            self.slots[at[free]] = keys[todo[free]]  # several keys may race for a slot: one wins
+            placed = free.copy()
+            placed[free] = self.slots[at[free]] == keys[todo[free]]
+            self.ids[at[placed]] = todo[placed]
+            todo = todo[~placed]
+            slot[todo] = (slot[todo] + 1) & self.mask
+
+    def _home(self, keys: np.ndarray) -> np.ndarray:
+        return ((keys * _MULTIPLIER) >> self.shift).astype(np.int64)
+
+    def lookup(self, keys: np.ndarray) -> np.ndarray:
+        """The index of each key, ``UNKNOWN`` where absent."""
+        slot = self._home(keys)
+        result = np.full(len(keys), UNKNOWN, dtype=np.int64)
+        todo = np.arange(len(keys))
+        while len(todo):
+            at = slot[todo]
+            held = self.slots[at]
+            hit = held == keys[todo]
+            result[todo[hit]] = self.ids[at[hit]]
+            todo = todo[~hit & (held != _EMPTY)]
+            slot[todo] = (slot[todo] + 1) & self.mask
+        return result
+
+
+class Vocabulary:
+    """Ids 0..size-1 for the distinct tokens of the references; other tokens are ``UNKNOWN``."""
+
+    def __init__(self, tokens: TokenKeys):
+        self.long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
+        keys = self._keys(tokens)
+        keys.sort()
+        distinct = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
+        self.size = len(distinct)
+        self.table = KeyTable(distinct)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _keys(self, batch: TokenKeys) -> np.ndarray:
+        """The batch's keys with its long tokens' numbers filled in (``_EMPTY`` if unnumbered)."""
+        keys = batch.keys.copy()
+        numbers = np.fromiter((self.long.get(token, -1) for token in batch.long_tokens), dtype=np.int64,
+                              count=len(batch.long_tokens))
+        keys[batch.long_at] = np.where(numbers >= 0, _LONG | numbers.astype(np.uint64), _EMPTY)
+        return keys
+
+    def encode(self, batch: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
+        """Flat token ids of all lines (``UNKNOWN`` where not in the vocabulary) and their lengths."""
+        return self.table.lookup(self._keys(batch)), batch.lengths
 
 
 def is_token_ids(batch) -> bool:

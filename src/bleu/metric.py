@@ -10,7 +10,7 @@ import numpy as np
 from . import tokenizers
 from .backend import NUMPY, TorchOps, is_tensor
 from .count import ReferenceNgrams, closest_lengths, ngram_totals
-from .encode import build_vocabulary, encode, encode_ids, id_rows, is_token_ids
+from .encode import TokenKeys, Vocabulary, encode_ids, id_rows, is_token_ids, split_lines, split_tokens
 from .errors import BleuInputError, LengthMismatchError
 from .report import BLEUScore, SentenceScores
 from .score import Scoring, corpus_rows, score_sums, segment_rows
@@ -117,12 +117,22 @@ class PreparedReferences:
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
 
     @classmethod
+    def from_keys(cls, tokens: TokenKeys, present: np.ndarray, max_order: int) -> "PreparedReferences":
+        """From the token keys of every reference stream, one after another (a missing reference
+        is an empty line; ``present`` says which are there, streams x segments)."""
+        vocabulary = Vocabulary(tokens)
+        ids, lengths = vocabulary.encode(tokens)
+        lengths = lengths.reshape(present.shape)
+        ends = np.cumsum(lengths.sum(axis=1))
+        streams = [(ids[end - size : end], stream) for stream, size, end in zip(lengths, lengths.sum(axis=1), ends)]
+        return cls("text", streams, present, vocabulary, max_order)
+
+    @classmethod
     def from_tokens(cls, segments: list[list[list | None]], max_order: int) -> "PreparedReferences":
         """From tokenized reference streams (``None``: no reference for that segment)."""
         present = np.array([[tokens is not None for tokens in stream] for stream in segments], dtype=bool)
-        filled = [[tokens or [] for tokens in stream] for stream in segments]
-        vocabulary = build_vocabulary([tokens for stream in filled for tokens in stream])
-        return cls("text", [encode(stream, vocabulary) for stream in filled], present, vocabulary, max_order)
+        filled = [tokens or [] for stream in segments for tokens in stream]
+        return cls.from_keys(TokenKeys.of(split_tokens(filled)), present, max_order)
 
     @classmethod
     def from_ids(cls, rows: list[tuple], max_order: int, ops) -> "PreparedReferences":
@@ -134,9 +144,9 @@ class PreparedReferences:
         return cls("ids", streams, present, table, max_order, ops)
 
     def stats(self, hypotheses) -> Stats:
-        """Statistics of hypotheses (token lists, or (ids, lengths) for id references) aligned with these references."""
+        """Statistics of hypotheses (``TokenKeys``, or (ids, lengths) for id references) aligned with these references."""
         if self.kind == "text":
-            ids, hyp_len = encode(hypotheses, self.vocabulary)
+            ids, hyp_len = self.vocabulary.encode(hypotheses)
         else:
             ids, hyp_len = encode_ids(hypotheses[0], self.vocabulary, self.ops), hypotheses[1]
         matches = self.ngrams.matches(ids, hyp_len)
@@ -233,21 +243,21 @@ class BLEU:
         self._references = None if references is None else self.prepare(references)
 
     def tokenize(self, lines: list[str]) -> list[list[str]]:
-        """Lowercase (if asked), strip trailing whitespace, tokenize and split each line."""
-        if self.lowercase:
-            lines = [line.lower() for line in lines]
-        return [line.split() for line in self.tokenizer.batch([line.rstrip() for line in lines])]
+        """Each line's tokens: lowercased (if asked) and tokenized."""
+        return split_lines(lines, self.tokenizer, self.lowercase).tokens()
+
+    def keys(self, lines: list[str]) -> TokenKeys:
+        """The lines' tokens as keys, the form ``PreparedReferences.stats`` takes."""
+        return TokenKeys.of(split_lines(lines, self.tokenizer, self.lowercase))
 
     def prepare(self, references, n_hypotheses: int | None = None, ops=None) -> PreparedReferences:
         """Tokenize (text) or read (token ids) and count reference streams; ``None`` marks a missing line."""
         order = self.scoring.stats_order
         if not _holds_ids(references):
             check_references(references, n_hypotheses)
-            segments = []
-            for stream in references:
-                tokens = iter(self.tokenize([line for line in stream if line is not None]))
-                segments.append([None if line is None else next(tokens) for line in stream])
-            return PreparedReferences.from_tokens(segments, order)
+            present = np.array([[line is not None for line in stream] for stream in references], dtype=bool)
+            tokens = self.keys([line or "" for stream in references for line in stream])
+            return PreparedReferences.from_keys(tokens, present, order)
         self._check_ids_options()
         ops = ops or _ops_for(references)
         return PreparedReferences.from_ids(_id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
@@ -275,7 +285,7 @@ class BLEU:
         if ids != (prepared.kind == "ids"):
             raise BleuInputError("hypotheses and references must both be text or both be token ids")
         if not ids:
-            return prepared, self.tokenize(list(hypotheses))
+            return prepared, self.keys(list(hypotheses))
         flat, lengths, present = id_rows(hypotheses, self.pad_id, prepared.ops, "hypotheses")
         if not present.all():
             raise BleuInputError(f"hypothesis {int(np.argmin(present))} is None, expected token ids")

@@ -88,6 +88,7 @@ def _token_list(tokens, what: str) -> list:
 
 def _stats(list_of_references, hypotheses, max_order: int):
     """Per-segment statistics of token lists: NLTK's references per segment become reference streams."""
+    from .encode import TokenKeys, split_tokens
     from .metric import PreparedReferences
 
     if isinstance(list_of_references, (str, bytes)) or not isinstance(list_of_references, Sequence) or \
@@ -105,7 +106,7 @@ def _stats(list_of_references, hypotheses, max_order: int):
         refs.append([_token_list(reference, f"segment {i}, reference {j}") for j, reference in enumerate(references)])
     n_streams = max((len(segment) for segment in refs), default=1)
     streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
-    return PreparedReferences.from_tokens(streams, max_order).stats(hyps)
+    return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(split_tokens(hyps)))
 
 
 def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment):

@@ -1,6 +1,6 @@
 """The ``13a`` tokenizer: mteval-v13a's normalisation, the WMT standard (sacrebleu's default)."""
 
-from .western import split_punctuation, squeeze
+from .spans import mteval_spans
 
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
@@ -11,25 +11,30 @@ def _normalise(line: str) -> str:
     return line.replace("-\n", "").replace("\n", " ") if "\n" in line else line
 
 
-def _unescape(text: str) -> str:
-    if "&" in text:
-        for entity, char in _ENTITIES:
-            text = text.replace(entity, char)
-    return text
-
-
 class Tokenizer13a:
     """mteval-v13a: drop ``<skipped>``, undo four HTML entities, split punctuation."""
 
     name = "13a"
+    spans = staticmethod(mteval_spans)
 
     def __call__(self, line: str) -> str:
-        return squeeze(self.batch([line])[0])
+        return self.batch([line])[0]
 
     def batch(self, lines: list[str]) -> list[str]:
-        if not lines:
-            return []
-        # Each line is padded with spaces, as mteval does, which also keeps every
-        # rule inside its own line, so the whole batch is processed as one string.
-        text = _unescape("\n".join(f" {_normalise(line)} " for line in lines))
-        return split_punctuation(text).split("\n")
+        from ..encode import split_lines
+
+        return [" ".join(tokens) for tokens in split_lines(lines, self).tokens()]
+
+    @staticmethod
+    def join(lines: list[str]) -> str:
+        """The lines normalised and joined by "\\n", ready for ``spans``. No step of mteval's
+        reaches across a line, so each runs once over the whole text."""
+        text = "\n".join(lines)
+        if text.count("\n") == max(len(lines) - 1, 0):
+            text = text.replace("<skipped>", "")
+        else:  # some line holds a newline: strip its end first, as sacrebleu does
+            text = "\n".join(_normalise(line.rstrip()) for line in lines)
+        if "&" in text:
+            for entity, char in _ENTITIES:
+                text = text.replace(entity, char)
+        return text

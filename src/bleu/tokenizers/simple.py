@@ -1,16 +1,25 @@
 """Tokenizers that need no rules: ``none`` (whitespace only) and ``char``."""
 
+from .spans import whitespace_spans
+
 
 class NoneTokenizer:
     """Leave the line as it is; tokens are what whitespace separates."""
 
     name = "none"
+    spans = staticmethod(whitespace_spans)
 
     def __call__(self, line: str) -> str:
         return " ".join(line.split())
 
     def batch(self, lines: list[str]) -> list[str]:
         return list(lines)
+
+    @staticmethod
+    def join(lines: list[str]) -> str:
+        from ..encode import join_lines
+
+        return join_lines(lines)
 
 
 class CharTokenizer:

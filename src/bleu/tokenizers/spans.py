@@ -1,0 +1,87 @@
+"""Token boundaries of a whole corpus at once: byte offsets into its UTF-8 text, found with arrays.
+
+Lines are joined by "\\n". Tokens are what ``str.split()`` would give: whitespace separates
+them, and ``mteval_spans`` also cuts where mteval-v13a's punctuation rules put a space.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+# What str.split() splits on beyond ASCII (``tests/test_spans.py`` checks the list is complete).
+_UNICODE_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+
+# mteval's first rule spaces out these ASCII symbols ('-', '.', ',' have rules of their own).
+_SYMBOL = np.zeros(256, dtype=bool)
+for _low, _high in ((0x21, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E)):
+    _SYMBOL[_low : _high + 1] = True
+
+
+def to_bytes(text: str) -> np.ndarray:
+    """UTF-8 bytes of ``text`` with every non-ASCII whitespace character made a space, so that
+    whitespace is a byte test (a whitespace character is never part of a token)."""
+    if not text.isascii():
+        text = _UNICODE_SPACE.sub(" ", text)
+    return np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+
+
+def _whitespace(data: np.ndarray) -> np.ndarray:
+    return (data == 32) | ((data >= 9) & (data <= 13)) | ((data >= 28) & (data <= 31))
+
+
+def _spans(data: np.ndarray, cut: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and ends of the runs of non-whitespace bytes, also cut before every byte where
+    ``cut`` (length len + 1: ``cut[i]`` is a cut just before byte i) is set."""
+    space = _whitespace(data)
+    token = ~space
+    edge = np.ones(len(data) + 1, dtype=bool)  # edge[i]: whitespace or nothing just before byte i
+    edge[1:-1] = space[:-1]
+    start = edge[:-1] & token if cut is None else (edge[:-1] | cut[:-1]) & token
+    edge[1:-1] = space[1:]  # now: whitespace or nothing just after byte i - 1
+    end = edge[1:] & token if cut is None else (edge[1:] | cut[1:]) & token
+    return np.flatnonzero(start), np.flatnonzero(end) + 1
+
+
+def whitespace_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tokens separated by whitespace only."""
+    return _spans(data, None)
+
+
+def mteval_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tokens as mteval-v13a's rules leave them (each line padded with spaces, as mteval does).
+
+    Its substitutions only ever insert spaces, and where they insert one depends on the
+    neighbours alone:
+    - an ASCII symbol (``_SYMBOL``) is cut from both neighbours;
+    - a dash after a digit is cut from both neighbours;
+    - in a run of m periods and commas, with a before it and b after it, every inner pair
+      is cut; the run is cut from a unless a and b are digits and m = 1; it is cut from b
+      if b is no digit, or if a is a digit and m is even, or a is no digit and m is odd.
+      (The two period/comma rules match pairs without overlap, which gives this parity.)
+    """
+    n = len(data)
+    cut = np.zeros(n + 1, dtype=bool)
+    symbol = _SYMBOL[data]
+    cut[:-1] = symbol
+    cut[1:] |= symbol
+    digit = (data >= 48) & (data <= 57)
+    dash = (data[1:] == 45) & digit[:-1]  # dash[i]: byte i + 1 is a dash after a digit
+    cut[1:-1] |= dash
+    cut[2:] |= dash
+    mark = (data == 44) | (data == 46)
+    cut[1:-1] |= mark[1:] & mark[:-1]
+    first = mark.copy()
+    first[1:] &= ~mark[:-1]
+    last = mark.copy()
+    last[:-1] &= ~mark[1:]
+    starts = np.flatnonzero(first)
+    if len(starts):
+        ends = np.flatnonzero(last) + 1
+        odd = (ends - starts) % 2 == 1
+        digit_before = digit[starts - 1] & (starts > 0)
+        digit_after = digit[np.minimum(ends, n - 1)] & (ends < n)
+        cut[starts] |= ~(digit_before & digit_after & (ends - starts == 1))
+        cut[ends] |= ~digit_after | (digit_before ^ odd)
+    return _spans(data, cut)
