@@ -19,6 +19,7 @@ class NumpyOps:
     """Counting on NumPy int64 arrays."""
 
     chunk_tokens = 1 << 18  # a chunk's arrays stay in cache
+    threads = _THREADS
 
     def asarray(self, values) -> np.ndarray:
         return np.asarray(values, dtype=np.int64)
@@ -65,11 +66,11 @@ class NumpyOps:
 
     def map_chunks(self, function, chunks: list) -> list:
         """``function`` over ``chunks``, on a few threads when there are several."""
-        if len(chunks) < 2 or _THREADS < 2:
+        if len(chunks) < 2 or self.threads < 2:
             return [function(chunk) for chunk in chunks]
         from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(min(_THREADS, len(chunks))) as pool:
+        with ThreadPoolExecutor(min(self.threads, len(chunks))) as pool:
             return list(pool.map(function, chunks))
 
     def group_sum(self, groups, values, n_groups: int) -> np.ndarray:
@@ -84,6 +85,7 @@ class TorchOps:
     """Counting on torch int64 tensors of one device."""
 
     chunk_tokens = 1 << 22  # larger chunks keep an accelerator busy
+    threads = 1
 
     def __init__(self, device):
         import torch

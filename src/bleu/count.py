@@ -55,7 +55,10 @@ class ReferenceNgrams:
             ids[unknown] = self.vocab_size  # one id that no reference has
         hyp_offsets = np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))])
         sizes = hyp_offsets[1:] - hyp_offsets[:-1] + sum(offsets[1:] - offsets[:-1] for offsets in self.offsets)
-        chunks = _chunks(sizes, ops.chunk_tokens)
+        # A chunk's keys hold a segment or group number, a token id and a position: keep them in 63 bits.
+        largest = 1 << (63 - _bits(self.vocab_size + 1)) // 2
+        target = min(ops.chunk_tokens, largest, -(-int(sizes.sum() + len(sizes)) // ops.threads))
+        chunks = _chunks(sizes + 1, target)  # + 1: a chunk of many empty segments stays small too
 
         def count(chunk: tuple[int, int]) -> np.ndarray:
             first, last = chunk
@@ -72,6 +75,7 @@ class ReferenceNgrams:
 
 def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     """Runs of consecutive segments of about ``target`` tokens each (a longer segment alone)."""
+    target = max(target, 1)
     ends = np.cumsum(sizes)
     cuts = np.searchsorted(ends, np.arange(target, int(ends[-1]) if len(ends) else 0, target), side="right")
     bounds = np.unique(np.concatenate([[0], cuts, [len(sizes)]]))
@@ -89,7 +93,7 @@ def _clipped_matches(ops, pieces: list[tuple], span: int, max_order: int) -> np.
     if total == 0:
         return out
     position_bits = _bits(total)
-    if 2 * position_bits + _bits(max(span, n_segments)) > 63:
+    if _bits(max(n_segments, total)) + _bits(span) + position_bits > 63:
         raise BleuInputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
     # Where each source (hypotheses, then each reference stream) starts among the positions.
     source_starts = np.cumsum([0] + [len(piece_ids) for piece_ids, _ in pieces]).tolist()

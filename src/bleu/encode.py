@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
-from .backend import is_tensor, lookup
+from .backend import NUMPY, is_tensor, lookup
 from .errors import BleuInputError
 from .tokenizers.spans import to_bytes, whitespace_spans
 
@@ -23,6 +23,8 @@ _EMPTY = np.uint64(0)  # no token has this key: a packed token has a length byte
 _LONG = np.uint64(0xFF << 56)  # key of a long token: this tag | its number
 _SEPARATOR = 0xFF  # a byte that UTF-8 never holds
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key's top bits pick its slot
+_PIECE_BYTES = 1 << 20  # text is split in pieces of about this size, in cache
+_PIECE_TOKENS = 1 << 18  # and tokens are keyed in pieces of this many
 
 
 @dataclass
@@ -56,13 +58,23 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
     if lowercase:
         lines = [line.lower() for line in lines]
     if hasattr(tokenizer, "spans"):
-        data = to_bytes(tokenizer.join(lines))
-        starts, ends = tokenizer.spans(data)
+        data, find = to_bytes(tokenizer.join(lines)), tokenizer.spans
     else:
-        data = to_bytes(join_lines(tokenizer.batch([line.rstrip() for line in lines])))
-        starts, ends = whitespace_spans(data)
+        data, find = to_bytes(join_lines(tokenizer.batch([line.rstrip() for line in lines]))), whitespace_spans
     line_ends = np.flatnonzero(data == 10)
-    lengths = np.bincount(np.searchsorted(line_ends, starts), minlength=len(lines)) if len(lines) else starts[:0]
+    # Lines never share a token, so pieces of whole lines are split apart, on a few threads.
+    cuts = line_ends[np.searchsorted(line_ends, np.arange(_PIECE_BYTES, len(data), _PIECE_BYTES))]
+    bounds = np.unique(np.concatenate([[0], cuts, [len(data)]])).tolist()
+
+    def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        starts, ends = find(data[span[0] : span[1]])
+        return starts + span[0], ends + span[0]
+
+    found = NUMPY.map_chunks(piece, list(zip(bounds[:-1], bounds[1:])))
+    starts = np.concatenate([s for s, _ in found]) if found else np.zeros(0, dtype=np.int64)
+    ends = np.concatenate([e for _, e in found]) if found else np.zeros(0, dtype=np.int64)
+    before = np.searchsorted(starts, np.append(line_ends, len(data)))  # tokens before each line's end
+    lengths = np.diff(before, prepend=0) if len(lines) else starts[:0]
     return Split(data, starts, ends, lengths.astype(np.int64))
 
 
@@ -87,16 +99,24 @@ class TokenKeys:
 
     @classmethod
     def of(cls, split: Split) -> "TokenKeys":
-        size = split.ends - split.starts
-        short = size <= 7
         padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
         windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
-        keys = windows[split.starts]  # 8 bytes from each token's start
-        width = size.astype(np.uint64) * np.uint64(8)
-        keys &= np.where(short, (np.uint64(1) << (width & np.uint64(63))) - np.uint64(1), _EMPTY)
-        keys |= np.where(short, size.astype(np.uint64) << np.uint64(56), _EMPTY)
-        long_at = np.flatnonzero(~short)
-        return cls(keys, split.lengths, long_at, _gather(split.data, split.starts[long_at], size[long_at]))
+
+        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+            starts = split.starts[span[0] : span[1]]
+            size = (split.ends[span[0] : span[1]] - starts).astype(np.uint64)
+            short = size <= 7
+            keys = windows[starts]  # 8 bytes from each token's start
+            keys &= np.where(short, (np.uint64(1) << (size * np.uint64(8) & np.uint64(63))) - np.uint64(1), _EMPTY)
+            keys |= np.where(short, size << np.uint64(56), _EMPTY)
+            return keys, np.flatnonzero(~short) + span[0]
+
+        bounds = list(range(0, len(split.starts), _PIECE_TOKENS)) + [len(split.starts)]
+        pieces = NUMPY.map_chunks(piece, list(zip(bounds[:-1], bounds[1:])))
+        keys = np.concatenate([keys for keys, _ in pieces]) if pieces else np.zeros(0, dtype=np.uint64)
+        long_at = np.concatenate([at for _, at in pieces]) if pieces else np.zeros(0, dtype=np.int64)
+        starts = split.starts[long_at]
+        return cls(keys, split.lengths, long_at, _gather(split.data, starts, split.ends[long_at] - starts))
 
 
 def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[bytes]:
@@ -165,7 +185,7 @@ class Vocabulary:
     def _keys(self, batch: TokenKeys) -> np.ndarray:
         """The batch's keys with its long tokens' numbers filled in (``_EMPTY`` if unnumbered)."""
         keys = batch.keys.copy()
-        numbers = np.fromiter((self.long.get(token, -1) for token in batch.long_tokens), dtype=np.int64,
+        numbers = np.fromiter(map(self.long.get, batch.long_tokens, repeat(-1)), dtype=np.int64,
                               count=len(batch.long_tokens))
         keys[batch.long_at] = np.where(numbers >= 0, _LONG | numbers.astype(np.uint64), _EMPTY)
         return keys
@@ -234,7 +254,10 @@ def _as_row(row, ops, what: str, index: int):
 
 
 def encode_ids(ids, table, ops):
-    """Raw token ids as their index in the sorted reference ``table`` (``UNKNOWN`` where absent)."""
+    """Raw token ids as their index in the sorted reference ``table`` (``UNKNOWN`` where absent);
+    through a ``range`` table, the ids themselves (counting ignores ids outside it)."""
+    if isinstance(table, range):
+        return ids
     index, found = lookup(ops, table, ids)
     index[~found] = UNKNOWN
     return index

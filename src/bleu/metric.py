@@ -18,6 +18,9 @@ from .signature import Signature
 from .stats import Stats
 
 
+_DIRECT_IDS = 1 << 20  # token ids below this (any tokenizer's vocabulary) are counted as they are
+
+
 def _is_sequence(value) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
@@ -137,7 +140,11 @@ class PreparedReferences:
     @classmethod
     def from_ids(cls, rows: list[tuple], max_order: int, ops) -> "PreparedReferences":
         """From per-stream (ids, lengths, present) of raw token ids."""
-        table, dense = ops.unique_inverse(ops.concat([ids for ids, _, _ in rows]))
+        ids = ops.concat([ids for ids, _, _ in rows])
+        if len(ids) == 0 or (int(ids.min()) >= 0 and int(ids.max()) < _DIRECT_IDS):
+            table, dense = range(int(ids.max()) + 1 if len(ids) else 0), ids  # small ids count as they are
+        else:
+            table, dense = ops.unique_inverse(ids)
         ends = np.cumsum([len(ids) for ids, _, _ in rows])
         streams = [(dense[end - len(ids) : end], lengths) for (ids, lengths, _), end in zip(rows, ends)]
         present = np.stack([present for _, _, present in rows])

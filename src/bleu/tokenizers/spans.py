@@ -6,12 +6,11 @@ them, and ``mteval_spans`` also cuts where mteval-v13a's punctuation rules put a
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-# What str.split() splits on beyond ASCII (``tests/test_spans.py`` checks the list is complete).
-_UNICODE_SPACE = re.compile("[\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+# What str.split() splits on beyond ASCII, as UTF-8 (``tests/test_spans.py`` checks the list is complete).
+UNICODE_SPACES = "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_UNICODE_SPACE_BYTES = [char.encode("utf-8") for char in UNICODE_SPACES]
 
 # mteval's first rule spaces out these ASCII symbols ('-', '.', ',' have rules of their own).
 _SYMBOL = np.zeros(256, dtype=bool)
@@ -20,15 +19,23 @@ for _low, _high in ((0x21, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5
 
 
 def to_bytes(text: str) -> np.ndarray:
-    """UTF-8 bytes of ``text`` with every non-ASCII whitespace character made a space, so that
-    whitespace is a byte test (a whitespace character is never part of a token)."""
-    if not text.isascii():
-        text = _UNICODE_SPACE.sub(" ", text)
+    """The UTF-8 bytes of ``text`` (lone surrogates kept) as an array."""
     return np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
 
 
 def _whitespace(data: np.ndarray) -> np.ndarray:
-    return (data == 32) | ((data >= 9) & (data <= 13)) | ((data >= 28) & (data <= 31))
+    """Bytes of whitespace characters (ASCII, or the 2-3 bytes of a Unicode space)."""
+    space = (data == 32) | ((data >= 9) & (data <= 13)) | ((data >= 28) & (data <= 31))
+    leads = np.flatnonzero((data == 0xC2) | ((data >= 0xE1) & (data <= 0xE3)))  # the spaces' lead bytes
+    if len(leads):
+        padded = np.concatenate([data, np.zeros(2, dtype=np.uint8)])
+        for code in _UNICODE_SPACE_BYTES:
+            at = leads[padded[leads] == code[0]]
+            for offset in range(1, len(code)):
+                at = at[padded[at + offset] == code[offset]]
+            for offset in range(len(code)):
+                space[at + offset] = True
+    return space
 
 
 def _spans(data: np.ndarray, cut: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
