@@ -63,7 +63,8 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
         data, find = to_bytes(join_lines(tokenizer.batch([line.rstrip() for line in lines]))), whitespace_spans
     line_ends = np.flatnonzero(data == 10)
     # Lines never share a token, so pieces of whole lines are split apart, on a few threads.
-    cuts = line_ends[np.searchsorted(line_ends, np.arange(_PIECE_BYTES, len(data), _PIECE_BYTES))]
+    at = np.searchsorted(line_ends, np.arange(_PIECE_BYTES, len(data), _PIECE_BYTES))
+    cuts = line_ends[at[at < len(line_ends)]]
     bounds = np.unique(np.concatenate([[0], cuts, [len(data)]])).tolist()
 
     def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,94 @@
+"""Tokens found as byte spans (``tokenizers.spans``) and keyed as integers (``encode``): the same
+tokens as sacrebleu's tokenizers and ``str.split()``, the same ids for the same tokens."""
+
+import random
+
+import numpy as np
+import pytest
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacre13a
+
+import bleu
+from bleu import encode
+from bleu.encode import KeyTable, TokenKeys, Vocabulary, split_lines
+from bleu.tokenizers import get
+from bleu.tokenizers.spans import UNICODE_SPACES, mteval_spans, to_bytes, whitespace_spans
+
+# Characters the 13a rules look at (digits, periods, commas, dashes, symbols) and ones they don't.
+ALPHABET = "a1.,-( '\u00e99&;\u3000\t\u2009\u00a0Z0"
+
+
+def _tokens(line: str, find) -> list[str]:
+    data = to_bytes(line)
+    raw = data.tobytes()
+    return [raw[a:b].decode("utf-8") for a, b in zip(*find(data))]
+
+
+def _random_lines(seed: int, count: int, longest: int = 14) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, longest))) for _ in range(count)]
+
+
+def test_unicode_spaces_are_what_split_splits_on():
+    assert set(UNICODE_SPACES) == {chr(c) for c in range(128, 0x110000) if chr(c).isspace()}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mteval_spans_equal_sacrebleu_13a(seed):
+    """mteval's substitutions, emulated from each run of periods and commas and its neighbours."""
+    for line in _random_lines(seed, 5000):
+        assert _tokens(line, mteval_spans) == Sacre13a()(line).split(), repr(line)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_whitespace_spans_equal_str_split(seed):
+    lines = _random_lines(seed, 3000) + ["".join(UNICODE_SPACES).join("abc"), "x\x1cy\x1fz\x85"]
+    for line in lines:
+        assert _tokens(line, whitespace_spans) == line.split(), repr(line)
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "none", "intl", "char", "zh"])
+def test_batches_in_small_pieces(tokenize, monkeypatch):
+    """Text is split in pieces of whole lines (on several threads): tiny pieces give the same tokens."""
+    lines = _random_lines(7, 300) + ["", "tail-\nnext &amp; <skipped>", "a\u2028b"]
+    whole = split_lines(lines, get(tokenize)).tokens()
+    monkeypatch.setattr(encode, "_PIECE_BYTES", 3)
+    monkeypatch.setattr(encode, "_PIECE_TOKENS", 2)
+    assert split_lines(lines, get(tokenize)).tokens() == whole
+    assert [len(tokens) for tokens in whole] == split_lines(lines, get(tokenize)).lengths.tolist()
+
+
+def test_keys_tell_tokens_apart():
+    """Short tokens are packed exactly, long ones numbered: equal keys if and only if equal tokens."""
+    words = ["a", "ab", "a\x00", "\x00", "abcdefg", "abcdefgh", "abcdefghi", "é", "éé", "ééé", "ééééé",
+             "longer-than-seven", "longer-than-seven!", "0", "00", "\U0001f600", "\ud800x"]
+    lines = [" ".join(words), " ".join(reversed(words))]
+    tokens = TokenKeys.of(split_lines(lines, get("none")))
+    vocabulary = Vocabulary(tokens)
+    ids, lengths = vocabulary.encode(tokens)
+    assert lengths.tolist() == [len(words), len(words)] and len(vocabulary) == len(words)
+    first, second = ids[: len(words)], ids[len(words) :]
+    assert len(set(first.tolist())) == len(words)
+    assert second.tolist() == first[::-1].tolist()
+    unseen = TokenKeys.of(split_lines(["abcdefghij ab zz"], get("none")))
+    assert vocabulary.encode(unseen)[0].tolist() == [encode.UNKNOWN, first[1], encode.UNKNOWN]
+
+
+def test_key_table_finds_every_key():
+    rng = np.random.default_rng(0)
+    keys = np.unique(rng.integers(1, 1 << 63, size=20000, dtype=np.int64).astype(np.uint64))
+    keys = np.concatenate([keys, np.arange(1, 3000, dtype=np.uint64) << np.uint64(40)])  # same low bits
+    table = KeyTable(keys)
+    assert table.lookup(keys).tolist() == list(range(len(keys)))
+    absent = np.array([1 << 62, 12345, 7 << 40], dtype=np.uint64)
+    assert table.lookup(absent[~np.isin(absent, keys)]).tolist() == [encode.UNKNOWN] * int((~np.isin(absent, keys)).sum())
+
+
+@pytest.mark.parametrize("offset", [0, 1 << 20, 1 << 40, -(1 << 30)])
+def test_token_ids_any_range(offset):
+    """Small ids are counted as they are, others renumbered first: the same statistics either way."""
+    rng = np.random.default_rng(1)
+    hyps = rng.integers(0, 50, size=(40, 30))
+    refs = np.where(rng.random((40, 30)) < 0.3, rng.integers(0, 50, size=(40, 30)), hyps)
+    base = bleu.BLEU().stats(hyps, [refs])
+    moved = bleu.BLEU().stats(hyps + offset, [refs + offset])
+    assert np.array_equal(base.matches, moved.matches) and np.array_equal(base.ref_len, moved.ref_len)
