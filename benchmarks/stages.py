@@ -3,9 +3,10 @@
 Stages, in order (each one's output feeds the next):
 
 - read: ``bleu.read.read_lines`` on every hypothesis and reference file of B
-- tokenize hyp / tokenize ref: ``BLEU().tokenize(lines)`` (13a)
-- references: ``PreparedReferences.from_tokens`` (reference vocabulary, encoding and n-gram counts)
-- encode: ``bleu.encode.encode`` of the hypothesis tokens through the reference vocabulary
+- tokenize hyp / tokenize ref: ``bleu.encode.split_lines(lines, 13a)`` (token spans over the UTF-8 bytes)
+- keys: ``bleu.encode.TokenKeys.of`` of both (one 64-bit key per token)
+- references: ``PreparedReferences.from_keys`` (reference vocabulary and reference ids)
+- encode: ``prepared.vocabulary.encode`` of the hypothesis keys
 - count: ``prepared.ngrams.matches`` (clipped hypothesis n-gram matches)
 - stats: n-gram totals and closest reference lengths into ``Stats``
 - score: ``metric.score_stats`` (the corpus formula)
@@ -16,13 +17,14 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-STAGES = ("read", "tokenize hyp", "tokenize ref", "references", "encode", "count", "stats", "score")
+STAGES = ("read", "tokenize hyp", "tokenize ref", "keys", "references", "encode", "count", "stats", "score")
 DESCRIPTIONS = {
     "read": "bleu.read.read_lines per file",
-    "tokenize hyp": "BLEU().tokenize(hypotheses)",
-    "tokenize ref": "BLEU().tokenize(references)",
-    "references": "PreparedReferences.from_tokens (vocabulary + reference n-gram counts)",
-    "encode": "bleu.encode.encode(hypothesis tokens, vocabulary)",
+    "tokenize hyp": "bleu.encode.split_lines(hypotheses, 13a): token spans",
+    "tokenize ref": "bleu.encode.split_lines(references, 13a): token spans",
+    "keys": "bleu.encode.TokenKeys.of(spans), hypotheses and references",
+    "references": "PreparedReferences.from_keys (vocabulary + reference ids)",
+    "encode": "prepared.vocabulary.encode(hypothesis keys)",
     "count": "prepared.ngrams.matches(ids, lengths)",
     "stats": "n-gram totals + closest reference lengths -> Stats",
     "score": "metric.score_stats(stats)",
@@ -46,8 +48,10 @@ def stage_breakdown(segments: int | None = None) -> dict:
     """Run B (its first ``segments``) stage by stage; returns the seconds per stage and the score."""
     from workloads import b_file_pairs, read_file_pairs
 
+    import numpy as np
+
     from bleu.count import closest_lengths, ngram_totals
-    from bleu.encode import encode
+    from bleu.encode import TokenKeys, split_lines
     from bleu.metric import BLEU, PreparedReferences
     from bleu.read import read_lines
     from bleu.stats import Stats
@@ -58,13 +62,16 @@ def stage_breakdown(segments: int | None = None) -> dict:
     with timer("read"):
         hypotheses, references = read_file_pairs(files, segments, read_lines)
     with timer("tokenize hyp"):
-        hyp_tokens = metric.tokenize(hypotheses)
+        hyp_split = split_lines(hypotheses, metric.tokenizer)
     with timer("tokenize ref"):
-        ref_tokens = metric.tokenize(references)
+        ref_split = split_lines(references, metric.tokenizer)
+    with timer("keys"):
+        hyp_keys, ref_keys = TokenKeys.of(hyp_split), TokenKeys.of(ref_split)
     with timer("references"):
-        prepared = PreparedReferences.from_tokens([ref_tokens], metric.scoring.stats_order)
+        present = np.ones((1, len(references)), dtype=bool)
+        prepared = PreparedReferences.from_keys(ref_keys, present, metric.scoring.stats_order)
     with timer("encode"):
-        ids, lengths = encode(hyp_tokens, prepared.vocabulary)
+        ids, lengths = prepared.vocabulary.encode(hyp_keys)
     with timer("count"):
         matches = prepared.ngrams.matches(ids, lengths)
     with timer("stats"):

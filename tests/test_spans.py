@@ -11,7 +11,12 @@ import bleu
 from bleu import encode
 from bleu.encode import KeyTable, TokenKeys, Vocabulary, split_lines
 from bleu.tokenizers import get
-from bleu.tokenizers.spans import UNICODE_SPACES, mteval_spans, to_bytes, whitespace_spans
+from bleu.tokenizers.spans import (
+    UNICODE_SPACES,
+    mteval_spans,
+    to_bytes,
+    whitespace_spans,
+)
 
 # Characters the 13a rules look at (digits, periods, commas, dashes, symbols) and ones they don't.
 ALPHABET = "a1.,-( '\u00e99&;\u3000\t\u2009\u00a0Z0"

@@ -16,6 +16,8 @@ arithmetic release the GIL). ``ReferenceNgrams`` runs on NumPy arrays or, throug
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from .backend import NUMPY
@@ -79,7 +81,7 @@ def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     ends = np.cumsum(sizes)
     cuts = np.searchsorted(ends, np.arange(target, int(ends[-1]) if len(ends) else 0, target), side="right")
     bounds = np.unique(np.concatenate([[0], cuts, [len(sizes)]]))
-    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+    return list(pairwise(bounds.tolist()))
 
 
 def _clipped_matches(ops, pieces: list[tuple], span: int, max_order: int) -> np.ndarray:

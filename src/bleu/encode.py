@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, pairwise, repeat
 
 import numpy as np
 
@@ -41,7 +41,7 @@ class Split:
         raw = self.data.tobytes()
         words = [raw[a:b].decode("utf-8", "surrogatepass") for a, b in zip(self.starts.tolist(), self.ends.tolist())]
         bounds = np.concatenate([[0], np.cumsum(self.lengths)]).tolist()
-        return [words[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        return [words[a:b] for a, b in pairwise(bounds)]
 
 
 def join_lines(lines: list[str]) -> str:
@@ -71,7 +71,7 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
         starts, ends = find(data[span[0] : span[1]])
         return starts + span[0], ends + span[0]
 
-    found = NUMPY.map_chunks(piece, list(zip(bounds[:-1], bounds[1:])))
+    found = NUMPY.map_chunks(piece, list(pairwise(bounds)))
     starts = np.concatenate([s for s, _ in found]) if found else np.zeros(0, dtype=np.int64)
     ends = np.concatenate([e for _, e in found]) if found else np.zeros(0, dtype=np.int64)
     before = np.searchsorted(starts, np.append(line_ends, len(data)))  # tokens before each line's end
@@ -113,7 +113,7 @@ class TokenKeys:
             return keys, np.flatnonzero(~short) + span[0]
 
         bounds = list(range(0, len(split.starts), _PIECE_TOKENS)) + [len(split.starts)]
-        pieces = NUMPY.map_chunks(piece, list(zip(bounds[:-1], bounds[1:])))
+        pieces = NUMPY.map_chunks(piece, list(pairwise(bounds)))
         keys = np.concatenate([keys for keys, _ in pieces]) if pieces else np.zeros(0, dtype=np.uint64)
         long_at = np.concatenate([at for _, at in pieces]) if pieces else np.zeros(0, dtype=np.int64)
         starts = split.starts[long_at]

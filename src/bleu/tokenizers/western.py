@@ -1,7 +1,8 @@
-"""The punctuation rules of mteval-v13a, shared by the ``13a`` and ``zh`` tokenizers.
+"""mteval-v13a's punctuation rules as regular expressions over strings, for the ``zh`` tokenizer.
 
-Each rule is applied with ``re.split`` and a join, which yields exactly the string
-that mteval's substitution yields, without per-match template expansion.
+(``13a`` itself finds the same cuts on bytes, in ``spans.mteval_spans``; ``zh`` lines are not
+padded and its Chinese characters are spaced out first.) Each rule is applied with ``re.split``
+and a join, which yields exactly the string that mteval's substitution yields.
 """
 
 import re
@@ -10,7 +11,6 @@ import re
 # '-', '.' and ',' (handled by the digit-aware rules after it). Its class also holds the
 # space itself, left out here because spacing out a space changes no token.
 SYMBOL_CLASS = r"!-&(-+:-@/\[-`{-~"
-_SYMBOLS = re.compile(f"([{SYMBOL_CLASS}])")
 
 # The rules that look at neighbours, applied in this order after the symbols. Each
 # puts a space on both sides of one of its two groups, as mteval's replacement does.
@@ -32,18 +32,6 @@ def apply_rule(rule: tuple[re.Pattern, int], text: str) -> str:
     pieces = pattern.split(text)  # text, group 1, group 2, text, group 1, ...
     pieces[group::3] = [f" {char} " for char in pieces[group::3]]
     return "".join(pieces)
-
-
-def split_punctuation(text: str) -> str:
-    """Space out punctuation as mteval-v13a does; the result may hold runs of whitespace.
-
-    ``text`` may hold many padded lines joined by newlines: no rule matches across
-    a newline when each line starts and ends with a space.
-    """
-    text = space_out(_SYMBOLS, text)
-    for rule in RULES:
-        text = apply_rule(rule, text)
-    return text
 
 
 def squeeze(text: str) -> str:
