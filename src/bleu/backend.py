@@ -8,6 +8,7 @@ tensor is given.
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -68,8 +69,6 @@ class NumpyOps:
         """``function`` over ``chunks``, on a few threads when there are several."""
         if len(chunks) < 2 or self.threads < 2:
             return [function(chunk) for chunk in chunks]
-        from concurrent.futures import ThreadPoolExecutor
-
         with ThreadPoolExecutor(min(self.threads, len(chunks))) as pool:
             return list(pool.map(function, chunks))
 

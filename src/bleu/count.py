@@ -80,8 +80,7 @@ def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     target = max(target, 1)
     ends = np.cumsum(sizes)
     cuts = np.searchsorted(ends, np.arange(target, int(ends[-1]) if len(ends) else 0, target), side="right")
-    bounds = np.unique(np.concatenate([[0], cuts, [len(sizes)]]))
-    return list(pairwise(bounds.tolist()))
+    return list(pairwise(sorted({0, *cuts.tolist(), len(sizes)})))
 
 
 def _clipped_matches(ops, pieces: list[tuple], span: int, max_order: int) -> np.ndarray:

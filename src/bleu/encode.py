@@ -65,7 +65,7 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
     # Lines never share a token, so pieces of whole lines are split apart, on a few threads.
     at = np.searchsorted(line_ends, np.arange(_PIECE_BYTES, len(data), _PIECE_BYTES))
     cuts = line_ends[at[at < len(line_ends)]]
-    bounds = np.unique(np.concatenate([[0], cuts, [len(data)]])).tolist()
+    bounds = sorted({0, *cuts.tolist(), len(data)})
 
     def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         starts, ends = find(data[span[0] : span[1]])
