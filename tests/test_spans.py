@@ -68,8 +68,9 @@ def test_keys_tell_tokens_apart():
              "longer-than-seven", "longer-than-seven!", "0", "00", "\U0001f600", "\ud800x"]
     lines = [" ".join(words), " ".join(reversed(words))]
     tokens = TokenKeys.of(split_lines(lines, get("none")))
-    vocabulary = Vocabulary(tokens)
-    ids, lengths = vocabulary.encode(tokens)
+    vocabulary, ids = Vocabulary.of(tokens)
+    assert vocabulary.encode(tokens)[0].tolist() == ids.tolist()
+    lengths = tokens.lengths
     assert lengths.tolist() == [len(words), len(words)] and len(vocabulary) == len(words)
     first, second = ids[: len(words)], ids[len(words) :]
     assert len(set(first.tolist())) == len(words)

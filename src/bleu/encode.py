@@ -23,6 +23,9 @@ _EMPTY = np.uint64(0)  # no token has this key: a packed token has a length byte
 _LONG = np.uint64(0xFF << 56)  # key of a long token: this tag | its number
 _SEPARATOR = 0xFF  # a byte that UTF-8 never holds
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key's top bits pick its slot
+# By token size 0..7 (8: longer): the bytes a short token's key keeps, and its length byte.
+_SIZE_MASKS = np.array([(1 << 8 * size) - 1 for size in range(8)] + [0], dtype=np.uint64)
+_SIZE_TAGS = np.array([size << 56 for size in range(8)] + [0], dtype=np.uint64)
 _PIECE_BYTES = 1 << 20  # text is split in pieces of about this size, in cache
 _PIECE_TOKENS = 1 << 18  # and tokens are keyed in pieces of this many
 
@@ -105,12 +108,11 @@ class TokenKeys:
 
         def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
             starts = split.starts[span[0] : span[1]]
-            size = (split.ends[span[0] : span[1]] - starts).astype(np.uint64)
-            short = size <= 7
+            size = np.minimum(split.ends[span[0] : span[1]] - starts, 8)  # 8: long
             keys = windows[starts]  # 8 bytes from each token's start
-            keys &= np.where(short, (np.uint64(1) << (size * np.uint64(8) & np.uint64(63))) - np.uint64(1), _EMPTY)
-            keys |= np.where(short, size << np.uint64(56), _EMPTY)
-            return keys, np.flatnonzero(~short) + span[0]
+            keys &= _SIZE_MASKS[size]
+            keys |= _SIZE_TAGS[size]
+            return keys, np.flatnonzero(size == 8) + span[0]
 
         bounds = list(range(0, len(split.starts), _PIECE_TOKENS)) + [len(split.starts)]
         pieces = NUMPY.map_chunks(piece, list(pairwise(bounds)))
@@ -157,43 +159,57 @@ class KeyTable:
     def lookup(self, keys: np.ndarray) -> np.ndarray:
         """The index of each key, ``UNKNOWN`` where absent."""
         slot = self._home(keys)
-        result = np.full(len(keys), UNKNOWN, dtype=np.int64)
-        todo = np.arange(len(keys))
+        held = self.slots[slot]
+        hit = held == keys
+        result = np.where(hit, self.ids[slot], UNKNOWN)
+        todo = np.flatnonzero(~hit & (held != _EMPTY))  # a collision: probe on
         while len(todo):
-            at = slot[todo]
+            at = (slot[todo] + 1) & self.mask
+            slot[todo] = at
             held = self.slots[at]
             hit = held == keys[todo]
             result[todo[hit]] = self.ids[at[hit]]
             todo = todo[~hit & (held != _EMPTY)]
-            slot[todo] = (slot[todo] + 1) & self.mask
         return result
 
 
 class Vocabulary:
     """Ids 0..size-1 for the distinct tokens of the references; other tokens are ``UNKNOWN``."""
 
-    def __init__(self, tokens: TokenKeys):
-        self.long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
-        keys = self._keys(tokens)
-        keys.sort()
-        distinct = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
+    def __init__(self, long: dict[bytes, int], distinct: np.ndarray):
+        self.long = long
         self.size = len(distinct)
         self.table = KeyTable(distinct)
+
+    @classmethod
+    def of(cls, tokens: TokenKeys) -> tuple["Vocabulary", np.ndarray]:
+        """The vocabulary of reference tokens, and their ids."""
+        long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
+        keys = _with_long_keys(tokens, long)
+        ordered = np.sort(keys)
+        distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
+        vocabulary = cls(long, distinct)
+        return vocabulary, vocabulary._lookup(keys)
 
     def __len__(self) -> int:
         return self.size
 
-    def _keys(self, batch: TokenKeys) -> np.ndarray:
-        """The batch's keys with its long tokens' numbers filled in (``_EMPTY`` if unnumbered)."""
-        keys = batch.keys.copy()
-        numbers = np.fromiter(map(self.long.get, batch.long_tokens, repeat(-1)), dtype=np.int64,
-                              count=len(batch.long_tokens))
-        keys[batch.long_at] = np.where(numbers >= 0, _LONG | numbers.astype(np.uint64), _EMPTY)
-        return keys
+    def _lookup(self, keys: np.ndarray) -> np.ndarray:
+        bounds = list(range(0, len(keys), _PIECE_TOKENS)) + [len(keys)]
+        found = NUMPY.map_chunks(lambda span: self.table.lookup(keys[span[0] : span[1]]), list(pairwise(bounds)))
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
-    def encode(self, batch: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
+    def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
         """Flat token ids of all lines (``UNKNOWN`` where not in the vocabulary) and their lengths."""
-        return self.table.lookup(self._keys(batch)), batch.lengths
+        return self._lookup(_with_long_keys(tokens, self.long)), tokens.lengths
+
+
+def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int]) -> np.ndarray:
+    """The tokens' keys with the long tokens' numbers filled in (``_EMPTY`` if unnumbered)."""
+    keys = tokens.keys.copy()
+    numbers = np.fromiter(map(long.get, tokens.long_tokens, repeat(-1)), dtype=np.int64, count=len(tokens.long_tokens))
+    keys[tokens.long_at] = np.where(numbers >= 0, _LONG | numbers.astype(np.uint64), _EMPTY)
+    return keys
 
 
 def is_token_ids(batch) -> bool:

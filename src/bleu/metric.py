@@ -123,9 +123,8 @@ class PreparedReferences:
     def from_keys(cls, tokens: TokenKeys, present: np.ndarray, max_order: int) -> "PreparedReferences":
         """From the token keys of every reference stream, one after another (a missing reference
         is an empty line; ``present`` says which are there, streams x segments)."""
-        vocabulary = Vocabulary(tokens)
-        ids, lengths = vocabulary.encode(tokens)
-        lengths = lengths.reshape(present.shape)
+        vocabulary, ids = Vocabulary.of(tokens)
+        lengths = tokens.lengths.reshape(present.shape)
         ends = np.cumsum(lengths.sum(axis=1))
         streams = [(ids[end - size : end], stream) for stream, size, end in zip(lengths, lengths.sum(axis=1), ends)]
         return cls("text", streams, present, vocabulary, max_order)
