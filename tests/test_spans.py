@@ -98,3 +98,14 @@ def test_token_ids_any_range(offset):
     base = bleu.BLEU().stats(hyps, [refs])
     moved = bleu.BLEU().stats(hyps + offset, [refs + offset])
     assert np.array_equal(base.matches, moved.matches) and np.array_equal(base.ref_len, moved.ref_len)
+
+
+def test_empty_string_tokens():
+    """Token lists (the NLTK drop-in) may hold "": it is a token like any other, matching only ""."""
+    from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
+    import bleu.nltk
+
+    references = [[["", "a", "b", "", "c"]], [["x", "y", "z", "w"]]]
+    hypotheses = [["", "a", "b", "", "c"], ["x", "", "z", "w"]]
+    assert bleu.nltk.corpus_bleu(references, hypotheses) == nltk_corpus_bleu(references, hypotheses)

@@ -19,13 +19,13 @@ from .errors import BleuInputError
 from .tokenizers.spans import to_bytes, whitespace_spans
 
 UNKNOWN = -1
-_EMPTY = np.uint64(0)  # no token has this key: a packed token has a length byte of 1..7
+_EMPTY = np.uint64(0)  # no token has this key: a packed token's length byte is 1..7 (0xFE for "")
 _LONG = np.uint64(0xFF << 56)  # key of a long token: this tag | its number
 _SEPARATOR = 0xFF  # a byte that UTF-8 never holds
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key's top bits pick its slot
 # By token size 0..7 (8: longer): the bytes a short token's key keeps, and its length byte.
 _SIZE_MASKS = np.array([(1 << 8 * size) - 1 for size in range(8)] + [0], dtype=np.uint64)
-_SIZE_TAGS = np.array([size << 56 for size in range(8)] + [0], dtype=np.uint64)
+_SIZE_TAGS = np.array([0xFE << 56] + [size << 56 for size in range(1, 8)] + [0], dtype=np.uint64)  # 0xFE: ""
 _PIECE_BYTES = 1 << 20  # text is split in pieces of about this size, in cache
 _PIECE_TOKENS = 1 << 18  # and tokens are keyed in pieces of this many
 
@@ -84,10 +84,10 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
 
 def split_tokens(segments: list[list[str]]) -> Split:
     """Already tokenized lines (lists of token strings) as spans."""
-    words = list(chain.from_iterable(segments))
+    words = [word.encode("utf-8", "surrogatepass") for word in chain.from_iterable(segments)]
     lengths = np.fromiter(map(len, segments), dtype=np.int64, count=len(segments))
-    data = np.frombuffer(b"\xff".join(word.encode("utf-8", "surrogatepass") for word in words), dtype=np.uint8)
-    sizes = np.fromiter((len(word.encode("utf-8", "surrogatepass")) for word in words), dtype=np.int64, count=len(words))
+    data = np.frombuffer(b"\xff".join(words), dtype=np.uint8)
+    sizes = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
     ends = np.cumsum(sizes + 1) - 1
     return Split(data, ends - sizes, ends, lengths)
 
