@@ -114,12 +114,16 @@ class TokenKeys:
             keys |= _SIZE_TAGS[size]
             return keys, np.flatnonzero(size == 8) + span[0]
 
-        bounds = list(range(0, len(split.starts), _PIECE_TOKENS)) + [len(split.starts)]
-        pieces = NUMPY.map_chunks(piece, list(pairwise(bounds)))
+        pieces = NUMPY.map_chunks(piece, _token_pieces(len(split.starts)))
         keys = np.concatenate([keys for keys, _ in pieces]) if pieces else np.zeros(0, dtype=np.uint64)
         long_at = np.concatenate([at for _, at in pieces]) if pieces else np.zeros(0, dtype=np.int64)
         starts = split.starts[long_at]
         return cls(keys, split.lengths, long_at, _gather(split.data, starts, split.ends[long_at] - starts))
+
+
+def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
+    """Ranges of at most ``_PIECE_TOKENS`` tokens covering 0..n_tokens, for ``map_chunks``."""
+    return list(pairwise([*range(0, n_tokens, _PIECE_TOKENS), n_tokens]))
 
 
 def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[bytes]:
@@ -195,8 +199,7 @@ class Vocabulary:
         return self.size
 
     def _lookup(self, keys: np.ndarray) -> np.ndarray:
-        bounds = list(range(0, len(keys), _PIECE_TOKENS)) + [len(keys)]
-        found = NUMPY.map_chunks(lambda span: self.table.lookup(keys[span[0] : span[1]]), list(pairwise(bounds)))
+        found = NUMPY.map_chunks(lambda span: self.table.lookup(keys[span[0] : span[1]]), _token_pieces(len(keys)))
         return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
     def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
