@@ -3,7 +3,9 @@
 Stages, in order (each one's output feeds the next):
 
 - read: ``bleu.read.read_lines`` on every hypothesis and reference file of B
-- tokenize hyp / tokenize ref: ``bleu.encode.split_lines(lines, 13a)`` (token spans over the UTF-8 bytes)
+- distinct: ``bleu.encode.distinct_lines`` of both (a line that repeats is tokenized once)
+- tokenize hyp / tokenize ref: ``bleu.encode.split_lines(lines, 13a)`` of the distinct lines (token spans
+  over the UTF-8 bytes)
 - keys: ``bleu.encode.TokenKeys.of`` of both (one 64-bit key per token)
 - references: ``PreparedReferences.from_keys`` (reference vocabulary and reference ids)
 - encode: ``prepared.vocabulary.encode`` of the hypothesis keys
@@ -17,11 +19,12 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-STAGES = ("read", "tokenize hyp", "tokenize ref", "keys", "references", "encode", "count", "stats", "score")
+STAGES = ("read", "distinct", "tokenize hyp", "tokenize ref", "keys", "references", "encode", "count", "stats", "score")
 DESCRIPTIONS = {
     "read": "bleu.read.read_lines per file",
-    "tokenize hyp": "bleu.encode.split_lines(hypotheses, 13a): token spans",
-    "tokenize ref": "bleu.encode.split_lines(references, 13a): token spans",
+    "distinct": "bleu.encode.distinct_lines(lines), hypotheses and references",
+    "tokenize hyp": "bleu.encode.split_lines(distinct hypotheses, 13a): token spans",
+    "tokenize ref": "bleu.encode.split_lines(distinct references, 13a): token spans",
     "keys": "bleu.encode.TokenKeys.of(spans), hypotheses and references",
     "references": "PreparedReferences.from_keys (vocabulary + reference ids)",
     "encode": "prepared.vocabulary.encode(hypothesis keys)",
@@ -51,7 +54,7 @@ def stage_breakdown(segments: int | None = None) -> dict:
     import numpy as np
 
     from bleu.count import closest_lengths, ngram_totals
-    from bleu.encode import TokenKeys, split_lines
+    from bleu.encode import TokenKeys, distinct_lines, split_lines
     from bleu.metric import BLEU, PreparedReferences
     from bleu.read import read_lines
     from bleu.stats import Stats
@@ -61,12 +64,14 @@ def stage_breakdown(segments: int | None = None) -> dict:
     timer = StageTimer()
     with timer("read"):
         hypotheses, references = read_file_pairs(files, segments, read_lines)
+    with timer("distinct"):
+        (hyp_lines, hyp_rows), (ref_lines, ref_rows) = distinct_lines(hypotheses), distinct_lines(references)
     with timer("tokenize hyp"):
-        hyp_split = split_lines(hypotheses, metric.tokenizer)
+        hyp_split = split_lines(hyp_lines, metric.tokenizer)
     with timer("tokenize ref"):
-        ref_split = split_lines(references, metric.tokenizer)
+        ref_split = split_lines(ref_lines, metric.tokenizer)
     with timer("keys"):
-        hyp_keys, ref_keys = TokenKeys.of(hyp_split), TokenKeys.of(ref_split)
+        hyp_keys, ref_keys = TokenKeys.of(hyp_split, hyp_rows), TokenKeys.of(ref_split, ref_rows)
     with timer("references"):
         present = np.ones((1, len(references)), dtype=bool)
         prepared = PreparedReferences.from_keys(ref_keys, present, metric.scoring.stats_order)

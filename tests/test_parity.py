@@ -390,6 +390,21 @@ def test_statistics_in_small_chunks(chunk_tokens, corpus):
     assert our_rows(ours) == sacre_rows(hypotheses, streams)
 
 
+@pytest.mark.parametrize("tokenize", ["13a", "char"])
+@fixed(max_examples=12)
+@given(corpus=corpora(max_segments=6, max_streams=2), order=st.randoms(use_true_random=False))
+def test_statistics_repeated_lines(tokenize, corpus, order):
+    """Lines that repeat (one reference scored against many systems) are tokenized once: a corpus
+    tiled three times, in any order, still gives sacrebleu's statistics for every segment."""
+    hypotheses, streams = corpus
+    segments = [i for i in range(len(hypotheses)) for _ in range(3)]
+    order.shuffle(segments)
+    hypotheses = [hypotheses[i] for i in segments]
+    streams = [[stream[i] for i in segments] for stream in streams]
+    ours = bleu.BLEU(tokenize=tokenize, lowercase=True).stats(hypotheses, streams)
+    assert our_rows(ours) == sacre_rows(hypotheses, streams, tokenize=tokenize, lowercase=True)
+
+
 # ---------------------------------------------------------------------------
 # Scores
 # ---------------------------------------------------------------------------

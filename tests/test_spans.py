@@ -9,7 +9,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacre13a
 
 import bleu
 from bleu import encode
-from bleu.encode import KeyTable, TokenKeys, Vocabulary, split_lines
+from bleu.encode import KeyTable, TokenKeys, Vocabulary, distinct_lines, split_lines
 from bleu.tokenizers import get
 from bleu.tokenizers.spans import (
     UNICODE_SPACES,
@@ -77,6 +77,26 @@ def test_keys_tell_tokens_apart():
     assert second.tolist() == first[::-1].tolist()
     unseen = TokenKeys.of(split_lines(["abcdefghij ab zz"], get("none")))
     assert vocabulary.encode(unseen)[0].tolist() == [encode.UNKNOWN, first[1], encode.UNKNOWN]
+
+
+def test_distinct_lines():
+    """Repeated lines are held once, first seen first; a batch of mostly distinct lines is left as is."""
+    lines = ["b", "a", "b", "", "a", "b", "", "b"]
+    distinct, rows = distinct_lines(lines)
+    assert distinct == ["b", "a", ""] and rows.tolist() == [0, 1, 0, 2, 1, 0, 2, 0]
+    assert distinct_lines(["x", "y", "z", "w", "x"]) == (["x", "y", "z", "w", "x"], None)
+
+
+def test_repeated_lines_expand_to_every_line():
+    """Keys of the distinct lines, expanded, are the keys of every line."""
+    lines = ["a bc", "", "long-token-here x", "a bc", "", "a bc", "long-token-here x", "a bc"]
+    whole = TokenKeys.of(split_lines(lines, get("none")))
+    distinct, rows = distinct_lines(lines)
+    held = TokenKeys.of(split_lines(distinct, get("none")), rows)
+    assert held.line_lengths().tolist() == whole.lengths.tolist() == [2, 0, 2, 2, 0, 2, 2, 2]
+    vocabulary, ids = Vocabulary.of(whole)
+    assert vocabulary.encode(held)[0].tolist() == ids.tolist()
+    assert Vocabulary.of(held)[0].size == vocabulary.size
 
 
 def test_key_table_finds_every_key():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, pairwise, repeat
+from itertools import chain, count, pairwise, repeat
 
 import numpy as np
 
@@ -28,6 +28,7 @@ _SIZE_MASKS = np.array([(1 << 8 * size) - 1 for size in range(8)] + [0], dtype=n
 _SIZE_TAGS = np.array([0xFE << 56] + [size << 56 for size in range(1, 8)] + [0], dtype=np.uint64)  # 0xFE: ""
 _PIECE_BYTES = 1 << 20  # text is split in pieces of about this size, in cache
 _PIECE_TOKENS = 1 << 18  # and tokens are keyed in pieces of this many
+_DISTINCT_WORTH = 0.75  # tokenize distinct lines only when at most this share of the lines is distinct
 
 
 @dataclass
@@ -53,6 +54,17 @@ def join_lines(lines: list[str]) -> str:
     if text.count("\n") != max(len(lines) - 1, 0):
         text = "\n".join(line.replace("\n", " ") for line in lines)
     return text
+
+
+def distinct_lines(lines: list[str]) -> tuple[list[str], np.ndarray | None]:
+    """The distinct lines, first seen first, and each line's index among them; or ``(lines, None)``
+    when few lines repeat. References scored against many systems repeat, and are tokenized once."""
+    first_seen: dict[str, int] = {}
+    at = np.fromiter(map(first_seen.setdefault, lines, count()), dtype=np.int64, count=len(lines))
+    if len(first_seen) > _DISTINCT_WORTH * len(lines):
+        return lines, None
+    number = np.cumsum(at == np.arange(len(lines))) - 1
+    return list(first_seen), number[at]
 
 
 def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
@@ -94,15 +106,28 @@ def split_tokens(segments: list[list[str]]) -> Split:
 
 @dataclass
 class TokenKeys:
-    """One uint64 key per token (``_EMPTY`` for the long ones until a vocabulary numbers them)."""
+    """One uint64 key per token (``_EMPTY`` for the long ones until a vocabulary numbers them) of
+    the lines held; with ``rows``, line i is held line ``rows[i]`` (repeated lines held once)."""
 
     keys: np.ndarray
-    lengths: np.ndarray
+    lengths: np.ndarray  # tokens per held line
     long_at: np.ndarray  # indices of the tokens longer than 7 bytes
     long_tokens: list[bytes]  # their bytes
+    rows: np.ndarray | None = None
+
+    def line_lengths(self) -> np.ndarray:
+        """Tokens per line."""
+        return self.lengths if self.rows is None else self.lengths[self.rows]
+
+    def expand(self, values: np.ndarray) -> np.ndarray:
+        """Per-token ``values`` of the held lines as per-token values of every line."""
+        if self.rows is None:
+            return values
+        starts = np.cumsum(self.lengths) - self.lengths
+        return values[_ranges(starts[self.rows], self.lengths[self.rows])]
 
     @classmethod
-    def of(cls, split: Split) -> "TokenKeys":
+    def of(cls, split: Split, rows: np.ndarray | None = None) -> "TokenKeys":
         padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
         windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
 
@@ -118,7 +143,7 @@ class TokenKeys:
         keys = np.concatenate([keys for keys, _ in pieces]) if pieces else np.zeros(0, dtype=np.uint64)
         long_at = np.concatenate([at for _, at in pieces]) if pieces else np.zeros(0, dtype=np.int64)
         starts = split.starts[long_at]
-        return cls(keys, split.lengths, long_at, _gather(split.data, starts, split.ends[long_at] - starts))
+        return cls(keys, split.lengths, long_at, _gather(split.data, starts, split.ends[long_at] - starts), rows)
 
 
 def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
@@ -126,13 +151,20 @@ def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
     return list(pairwise([*range(0, n_tokens, _PIECE_TOKENS), n_tokens]))
 
 
+def _ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The indices of the ranges ``starts[i]``, ..., ``starts[i] + sizes[i] - 1``, one after another."""
+    at = np.cumsum(sizes) - sizes  # where each range lands
+    indices = np.repeat(starts - at, sizes)
+    indices += np.arange(len(indices))
+    return indices
+
+
 def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[bytes]:
     """The byte strings at ``starts`` of ``sizes``, cut from one buffer in a single split."""
     if len(starts) == 0:
         return []
     at = np.cumsum(sizes + 1) - (sizes + 1)  # where each lands, a separator after each
-    source = np.repeat(starts - at, sizes + 1) + np.arange(int(at[-1] + sizes[-1] + 1))
-    buffer = data[np.minimum(source, len(data) - 1)]
+    buffer = data[np.minimum(_ranges(starts, sizes + 1), len(data) - 1)]
     buffer[at + sizes] = _SEPARATOR
     return buffer.tobytes().split(b"\xff")[:-1]
 
@@ -193,7 +225,7 @@ class Vocabulary:
         ordered = np.sort(keys)
         distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
         vocabulary = cls(long, distinct)
-        return vocabulary, vocabulary._lookup(keys)
+        return vocabulary, tokens.expand(vocabulary._lookup(keys))
 
     def __len__(self) -> int:
         return self.size
@@ -204,7 +236,7 @@ class Vocabulary:
 
     def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
         """Flat token ids of all lines (``UNKNOWN`` where not in the vocabulary) and their lengths."""
-        return self._lookup(_with_long_keys(tokens, self.long)), tokens.lengths
+        return tokens.expand(self._lookup(_with_long_keys(tokens, self.long))), tokens.line_lengths()
 
 
 def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int]) -> np.ndarray:

@@ -10,7 +10,9 @@ import numpy as np
 from . import tokenizers
 from .backend import NUMPY, TorchOps, is_tensor
 from .count import ReferenceNgrams, closest_lengths, ngram_totals
-from .encode import TokenKeys, Vocabulary, encode_ids, id_rows, is_token_ids, split_lines, split_tokens
+from .encode import (
+    TokenKeys, Vocabulary, distinct_lines, encode_ids, id_rows, is_token_ids, split_lines, split_tokens,
+)
 from .errors import BleuInputError, LengthMismatchError
 from .report import BLEUScore, SentenceScores
 from .score import Scoring, corpus_rows, score_sums, segment_rows
@@ -124,7 +126,7 @@ class PreparedReferences:
         """From the token keys of every reference stream, one after another (a missing reference
         is an empty line; ``present`` says which are there, streams x segments)."""
         vocabulary, ids = Vocabulary.of(tokens)
-        lengths = tokens.lengths.reshape(present.shape)
+        lengths = tokens.line_lengths().reshape(present.shape)
         ends = np.cumsum(lengths.sum(axis=1))
         streams = [(ids[end - size : end], stream) for stream, size, end in zip(lengths, lengths.sum(axis=1), ends)]
         return cls("text", streams, present, vocabulary, max_order)
@@ -253,8 +255,10 @@ class BLEU:
         return split_lines(lines, self.tokenizer, self.lowercase).tokens()
 
     def keys(self, lines: list[str]) -> TokenKeys:
-        """The lines' tokens as keys, the form ``PreparedReferences.stats`` takes."""
-        return TokenKeys.of(split_lines(lines, self.tokenizer, self.lowercase))
+        """The lines' tokens as keys, the form ``PreparedReferences.stats`` takes (a line that
+        repeats is tokenized once)."""
+        distinct, rows = distinct_lines(lines)
+        return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
 
     def prepare(self, references, n_hypotheses: int | None = None, ops=None) -> PreparedReferences:
         """Tokenize (text) or read (token ids) and count reference streams; ``None`` marks a missing line."""
