@@ -100,8 +100,7 @@ class CHRF:
 
     def prepare(self, references: References, n_hypotheses: int | None = None) -> PreparedReferences:
         """Check, lowercase (if asked) and count reference streams; ``None`` marks a missing reference."""
-        check_references(references, n_hypotheses)
-        present = np.array([[line is not None for line in stream] for stream in references], dtype=bool)
+        present = check_references(references, n_hypotheses)
         streams = [self._lines("" if line is None else line for line in stream) for stream in references]
         kinds = [(Characters(self.whitespace), self.char_order), (Words(), self.word_order)]
         return PreparedReferences(streams, present, kinds)

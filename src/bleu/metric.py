@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from itertools import chain, repeat
+from operator import is_not
 
 import numpy as np
 
@@ -11,14 +13,20 @@ from . import tokenizers
 from .backend import NUMPY, TorchOps, is_tensor
 from .count import ReferenceNgrams, closest_lengths, ngram_totals
 from .encode import (
-    TokenKeys, Vocabulary, distinct_lines, encode_ids, id_rows, is_token_ids, split_lines, split_tokens,
+    TokenKeys,
+    Vocabulary,
+    distinct_lines,
+    encode_ids,
+    id_rows,
+    is_token_ids,
+    split_lines,
+    split_tokens,
 )
 from .errors import BleuInputError, LengthMismatchError
 from .report import BLEUScore, SentenceScores
 from .score import Scoring, corpus_rows, score_sums, segment_rows
 from .signature import Signature
 from .stats import Stats
-
 
 _DIRECT_IDS = 1 << 20  # token ids below this (any tokenizer's vocabulary) are counted as they are
 
@@ -27,11 +35,15 @@ def _is_sequence(value) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
-def _first_bad(items: Sequence, allowed: tuple[type, ...]) -> int | None:
-    """Index of the first item that is not an instance of ``allowed`` (fast when all are)."""
-    if set(map(type, items)) <= set(allowed):
-        return None
-    return next((i for i, item in enumerate(items) if not isinstance(item, allowed)), None)
+def _check_items(items: Sequence, allowed: tuple[type, ...], problem) -> set[type]:
+    """The types of ``items`` (one fast pass when all are allowed); for the first item that is not
+    an instance of ``allowed``, raise ``BleuInputError(problem(index, item))``."""
+    types = set(map(type, items))
+    if not types <= set(allowed):
+        for index, item in enumerate(items):
+            if not isinstance(item, allowed):
+                raise BleuInputError(problem(index, item))
+    return types
 
 
 def check_hypotheses(hypotheses) -> None:
@@ -42,13 +54,12 @@ def check_hypotheses(hypotheses) -> None:
         raise BleuInputError(f"hypotheses must be a list of str, got {type(hypotheses).__name__}")
     if len(hypotheses) == 0:
         raise BleuInputError("no hypotheses to score")
-    index = _first_bad(hypotheses, (str,))
-    if index is not None:
-        raise BleuInputError(f"hypothesis {index} is {type(hypotheses[index]).__name__}, expected str")
+    _check_items(hypotheses, (str,), lambda index, item: f"hypothesis {index} is {type(item).__name__}, expected str")
 
 
-def check_references(references, n_hypotheses: int | None = None) -> None:
-    """References must be a list of streams (lists of str or None), each as long as the hypotheses."""
+def check_references(references, n_hypotheses: int | None = None) -> np.ndarray:
+    """References must be a list of streams (lists of str or None), each as long as the hypotheses.
+    Returns which references are there (not ``None``), streams x segments."""
     if isinstance(references, str) or not _is_sequence(references):
         raise BleuInputError(
             "references must be a list of reference streams (each a list of str, one per hypothesis), "
@@ -61,14 +72,13 @@ def check_references(references, n_hypotheses: int | None = None) -> None:
             "references must be a list of reference streams, got a list of str; "
             "for one reference per segment pass [references]"
         )
+    with_none = []
     for number, stream in enumerate(references, 1):
         if not _is_sequence(stream):
             raise BleuInputError(f"reference stream {number} is {type(stream).__name__}, expected a list of str")
-        index = _first_bad(stream, (str, type(None)))
-        if index is not None:
-            raise BleuInputError(
-                f"reference stream {number}, segment {index} is {type(stream[index]).__name__}, expected str or None"
-            )
+        types = _check_items(stream, (str, type(None)), lambda index, item, number=number: (
+            f"reference stream {number}, segment {index} is {type(item).__name__}, expected str or None"))
+        with_none.append(type(None) in types)
     lengths = [len(stream) for stream in references]
     if n_hypotheses is None:
         n_hypotheses = lengths[0]
@@ -84,11 +94,14 @@ def check_references(references, n_hypotheses: int | None = None) -> None:
                     "Pass one list per reference stream instead, e.g. [list(s) for s in zip(*references)]"
                 )
             raise LengthMismatchError(message)
-    if all(None in stream for stream in references):
-        missing = [all(stream[i] is None for stream in references) for i in range(n_hypotheses)]
-        if any(missing):
-            first = missing.index(True)
-            raise BleuInputError(f"segment {first} has no reference: every reference stream has None there")
+    present = np.ones((len(references), n_hypotheses), dtype=bool)
+    for row, stream, none in zip(present, references, with_none):
+        if none:
+            row[:] = np.fromiter(map(is_not, stream, repeat(None)), dtype=bool, count=n_hypotheses)
+    if all(with_none) and not present.any(axis=0).all():
+        first = int(np.argmin(present.any(axis=0)))
+        raise BleuInputError(f"segment {first} has no reference: every reference stream has None there")
+    return present
 
 
 def references_for(n_hypotheses: int, references, prepared, prepare):
@@ -264,9 +277,11 @@ class BLEU:
         """Tokenize (text) or read (token ids) and count reference streams; ``None`` marks a missing line."""
         order = self.scoring.stats_order
         if not _holds_ids(references):
-            check_references(references, n_hypotheses)
-            present = np.array([[line is not None for line in stream] for stream in references], dtype=bool)
-            tokens = self.keys([line or "" for stream in references for line in stream])
+            present = check_references(references, n_hypotheses)
+            lines = list(chain.from_iterable(references))
+            if not present.all():
+                lines = [line or "" for line in lines]
+            tokens = self.keys(lines)
             return PreparedReferences.from_keys(tokens, present, order)
         self._check_ids_options()
         ops = ops or _ops_for(references)
