@@ -189,8 +189,10 @@ def test_chunked_draws_equal_one_draw(data, monkeypatch, test):
     assert whole.results == chunked.results and whole.comparisons == chunked.comparisons
 
 
-def test_sums_are_exact_resample_and_trial_sums():
-    stats = np.arange(60).reshape(20, 3)
+@pytest.mark.parametrize("scale", [1, 1 << 22, 0.5], ids=["float32", "large-float64", "fractional-float64"])
+def test_sums_are_exact_resample_and_trial_sums(scale):
+    """Small integer statistics are summed in float32 (exact below 2**24), others in float64."""
+    stats = np.arange(60).reshape(20, 3) * scale
     rng = np.random.default_rng(3)
     drawn = np.random.default_rng(3).choice(20, size=(7, 20), replace=True)
     np.testing.assert_array_equal(significance.bootstrap_sums(stats, 7, rng), stats[drawn].sum(axis=1))

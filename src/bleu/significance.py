@@ -27,6 +27,7 @@ DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
 _CHUNK_BYTES = 32 << 20  # resample weights held at once
 _BOOL_BLOCK = 32  # NumPy draws booleans 32 to a word: chunks of 32 trials give the draws of one call
+_FLOAT32_INTEGERS = 1 << 24  # float32 holds every integer up to this exactly
 
 
 def resolve_seed(seed: int | str | None = None) -> int | None:
@@ -154,18 +155,28 @@ def _rows_per_chunk(n_segments: int, block: int = 1) -> int:
     return max(block, rows // block * block)
 
 
+def _product_type(statistics: np.ndarray, largest: float) -> type:
+    """float32 when the weighted sums are sums of integers that never exceed ``largest``, so
+    that float32 holds every partial sum exactly (half the memory traffic), else float64."""
+    if largest < _FLOAT32_INTEGERS and np.array_equal(statistics, np.rint(statistics)):
+        return np.float32
+    return np.float64
+
+
 def bootstrap_sums(statistics: np.ndarray, n_samples: int, rng: np.random.Generator,
                    progress: Progress | None = None) -> np.ndarray:
     """Column sums of ``n_samples`` resamples of the rows (with replacement), drawn as sacrebleu's
     ``rng.choice(n, (n_samples, n))``, as a (n_samples x columns) float64 array."""
     n = len(statistics)
     sums = np.empty((n_samples, statistics.shape[1]))
+    kind = _product_type(statistics, n * np.abs(statistics).max(initial=0))  # weights add up to n
+    matrix = statistics.astype(kind)
     step = _rows_per_chunk(n)
     for start in range(0, n_samples, step):
         rows = min(step, n_samples - start)
         drawn = rng.integers(0, n, size=(rows, n))  # the very draws of rng.choice(n, size, replace=True)
         weights = np.bincount((drawn + n * np.arange(rows)[:, None]).ravel(), minlength=rows * n)
-        sums[start : start + rows] = weights.reshape(rows, n) @ statistics
+        sums[start : start + rows] = weights.reshape(rows, n).astype(kind) @ matrix
         if progress:
             progress.advance(rows)
     return sums
@@ -177,11 +188,13 @@ def randomization_sums(statistics: np.ndarray, n_trials: int, rng: np.random.Gen
     drawn as sacrebleu's ``rng.integers(2, size=(n_trials, n), dtype=bool)``)."""
     n = len(statistics)
     sums = np.empty((n_trials, statistics.shape[1]))
+    kind = _product_type(statistics, np.abs(statistics).sum(axis=0).max(initial=0))
+    matrix = statistics.astype(kind)
     step = _rows_per_chunk(n, _BOOL_BLOCK)
     for start in range(0, n_trials, step):
         rows = min(step, n_trials - start)
         selected = rng.integers(2, size=(rows, n), dtype=bool)
-        sums[start : start + rows] = selected.astype(np.float64) @ statistics
+        sums[start : start + rows] = selected.astype(kind) @ matrix
         if progress:
             progress.advance(rows)
     return sums
