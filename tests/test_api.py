@@ -123,3 +123,19 @@ def test_prepared_references_check_length():
         metric.corpus_score(["x"])
     with pytest.raises(BleuInputError, match="no references"):
         bleu.BLEU().corpus_score(["x"])
+
+
+def test_systems_statistics_counts_systems_together():
+    """``BLEU.systems_statistics``: each system's ``segment_statistics``, tokenized and counted at once."""
+    metric = bleu.BLEU([["the cat sat on the mat", "a b c d"], ["a cat sat", None]])
+    systems = [["the cat sat", "a b c"], ["a cat sat on the mat", "a b c d"], ["the cat sat", "x"]]
+    together = metric.systems_statistics(systems)
+    assert [s.tolist() for s in together] == [metric.segment_statistics(h).tolist() for h in systems]
+    with pytest.raises(LengthMismatchError, match="system 1 has 2 segments but system 2 has 1"):
+        metric.systems_statistics([["a", "b"], ["a"]])
+    with pytest.raises(BleuInputError, match="hypothesis 1 is int"):
+        metric.systems_statistics([["a", 3]])
+    with pytest.raises(BleuInputError, match="non-empty list of systems"):
+        metric.systems_statistics([])
+    with pytest.raises(BleuInputError, match="no references"):
+        bleu.BLEU().systems_statistics([["a"]])

@@ -390,6 +390,23 @@ def test_statistics_in_small_chunks(chunk_tokens, corpus):
     assert our_rows(ours) == sacre_rows(hypotheses, streams)
 
 
+@pytest.mark.parametrize("chunk_tokens", [5, 1 << 18])
+@fixed(max_examples=12)
+@given(corpus=corpora(max_segments=8, max_streams=3))
+def test_systems_counted_together(chunk_tokens, corpus):
+    """Several systems are counted in one pass against one copy of the references (in chunks of
+    a few tokens too): each gets sacrebleu's statistics."""
+    from bleu.backend import NUMPY
+
+    hypotheses, streams = corpus
+    systems = [hypotheses, [line or "" for line in streams[0]], hypotheses[1:] + hypotheses[:1], hypotheses]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(NUMPY, "chunk_tokens", chunk_tokens, raising=False)
+        together = bleu.BLEU(streams).systems_statistics(systems)
+    for hypotheses, ours in zip(systems, together):
+        assert ours.tolist() == sacre_rows(hypotheses, streams)  # sacrebleu's row layout
+
+
 @pytest.mark.parametrize("tokenize", ["13a", "char"])
 @fixed(max_examples=12)
 @given(corpus=corpora(max_segments=6, max_streams=2), order=st.randoms(use_true_random=False))

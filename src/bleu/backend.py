@@ -72,6 +72,10 @@ class NumpyOps:
         with ThreadPoolExecutor(min(self.threads, len(chunks))) as pool:
             return list(pool.map(function, chunks))
 
+    def count(self, groups, n_groups: int) -> np.ndarray:
+        """Occurrences of each group index in 0..n_groups-1."""
+        return np.bincount(groups, minlength=n_groups)
+
     def group_sum(self, groups, values, n_groups: int) -> np.ndarray:
         """Sum of ``values`` per group index in 0..n_groups-1."""
         return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
@@ -127,6 +131,9 @@ class TorchOps:
 
     def map_chunks(self, function, chunks: list) -> list:
         return [function(chunk) for chunk in chunks]
+
+    def count(self, groups, n_groups: int):
+        return self.torch.bincount(groups, minlength=n_groups)
 
     def group_sum(self, groups, values, n_groups: int):
         result = self.torch.zeros(n_groups, dtype=self.torch.int64, device=self.device)

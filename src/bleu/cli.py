@@ -195,10 +195,10 @@ def _stream(args, names: list[str], options: dict, sources: list[str]) -> list[l
 def _in_memory(args, paired, names, options, references, sources, systems) -> list[list] | None:
     """Corpus scores (``[metric][system]``), with intervals if asked; paired tests print their
     tables here and give None."""
-    from .metrics import metric_class
+    from .metrics import metric_class, systems_statistics
 
     metrics = [metric_class(name)(references, **options[name]) for name in names]
-    statistics = [[metric.segment_statistics(lines) for lines in systems] for metric in metrics]
+    statistics = [systems_statistics(metric, systems) for metric in metrics]
     if paired:
         print(_paired(args, paired, metrics, statistics, sources))
         return None

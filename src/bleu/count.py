@@ -2,11 +2,12 @@
 
 Hypotheses and references are counted together, order by order, by sorting one packed
 integer per n-gram occurrence: (group of its first n-1 tokens, id of its last token,
-position). Equal n-grams of a segment then sit next to each other, hypothesis first and
-then each reference stream (positions are laid out in that order), so each group's
-counts are differences of running sums, and the clipped count is min(hypothesis count,
-max count in any single reference). Only n-grams whose first n-1 tokens matched can
-match, so each order sorts fewer occurrences than the one before.
+position). Equal n-grams of a segment then sit next to each other, whichever source
+(a system's hypotheses or a reference stream) they come from, and one count of (group,
+source) pairs gives every source's count; the clipped count is min(hypothesis count, max
+count in any single reference). Several systems can be counted in one pass, against one
+copy of the references. Only n-grams whose first n-1 tokens matched can match, so each
+order sorts fewer occurrences than the one before.
 
 The corpus is cut into chunks of whole segments so that a packed key fits in 63 bits
 and a chunk's arrays stay in cache; NumPy chunks run on a few threads (sorting and
@@ -48,31 +49,44 @@ class ReferenceNgrams:
     def matches(self, ids, lengths) -> np.ndarray:
         """Clipped n-gram matches as a NumPy array of shape (segments, max_order), for hypotheses
         aligned with the references."""
-        if len(lengths) != self.n_segments:
-            raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
+        return self.matches_of([(ids, lengths)])[0]
+
+    def matches_of(self, systems: list[tuple]) -> np.ndarray:
+        """Clipped matches of several systems' (ids, lengths), shape (systems, segments, max_order),
+        counted together: the references are sorted once, with every system's n-grams."""
         ops = self.ops
-        unknown = (ids < 0) | (ids >= self.vocab_size)
-        if bool(unknown.any()):
-            ids = ids.clone() if hasattr(ids, "clone") else ids.copy()
-            ids[unknown] = self.vocab_size  # one id that no reference has
-        hyp_offsets = np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))])
-        sizes = hyp_offsets[1:] - hyp_offsets[:-1] + sum(offsets[1:] - offsets[:-1] for offsets in self.offsets)
+        for _, lengths in systems:
+            if len(lengths) != self.n_segments:
+                raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
+        systems = [(self._known(ids), lengths) for ids, lengths in systems]
+        hyp_offsets = [np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))]) for _, lengths in systems]
+        sizes = sum(offsets[1:] - offsets[:-1] for offsets in [*hyp_offsets, *self.offsets])
         # A chunk's keys hold a segment or group number, a token id and a position: keep them in 63 bits.
         largest = 1 << (63 - _bits(self.vocab_size + 1)) // 2
-        target = min(ops.chunk_tokens, largest, -(-int(sizes.sum() + len(sizes)) // ops.threads))
+        total = int(sizes.sum() + len(sizes))
+        rounds = max(-(-total // (ops.threads * min(ops.chunk_tokens, largest))), 1)  # chunks: a multiple of threads
+        target = -(-total // (ops.threads * rounds))
         chunks = _chunks(sizes + 1, target)  # + 1: a chunk of many empty segments stays small too
+        sources = [*zip(systems, hyp_offsets), *zip(self.streams, self.offsets)]
 
         def count(chunk: tuple[int, int]) -> np.ndarray:
             first, last = chunk
-            pieces = [(ids[hyp_offsets[first] : hyp_offsets[last]], lengths[first:last])]
-            pieces += [(stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
-                       for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets)]
-            return _clipped_matches(ops, pieces, self.vocab_size + 1, self.max_order)
+            pieces = [(ids[offsets[first] : offsets[last]], lengths[first:last])
+                      for (ids, lengths), offsets in sources]
+            return _clipped_matches(ops, pieces, len(systems), self.vocab_size + 1, self.max_order)
 
         columns = ops.map_chunks(count, chunks)
         if not columns:
-            return np.zeros((0, self.max_order), dtype=np.int64)
-        return np.concatenate(columns).astype(np.int64).reshape(self.n_segments, self.max_order)
+            return np.zeros((len(systems), 0, self.max_order), dtype=np.int64)
+        return np.concatenate(columns, axis=1).astype(np.int64)
+
+    def _known(self, ids):
+        """The ids with every id outside the vocabulary replaced by one that no reference has."""
+        unknown = (ids < 0) | (ids >= self.vocab_size)
+        if bool(unknown.any()):
+            ids = ids.clone() if hasattr(ids, "clone") else ids.copy()
+            ids[unknown] = self.vocab_size
+        return ids
 
 
 def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
@@ -83,24 +97,26 @@ def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     return list(pairwise(sorted({0, *cuts.tolist(), len(sizes)})))
 
 
-def _clipped_matches(ops, pieces: list[tuple], span: int, max_order: int) -> np.ndarray:
-    """Clipped matches of one chunk: ``pieces`` is the hypotheses' (ids, lengths), then each
-    reference stream's, over the same segments; ids are below ``span``."""
+def _clipped_matches(ops, pieces: list[tuple], n_systems: int, span: int, max_order: int) -> np.ndarray:
+    """Clipped matches of one chunk, shape (systems, segments, max_order): ``pieces`` is each
+    system's (ids, lengths), then each reference stream's, over the same segments; ids are below ``span``."""
     n_segments = len(pieces[0][1])
     ids = ops.concat([piece_ids for piece_ids, _ in pieces])
     lengths = ops.concat([piece_lengths for _, piece_lengths in pieces])
     total = len(ids)
-    out = np.zeros((n_segments, max_order), dtype=np.int64)
+    out = np.zeros((n_systems, n_segments, max_order), dtype=np.int64)
     if total == 0:
         return out
     position_bits = _bits(total)
     if _bits(max(n_segments, total)) + _bits(span) + position_bits > 63:
         raise BleuInputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
-    # Where each source (hypotheses, then each reference stream) starts among the positions.
-    source_starts = np.cumsum([0] + [len(piece_ids) for piece_ids, _ in pieces]).tolist()
+    # The last position of each source but the last (each system, then each reference stream):
+    # an occurrence's source is the number of these before its position.
+    source_ends = ops.asarray(np.cumsum([len(piece_ids) for piece_ids, _ in pieces])[:-1] - 1)
+    n_sources = len(pieces)
     ends = lengths.cumsum(0)
     end_of = ops.repeat(ends, lengths)  # end of each position's segment in its source
-    segment = ops.repeat(ops.arange(n_segments * len(pieces)) % n_segments, lengths)
+    segment = ops.repeat(ops.arange(n_segments * n_sources) % n_segments, lengths)
     positions = ops.arange(total)
     key = ((segment * span + ids) << position_bits) | positions
     group_segment = None
@@ -108,39 +124,29 @@ def _clipped_matches(ops, pieces: list[tuple], span: int, max_order: int) -> np.
         key = ops.sort(key)
         group = key >> position_bits
         positions = key & ((1 << position_bits) - 1)
-        starts = ops.concat([ops.arange(1), ops.nonzero(group[1:] != group[:-1]) + 1])
-        bounds = ops.concat([starts, ops.full(1, len(key))])
-        first = group[starts]
+        new = group[1:] != group[:-1]
+        label = ops.concat([ops.arange(1), new.cumsum(0)])  # each occurrence's group: 0, 1, ...
+        n_groups = int(label[-1]) + 1
+        first = group[ops.concat([ops.arange(1), ops.nonzero(new) + 1])]
         group_segment = first // span if order == 1 else group_segment[first // span]
-        # Within a group positions ascend, so the sources come in order: count each by the
-        # running number of positions before the next source's start.
-        below_before = 0
-        source_counts = []
-        for source_start in source_starts[1:-1]:
-            running = ops.concat([ops.arange(1), (positions < source_start).cumsum(0)])
-            below = running[bounds[1:]] - running[starts]
-            source_counts.append(below - below_before)
-            below_before = below
-        source_counts.append(bounds[1:] - starts - below_before)
-        hypothesis, most = source_counts[0], source_counts[1]
-        for counts in source_counts[2:]:
-            most = ops.maximum(most, counts)
-        clipped = ops.minimum(hypothesis, most)
-        out[:, order - 1] = ops.to_numpy(ops.group_sum(group_segment, clipped, n_segments))
+        source = ops.searchsorted(source_ends, positions)
+        counts = ops.count(label * n_sources + source, n_groups * n_sources).reshape(n_groups, n_sources)
+        most = counts[:, n_systems]
+        for stream in range(n_systems + 1, n_sources):
+            most = ops.maximum(most, counts[:, stream])
+        clipped = ops.minimum(counts[:, :n_systems], most[:, None])
+        for system in range(n_systems):
+            out[system, :, order - 1] = ops.to_numpy(ops.group_sum(group_segment, clipped[:, system], n_segments))
         if order == max_order:
             break
-        # Only n-grams whose first n-1 tokens matched can match: keep those occurrences,
-        # with a dense number for their group, if they have a next token in their segment.
-        alive = clipped > 0
-        group_sizes = bounds[1:] - starts
-        positions = positions[ops.repeat(alive, group_sizes)]
-        rank = ops.repeat(ops.arange(int(alive.sum())), group_sizes[alive])
-        group_segment = group_segment[alive]
-        longer = end_of[positions] - positions > order
-        positions = positions[longer]
+        # Only n-grams whose first n-1 tokens matched (in some system) can match: keep those
+        # occurrences, with their group's number, if they have a next token in their segment.
+        keep = clipped.any(1)[label]
+        keep &= end_of[positions] - positions > order
+        positions = positions[keep]
         if len(positions) == 0:
             break
-        key = ((rank[longer] * span + ids[positions + order]) << position_bits) | positions
+        key = ((label[keep] * span + ids[positions + order]) << position_bits) | positions
     return out
 
 

@@ -166,18 +166,29 @@ class PreparedReferences:
 
     def stats(self, hypotheses) -> Stats:
         """Statistics of hypotheses (``TokenKeys``, or (ids, lengths) for id references) aligned with these references."""
+        return self.stats_of(hypotheses, 1)[0]
+
+    def stats_of(self, hypotheses, n_systems: int) -> list[Stats]:
+        """Statistics of ``n_systems`` systems whose hypotheses (as ``stats`` takes them) come one
+        after another, counted together: the references are sorted once for all of them."""
         if self.kind == "text":
             ids, hyp_len = self.vocabulary.encode(hypotheses)
         else:
             ids, hyp_len = encode_ids(hypotheses[0], self.vocabulary, self.ops), hypotheses[1]
-        matches = self.ngrams.matches(ids, hyp_len)
-        hyp_len = self.ops.to_numpy(hyp_len).astype(np.int64)
-        return Stats(
-            matches=matches,
-            totals=ngram_totals(hyp_len, self.ngrams.max_order),
-            hyp_len=hyp_len,
-            ref_len=closest_lengths(hyp_len, self.lengths, self.present),
-        )
+        n = self.n_segments
+        ends = np.concatenate([[0], np.cumsum(self.ops.to_numpy(hyp_len))])[np.arange(n_systems + 1) * n].tolist()
+        systems = [(ids[ends[k] : ends[k + 1]], hyp_len[k * n : (k + 1) * n]) for k in range(n_systems)]
+        matches = self.ngrams.matches_of(systems)
+        hyp_len = self.ops.to_numpy(hyp_len).astype(np.int64).reshape(n_systems, n)
+        return [
+            Stats(
+                matches=matches[k],
+                totals=ngram_totals(hyp_len[k], self.ngrams.max_order),
+                hyp_len=hyp_len[k],
+                ref_len=closest_lengths(hyp_len[k], self.lengths, self.present),
+            )
+            for k in range(n_systems)
+        ]
 
 
 def _ids_or_missing(stream) -> bool:
@@ -349,6 +360,23 @@ class BLEU:
         """Per-segment statistics as a matrix in sacrebleu's layout (``Stats.to_matrix``), against
         the references given at creation: the form significance tests resample."""
         return self.stats(hypotheses).to_matrix()
+
+    def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """``segment_statistics`` of each system, tokenized and counted together (a line that
+        several systems share is tokenized once; the references are sorted once)."""
+        if not _is_sequence(systems) or len(systems) == 0:
+            raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
+        for hypotheses in systems:
+            check_hypotheses(hypotheses)
+        n_segments = len(systems[0])
+        prepared = references_for(n_segments, None, self._references, None)
+        if prepared.kind != "text":
+            raise BleuInputError("references of token ids: score each system with segment_statistics")
+        for number, hypotheses in enumerate(systems[1:], 2):
+            if len(hypotheses) != n_segments:
+                raise LengthMismatchError(f"system 1 has {n_segments} segments but system {number} has {len(hypotheses)}")
+        tokens = self.keys(list(chain.from_iterable(systems)))
+        return [stats.to_matrix() for stats in prepared.stats_of(tokens, len(systems))]
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """Scores of rows of summed statistics matrices (float32 sums: sacrebleu's resampling arithmetic)."""

@@ -45,6 +45,13 @@ class Metric(Protocol):
         ...
 
 
+def systems_statistics(metric: Metric, systems: list) -> list[np.ndarray]:
+    """Each system's ``segment_statistics``: all at once where the metric counts systems together
+    (BLEU sorts the references once for all of them), else one system after another."""
+    together = getattr(metric, "systems_statistics", None)
+    return together(systems) if together else [metric.segment_statistics(lines) for lines in systems]
+
+
 # Command-line name -> (module, class); imported on first use.
 METRICS = {"bleu": ("metric", "BLEU"), "chrf": ("chrf", "CHRF"), "ter": ("ter", "TER")}
 

@@ -307,7 +307,7 @@ def paired_test(
     """Paired test of ``systems`` (name -> hypotheses; the first is the baseline) against
     ``references`` (reference streams). ``metrics`` are names (``"bleu"``, ``"chrf"``, ``"ter"``,
     default options) or metric objects created with the references (``BLEU(refs, tokenize="intl")``)."""
-    from .metrics import METRICS, metric_class
+    from .metrics import METRICS, metric_class, systems_statistics
 
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise BleuInputError("systems must be a mapping of two or more names to hypotheses (the first is the baseline)")
@@ -320,7 +320,7 @@ def paired_test(
                 raise BleuInputError(f"no references for metric {metric!r}")
             metric = metric_class(metric.lower())(references)
         built[metric.name] = metric
-    statistics = {name: [m.segment_statistics(list(h)) for h in systems.values()] for name, m in built.items()}
+    statistics = {name: systems_statistics(m, [list(h) for h in systems.values()]) for name, m in built.items()}
     return paired_test_statistics(built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress)
 
 
