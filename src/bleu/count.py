@@ -112,7 +112,7 @@ def _clipped_matches(ops, pieces: list[tuple], n_systems: int, span: int, max_or
         raise BleuInputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
     # The last position of each source but the last (each system, then each reference stream):
     # an occurrence's source is the number of these before its position.
-    source_ends = ops.asarray(np.cumsum([len(piece_ids) for piece_ids, _ in pieces])[:-1] - 1)
+    source_ends = (np.cumsum([len(piece_ids) for piece_ids, _ in pieces])[:-1] - 1).tolist()
     n_sources = len(pieces)
     ends = lengths.cumsum(0)
     end_of = ops.repeat(ends, lengths)  # end of each position's segment in its source
@@ -129,8 +129,10 @@ def _clipped_matches(ops, pieces: list[tuple], n_systems: int, span: int, max_or
         n_groups = int(label[-1]) + 1
         first = group[ops.concat([ops.arange(1), ops.nonzero(new) + 1])]
         group_segment = first // span if order == 1 else group_segment[first // span]
-        source = ops.searchsorted(source_ends, positions)
-        counts = ops.count(label * n_sources + source, n_groups * n_sources).reshape(n_groups, n_sources)
+        pair = label * n_sources  # (group, source) as one index
+        for end in source_ends:
+            pair += positions > end
+        counts = ops.count(pair, n_groups * n_sources).reshape(n_groups, n_sources)
         most = counts[:, n_systems]
         for stream in range(n_systems + 1, n_sources):
             most = ops.maximum(most, counts[:, stream])
