@@ -72,6 +72,13 @@ class NumpyOps:
         with ThreadPoolExecutor(min(self.threads, len(chunks))) as pool:
             return list(pool.map(function, chunks))
 
+    def group_numbers(self, new) -> np.ndarray:
+        """Each item's group number (0, 1, ...), from flags that say where item i+1 starts a new group."""
+        numbers = np.empty(len(new) + 1, dtype=np.int64)
+        numbers[0] = 0
+        np.cumsum(new, out=numbers[1:])
+        return numbers
+
     def count(self, groups, n_groups: int) -> np.ndarray:
         """Occurrences of each group index in 0..n_groups-1."""
         return np.bincount(groups, minlength=n_groups)
@@ -131,6 +138,9 @@ class TorchOps:
 
     def map_chunks(self, function, chunks: list) -> list:
         return [function(chunk) for chunk in chunks]
+
+    def group_numbers(self, new):
+        return self.torch.cat([self.arange(1), new.cumsum(0)])
 
     def count(self, groups, n_groups: int):
         return self.torch.bincount(groups, minlength=n_groups)

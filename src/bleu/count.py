@@ -114,20 +114,22 @@ def _clipped_matches(ops, pieces: list[tuple], n_systems: int, span: int, max_or
     # an occurrence's source is the number of these before its position.
     source_ends = (np.cumsum([len(piece_ids) for piece_ids, _ in pieces])[:-1] - 1).tolist()
     n_sources = len(pieces)
-    ends = lengths.cumsum(0)
-    end_of = ops.repeat(ends, lengths)  # end of each position's segment in its source
-    segment = ops.repeat(ops.arange(n_segments * n_sources) % n_segments, lengths)
     positions = ops.arange(total)
-    key = ((segment * span + ids) << position_bits) | positions
+    remaining = ops.repeat(lengths.cumsum(0), lengths) - positions  # tokens from each position to its segment's end
+    key = ops.repeat(ops.arange(n_segments * n_sources) % n_segments, lengths)  # each position's segment
+    key *= span
+    key += ids
+    key <<= position_bits
+    key |= positions
     group_segment = None
     for order in range(1, max_order + 1):
         key = ops.sort(key)
         group = key >> position_bits
         positions = key & ((1 << position_bits) - 1)
         new = group[1:] != group[:-1]
-        label = ops.concat([ops.arange(1), new.cumsum(0)])  # each occurrence's group: 0, 1, ...
+        label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
         n_groups = int(label[-1]) + 1
-        first = group[ops.concat([ops.arange(1), ops.nonzero(new) + 1])]
+        first = ops.concat([group[:1], group[1:][ops.nonzero(new)]])  # each group's (prefix group, token)
         group_segment = first // span if order == 1 else group_segment[first // span]
         pair = label * n_sources  # (group, source) as one index
         for end in source_ends:
@@ -136,19 +138,26 @@ def _clipped_matches(ops, pieces: list[tuple], n_systems: int, span: int, max_or
         most = counts[:, n_systems]
         for stream in range(n_systems + 1, n_sources):
             most = ops.maximum(most, counts[:, stream])
-        clipped = ops.minimum(counts[:, :n_systems], most[:, None])
+        alive = None  # groups that some system matched
         for system in range(n_systems):
-            out[system, :, order - 1] = ops.to_numpy(ops.group_sum(group_segment, clipped[:, system], n_segments))
+            clipped = ops.minimum(counts[:, system], most)
+            out[system, :, order - 1] = ops.to_numpy(ops.group_sum(group_segment, clipped, n_segments))
+            alive = clipped > 0 if alive is None else alive | (clipped > 0)
         if order == max_order:
             break
         # Only n-grams whose first n-1 tokens matched (in some system) can match: keep those
         # occurrences, with their group's number, if they have a next token in their segment.
-        keep = clipped.any(1)[label]
-        keep &= end_of[positions] - positions > order
-        positions = positions[keep]
+        keep = alive[label]
+        keep &= remaining[positions] > order
+        kept = ops.nonzero(keep)  # indices gather faster than a mask selects
+        positions = positions[kept]
         if len(positions) == 0:
             break
-        key = ((label[keep] * span + ids[positions + order]) << position_bits) | positions
+        key = label[kept]
+        key *= span
+        key += ids[positions + order]
+        key <<= position_bits
+        key |= positions
     return out
 
 
