@@ -79,10 +79,6 @@ class NumpyOps:
         np.cumsum(new, out=numbers[1:])
         return numbers
 
-    def count(self, groups, n_groups: int) -> np.ndarray:
-        """Occurrences of each group index in 0..n_groups-1."""
-        return np.bincount(groups, minlength=n_groups)
-
     def group_sum(self, groups, values, n_groups: int) -> np.ndarray:
         """Sum of ``values`` per group index in 0..n_groups-1."""
         return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
@@ -141,9 +137,6 @@ class TorchOps:
 
     def group_numbers(self, new):
         return self.torch.cat([self.arange(1), new.cumsum(0)])
-
-    def count(self, groups, n_groups: int):
-        return self.torch.bincount(groups, minlength=n_groups)
 
     def group_sum(self, groups, values, n_groups: int):
         result = self.torch.zeros(n_groups, dtype=self.torch.int64, device=self.device)

@@ -22,6 +22,7 @@ from itertools import pairwise
 import numpy as np
 
 from .backend import NUMPY
+from .encode import ranges
 from .errors import BleuInputError
 
 
@@ -31,19 +32,22 @@ def _bits(n: int) -> int:
 
 
 class ReferenceNgrams:
-    """Reference token ids of every segment, ready to clip many hypotheses against.
+    """Reference token ids, ready to clip many hypotheses against.
 
-    ``streams`` holds one (ids, lengths) pair per reference stream; all streams have
-    the same number of segments, and a missing reference is a segment of length 0.
-    Token ids are 0..vocab_size-1; a hypothesis id outside that range matches nothing.
+    ``streams`` holds one (ids, lengths) pair per reference stream over the distinct
+    reference segments (a missing reference is a segment of length 0); ``groups`` gives
+    each segment's distinct reference segment (``None``: each segment its own). Token ids
+    are 0..vocab_size-1; a hypothesis id outside that range matches nothing.
     """
 
-    def __init__(self, streams: list, vocab_size: int, max_order: int, ops=NUMPY):
+    def __init__(self, streams: list, vocab_size: int, max_order: int, ops=NUMPY, groups: np.ndarray | None = None):
         self.ops = ops
         self.max_order = max_order
         self.vocab_size = vocab_size
         self.streams = streams
-        self.n_segments = len(streams[0][1])
+        self.n_groups = len(streams[0][1])
+        self.groups = np.arange(self.n_groups) if groups is None else groups
+        self.n_segments = len(self.groups)
         self.offsets = [np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))]) for _, lengths in streams]
 
     def matches(self, ids, lengths) -> np.ndarray:
@@ -53,32 +57,45 @@ class ReferenceNgrams:
 
     def matches_of(self, systems: list[tuple]) -> np.ndarray:
         """Clipped matches of several systems' (ids, lengths), shape (systems, segments, max_order),
-        counted together: the references are sorted once, with every system's n-grams."""
+        counted together: every hypothesis that shares a reference segment is counted with one
+        copy of it (the references are sorted once, whatever the number of systems)."""
         ops = self.ops
         for _, lengths in systems:
             if len(lengths) != self.n_segments:
                 raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
-        systems = [(self._known(ids), lengths) for ids, lengths in systems]
-        hyp_offsets = [np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))]) for _, lengths in systems]
-        sizes = sum(offsets[1:] - offsets[:-1] for offsets in [*hyp_offsets, *self.offsets])
-        # A chunk's keys hold a segment or group number, a token id and a position: keep them in 63 bits.
+        ids = ops.concat([self._known(ids) for ids, _ in systems])
+        lengths = ops.concat([lengths for _, lengths in systems])
+        groups = np.tile(self.groups, len(systems))
+        order = None
+        if len(groups) and np.any(groups[1:] < groups[:-1]):  # hypotheses in the order of their references
+            order = np.argsort(groups, kind="stable")
+            sizes = ops.to_numpy(lengths)
+            starts = np.cumsum(sizes) - sizes
+            ids, lengths = ids[ops.asarray(ranges(starts[order], sizes[order]))], lengths[ops.asarray(order)]
+            groups = groups[order]
+        hyp_offsets = np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))])
+        firsts = np.searchsorted(groups, np.arange(self.n_groups + 1))  # each group's first hypothesis
+        sizes = hyp_offsets[firsts[1:]] - hyp_offsets[firsts[:-1]]
+        sizes = sizes + sum(offsets[1:] - offsets[:-1] for offsets in self.offsets)
+        # A chunk's keys hold a group number, a token id and a position: keep them in 63 bits.
         largest = 1 << (63 - _bits(self.vocab_size + 1)) // 2
         total = int(sizes.sum() + len(sizes))
         rounds = max(-(-total // (ops.threads * min(ops.chunk_tokens, largest))), 1)  # chunks: a multiple of threads
-        target = -(-total // (ops.threads * rounds))
-        chunks = _chunks(sizes + 1, target)  # + 1: a chunk of many empty segments stays small too
-        sources = [*zip(systems, hyp_offsets), *zip(self.streams, self.offsets)]
+        chunks = _chunks(sizes + 1, -(-total // (ops.threads * rounds)))  # + 1: many empty segments make a chunk too
 
         def count(chunk: tuple[int, int]) -> np.ndarray:
             first, last = chunk
-            pieces = [(ids[offsets[first] : offsets[last]], lengths[first:last])
-                      for (ids, lengths), offsets in sources]
-            return _clipped_matches(ops, pieces, len(systems), self.vocab_size + 1, self.max_order)
+            a, b = firsts[first], firsts[last]
+            hypotheses = (ids[hyp_offsets[a] : hyp_offsets[b]], lengths[a:b], groups[a:b] - first)
+            references = [(stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
+                          for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets)]
+            return _clipped_matches(ops, hypotheses, references, last - first, self.vocab_size + 1, self.max_order)
 
         columns = ops.map_chunks(count, chunks)
-        if not columns:
-            return np.zeros((len(systems), 0, self.max_order), dtype=np.int64)
-        return np.concatenate(columns, axis=1).astype(np.int64)
+        matches = np.concatenate(columns) if columns else np.zeros((0, self.max_order), dtype=np.int64)
+        if order is not None:
+            matches[order] = matches.copy()
+        return matches.reshape(len(systems), self.n_segments, self.max_order)
 
     def _known(self, ids):
         """The ids with every id outside the vocabulary replaced by one that no reference has."""
@@ -97,57 +114,60 @@ def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     return list(pairwise(sorted({0, *cuts.tolist(), len(sizes)})))
 
 
-def _clipped_matches(ops, pieces: list[tuple], n_systems: int, span: int, max_order: int) -> np.ndarray:
-    """Clipped matches of one chunk, shape (systems, segments, max_order): ``pieces`` is each
-    system's (ids, lengths), then each reference stream's, over the same segments; ids are below ``span``."""
-    n_segments = len(pieces[0][1])
-    ids = ops.concat([piece_ids for piece_ids, _ in pieces])
-    lengths = ops.concat([piece_lengths for _, piece_lengths in pieces])
+def _clipped_matches(ops, hypotheses: tuple, references: list[tuple], n_groups: int, span: int,
+                     max_order: int) -> np.ndarray:
+    """Clipped matches of one chunk, shape (hypotheses, max_order). ``hypotheses`` is (ids, lengths,
+    reference group of each, ascending); ``references`` holds each stream's (ids, lengths) over the
+    ``n_groups`` reference segments; ids are below ``span``."""
+    hyp_ids, hyp_lengths, hyp_groups = hypotheses
+    n_hypotheses, n_streams = len(hyp_lengths), len(references)
+    ids = ops.concat([hyp_ids, *[stream_ids for stream_ids, _ in references]])
+    lengths = ops.concat([hyp_lengths, *[stream_lengths for _, stream_lengths in references]])
     total = len(ids)
-    out = np.zeros((n_systems, n_segments, max_order), dtype=np.int64)
+    out = np.zeros((n_hypotheses, max_order), dtype=np.int64)
     if total == 0:
         return out
     position_bits = _bits(total)
-    if _bits(max(n_segments, total)) + _bits(span) + position_bits > 63:
+    if _bits(max(n_groups, total)) + _bits(span) + position_bits > 63:
         raise BleuInputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
-    # The last position of each source but the last (each system, then each reference stream):
-    # an occurrence's source is the number of these before its position.
-    source_ends = (np.cumsum([len(piece_ids) for piece_ids, _ in pieces])[:-1] - 1).tolist()
-    n_sources = len(pieces)
     positions = ops.arange(total)
     remaining = ops.repeat(lengths.cumsum(0), lengths) - positions  # tokens from each position to its segment's end
-    key = ops.repeat(ops.arange(n_segments * n_sources) % n_segments, lengths)  # each position's segment
+    # Who holds each position (hypothesis 0..n-1, or reference stream n, n+1, ...) and its reference group.
+    owner = ops.repeat(ops.asarray(np.concatenate([np.arange(n_hypotheses),
+                                                   np.repeat(np.arange(n_streams) + n_hypotheses, n_groups)])), lengths)
+    key = ops.repeat(ops.asarray(np.concatenate([hyp_groups, np.tile(np.arange(n_groups), n_streams)])), lengths)
     key *= span
     key += ids
     key <<= position_bits
     key |= positions
-    group_segment = None
     for order in range(1, max_order + 1):
         key = ops.sort(key)
         group = key >> position_bits
         positions = key & ((1 << position_bits) - 1)
+        holder = owner[positions]
         new = group[1:] != group[:-1]
         label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
-        n_groups = int(label[-1]) + 1
-        first = ops.concat([group[:1], group[1:][ops.nonzero(new)]])  # each group's (prefix group, token)
-        group_segment = first // span if order == 1 else group_segment[first // span]
-        pair = label * n_sources  # (group, source) as one index
-        for end in source_ends:
-            pair += positions > end
-        counts = ops.count(pair, n_groups * n_sources).reshape(n_groups, n_sources)
-        most = counts[:, n_systems]
-        for stream in range(n_systems + 1, n_sources):
-            most = ops.maximum(most, counts[:, stream])
-        alive = None  # groups that some system matched
-        for system in range(n_systems):
-            clipped = ops.minimum(counts[:, system], most)
-            out[system, :, order - 1] = ops.to_numpy(ops.group_sum(group_segment, clipped, n_segments))
-            alive = clipped > 0 if alive is None else alive | (clipped > 0)
+        n_labels = int(label[-1]) + 1
+        # A run: one holder's occurrences in one group (they sit together, holders ascending).
+        runs = ops.concat([ops.arange(1), ops.nonzero(new | (holder[1:] != holder[:-1])) + 1])
+        run_size = ops.concat([runs[1:], ops.full(1, len(key))]) - runs
+        run_holder, run_group = holder[runs], label[runs]
+        most = ops.full(n_labels, 0)  # per group, the largest count in one reference stream
+        for stream in range(n_streams):  # a stream has at most one run per group
+            runs_of_stream = ops.nonzero(run_holder == n_hypotheses + stream)
+            at = run_group[runs_of_stream]
+            most[at] = ops.maximum(most[at], run_size[runs_of_stream])
+        hypothesis = ops.nonzero(run_holder < n_hypotheses)
+        hyp_holder, hyp_group = run_holder[hypothesis], run_group[hypothesis]
+        clipped = ops.minimum(run_size[hypothesis], most[hyp_group])
+        out[:, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
         if order == max_order:
             break
-        # Only n-grams whose first n-1 tokens matched (in some system) can match: keep those
-        # occurrences, with their group's number, if they have a next token in their segment.
-        keep = alive[label]
+        # Only n-grams whose first n-1 tokens matched can match: keep the occurrences of groups
+        # that a hypothesis matched, with their group's number, if they have a next token.
+        alive = ops.full(n_labels, 0)
+        alive[hyp_group] = 1
+        keep = ((alive > 0) & (most > 0))[label]
         keep &= remaining[positions] > order
         kept = ops.nonzero(keep)  # indices gather faster than a mask selects
         positions = positions[kept]

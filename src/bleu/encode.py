@@ -56,9 +56,10 @@ def join_lines(lines: list[str]) -> str:
     return text
 
 
-def distinct_lines(lines: list[str]) -> tuple[list[str], np.ndarray | None]:
-    """The distinct lines, first seen first, and each line's index among them; or ``(lines, None)``
-    when few lines repeat. References scored against many systems repeat, and are tokenized once."""
+def distinct_lines(lines: list) -> tuple[list, np.ndarray | None]:
+    """The distinct lines (or other hashable items), first seen first, and each line's index among
+    them; or ``(lines, None)`` when few lines repeat. References scored against many systems
+    repeat, and are tokenized and counted once."""
     first_seen: dict[str, int] = {}
     at = np.fromiter(map(first_seen.setdefault, lines, count()), dtype=np.int64, count=len(lines))
     if len(first_seen) > _DISTINCT_WORTH * len(lines):
@@ -124,7 +125,7 @@ class TokenKeys:
         if self.rows is None:
             return values
         starts = np.cumsum(self.lengths) - self.lengths
-        return values[_ranges(starts[self.rows], self.lengths[self.rows])]
+        return values[ranges(starts[self.rows], self.lengths[self.rows])]
 
     @classmethod
     def of(cls, split: Split, rows: np.ndarray | None = None) -> "TokenKeys":
@@ -151,7 +152,7 @@ def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
     return list(pairwise([*range(0, n_tokens, _PIECE_TOKENS), n_tokens]))
 
 
-def _ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """The indices of the ranges ``starts[i]``, ..., ``starts[i] + sizes[i] - 1``, one after another."""
     at = np.cumsum(sizes) - sizes  # where each range lands
     indices = np.repeat(starts - at, sizes)
@@ -164,7 +165,7 @@ def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[byt
     if len(starts) == 0:
         return []
     at = np.cumsum(sizes + 1) - (sizes + 1)  # where each lands, a separator after each
-    buffer = data[np.minimum(_ranges(starts, sizes + 1), len(data) - 1)]
+    buffer = data[np.minimum(ranges(starts, sizes + 1), len(data) - 1)]
     buffer[at + sizes] = _SEPARATOR
     return buffer.tobytes().split(b"\xff")[:-1]
 
@@ -219,13 +220,13 @@ class Vocabulary:
 
     @classmethod
     def of(cls, tokens: TokenKeys) -> tuple["Vocabulary", np.ndarray]:
-        """The vocabulary of reference tokens, and their ids."""
+        """The vocabulary of reference tokens, and the ids of the tokens of the lines held."""
         long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
         keys = _with_long_keys(tokens, long)
         ordered = np.sort(keys)
         distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
         vocabulary = cls(long, distinct)
-        return vocabulary, tokens.expand(vocabulary._lookup(keys))
+        return vocabulary, vocabulary._lookup(keys)
 
     def __len__(self) -> int:
         return self.size

@@ -19,6 +19,7 @@ from .encode import (
     encode_ids,
     id_rows,
     is_token_ids,
+    ranges,
     split_lines,
     split_tokens,
 )
@@ -125,12 +126,17 @@ class PreparedReferences:
     through the sorted table of reference ids); hypotheses are encoded the same way.
     """
 
-    def __init__(self, kind: str, streams: list, present: np.ndarray, vocabulary, max_order: int, ops=NUMPY):
+    def __init__(self, kind: str, streams: list, present: np.ndarray, vocabulary, max_order: int, ops=NUMPY,
+                 groups: np.ndarray | None = None):
+        """``streams``: each stream's (ids, lengths) over the distinct reference segments, which
+        ``groups`` gives for each segment (``None``: every segment is distinct)."""
         self.kind, self.vocabulary, self.ops = kind, vocabulary, ops
         self.present = present
         self.n_segments = present.shape[1]
         self.lengths = np.stack([ops.to_numpy(lengths) for _, lengths in streams]).astype(np.int64)
-        self.ngrams = ReferenceNgrams(streams, len(vocabulary), max_order, ops)
+        if groups is not None:
+            self.lengths = self.lengths[:, groups]
+        self.ngrams = ReferenceNgrams(streams, len(vocabulary), max_order, ops, groups)
         counts = set(present.sum(axis=0).tolist())
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
 
@@ -139,10 +145,20 @@ class PreparedReferences:
         """From the token keys of every reference stream, one after another (a missing reference
         is an empty line; ``present`` says which are there, streams x segments)."""
         vocabulary, ids = Vocabulary.of(tokens)
-        lengths = tokens.line_lengths().reshape(present.shape)
-        ends = np.cumsum(lengths.sum(axis=1))
-        streams = [(ids[end - size : end], stream) for stream, size, end in zip(lengths, lengths.sum(axis=1), ends)]
-        return cls("text", streams, present, vocabulary, max_order)
+        if tokens.rows is None:
+            lengths = tokens.lengths.reshape(present.shape)
+            ends = np.cumsum(lengths.sum(axis=1))
+            streams = [(ids[end - size : end], stream) for stream, size, end in zip(lengths, lengths.sum(axis=1), ends)]
+            return cls("text", streams, present, vocabulary, max_order)
+        # Lines repeat: segments whose references are the same lines are counted with one copy.
+        held = tokens.rows.reshape(present.shape)  # each reference as a held line
+        distinct, groups = distinct_lines(held[0].tolist() if len(held) == 1 else list(zip(*held.tolist())))
+        firsts = np.arange(len(distinct))
+        if groups is not None:  # each group's first segment
+            firsts = np.flatnonzero(groups > np.maximum.accumulate(np.concatenate([[-1], groups[:-1]])))
+        starts = np.cumsum(tokens.lengths) - tokens.lengths
+        streams = [(ids[ranges(starts[rows], tokens.lengths[rows])], tokens.lengths[rows]) for rows in held[:, firsts]]
+        return cls("text", streams, present, vocabulary, max_order, groups=groups)
 
     @classmethod
     def from_tokens(cls, segments: list[list[list | None]], max_order: int) -> "PreparedReferences":
