@@ -224,7 +224,7 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
         out += ["", "Score differences and their causes:", ""] + causes
     targets = report.target_notes(rows)
     if targets:
-        out += ["", "Speed targets (sacrebleu's median over bleu's):", ""] + targets
+        out += ["", "Speed targets (the peer's median over bleu's):", ""] + targets
     floor_notes = report.floor_notes(rows)
     if floor_notes:
         out += [""] + floor_notes
