@@ -2,12 +2,12 @@
 
 Hypotheses and references are counted together, order by order, by sorting one packed
 integer per n-gram occurrence: (group of its first n-1 tokens, id of its last token,
-position). Equal n-grams of a segment then sit next to each other, whichever source
-(a system's hypotheses or a reference stream) they come from, and one count of (group,
-source) pairs gives every source's count; the clipped count is min(hypothesis count, max
-count in any single reference). Several systems can be counted in one pass, against one
-copy of the references. Only n-grams whose first n-1 tokens matched can match, so each
-order sorts fewer occurrences than the one before.
+position). Equal n-grams against the same reference segment then sit next to each other,
+each holder's (a hypothesis, or a reference stream) in one run, so run lengths are the
+counts; the clipped count is min(hypothesis count, max count in any single reference).
+Hypotheses that share a reference segment (several systems, or a reference repeated in
+the corpus) are counted against one copy of it. Only n-grams whose first n-1 tokens
+matched can match, so each order sorts fewer occurrences than the one before.
 
 The corpus is cut into chunks of whole segments so that a packed key fits in 63 bits
 and a chunk's arrays stay in cache; NumPy chunks run on a few threads (sorting and
