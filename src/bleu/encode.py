@@ -60,7 +60,7 @@ def distinct_lines(lines: list) -> tuple[list, np.ndarray | None]:
     """The distinct lines (or other hashable items), first seen first, and each line's index among
     them; or ``(lines, None)`` when few lines repeat. References scored against many systems
     repeat, and are tokenized and counted once."""
-    first_seen: dict[str, int] = {}
+    first_seen: dict = {}
     at = np.fromiter(map(first_seen.setdefault, lines, count()), dtype=np.int64, count=len(lines))
     if len(first_seen) > _DISTINCT_WORTH * len(lines):
         return lines, None
@@ -120,12 +120,14 @@ class TokenKeys:
         """Tokens per line."""
         return self.lengths if self.rows is None else self.lengths[self.rows]
 
-    def expand(self, values: np.ndarray) -> np.ndarray:
-        """Per-token ``values`` of the held lines as per-token values of every line."""
-        if self.rows is None:
+    def expand(self, values: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """Per-token ``values`` of the held lines as per-token values of every line (or of the
+        held lines ``rows``, one after another)."""
+        rows = self.rows if rows is None else rows
+        if rows is None:
             return values
         starts = np.cumsum(self.lengths) - self.lengths
-        return values[ranges(starts[self.rows], self.lengths[self.rows])]
+        return values[ranges(starts[rows], self.lengths[rows])]
 
     @classmethod
     def of(cls, split: Split, rows: np.ndarray | None = None) -> "TokenKeys":

@@ -19,7 +19,6 @@ from .encode import (
     encode_ids,
     id_rows,
     is_token_ids,
-    ranges,
     split_lines,
     split_tokens,
 )
@@ -156,8 +155,7 @@ class PreparedReferences:
         firsts = np.arange(len(distinct))
         if groups is not None:  # each group's first segment
             firsts = np.flatnonzero(groups > np.maximum.accumulate(np.concatenate([[-1], groups[:-1]])))
-        starts = np.cumsum(tokens.lengths) - tokens.lengths
-        streams = [(ids[ranges(starts[rows], tokens.lengths[rows])], tokens.lengths[rows]) for rows in held[:, firsts]]
+        streams = [(tokens.expand(ids, rows), tokens.lengths[rows]) for rows in held[:, firsts]]
         return cls("text", streams, present, vocabulary, max_order, groups=groups)
 
     @classmethod
