@@ -135,7 +135,7 @@ def _load_bleu():
     """``bleu`` with its engine loaded: the package imports NumPy and the engine lazily on first use,
     and the harness times no peer's imports either."""
     import bleu
-    import bleu.metric
+    import bleu.metrics.bleu.metric
 
     return bleu
 
@@ -163,11 +163,11 @@ class Bleu:
                      lambda result: result.scores, "NumPy int64 arrays, smooth='nltk-method0'")
 
     def prepare_files(self, files, segments) -> Timed:
-        """Read the files with ``bleu.read.read_lines`` and score: the same reading work as the floor."""
+        """Read the files with ``bleu.files.read.read_lines`` and score: the same reading work as the floor."""
         bleu = _load_bleu()
         from workloads import read_file_pairs
 
-        from bleu.read import read_lines
+        from bleu.files.read import read_lines
 
         def call():
             hypotheses, references = read_file_pairs(files, segments, read_lines)
@@ -180,7 +180,7 @@ class Bleu:
 
     def prepare_chrf(self, hypotheses, streams) -> Timed:
         _load_bleu()
-        from bleu.chrf import corpus_chrf
+        from bleu import corpus_chrf
 
         order = self.word_order
         return Timed(lambda: corpus_chrf(hypotheses, streams, word_order=order), lambda result: result.score,
@@ -188,7 +188,7 @@ class Bleu:
 
     def prepare_ter(self, hypotheses, streams) -> Timed:
         _load_bleu()
-        from bleu.ter import corpus_ter
+        from bleu import corpus_ter
 
         return Timed(lambda: corpus_ter(hypotheses, streams), lambda result: result.score, "corpus_ter(hyps, streams)")
 

@@ -2,11 +2,11 @@
 
 Stages, in order (each one's output feeds the next):
 
-- read: ``bleu.read.read_lines`` on every hypothesis and reference file of B
-- distinct: ``bleu.encode.distinct_lines`` of both (a line that repeats is tokenized once)
-- tokenize hyp / tokenize ref: ``bleu.encode.split_lines(lines, 13a)`` of the distinct lines (token spans
+- read: ``bleu.files.read.read_lines`` on every hypothesis and reference file of B
+- distinct: ``bleu.engine.keys.distinct_lines`` of both (a line that repeats is tokenized once)
+- tokenize hyp / tokenize ref: ``bleu.tokenizers.lines.split_lines(lines, 13a)`` of the distinct lines (token spans
   over the UTF-8 bytes)
-- keys: ``bleu.encode.TokenKeys.of`` of both (one 64-bit key per token)
+- keys: ``bleu.engine.keys.TokenKeys.of`` of both (one 64-bit key per token)
 - references: ``PreparedReferences.from_keys`` (reference vocabulary and reference ids)
 - encode: ``prepared.vocabulary.encode`` of the hypothesis keys
 - count: ``prepared.ngrams.matches`` (clipped hypothesis n-gram matches)
@@ -21,11 +21,11 @@ from contextlib import contextmanager
 
 STAGES = ("read", "distinct", "tokenize hyp", "tokenize ref", "keys", "references", "encode", "count", "stats", "score")
 DESCRIPTIONS = {
-    "read": "bleu.read.read_lines per file",
-    "distinct": "bleu.encode.distinct_lines(lines), hypotheses and references",
-    "tokenize hyp": "bleu.encode.split_lines(distinct hypotheses, 13a): token spans",
-    "tokenize ref": "bleu.encode.split_lines(distinct references, 13a): token spans",
-    "keys": "bleu.encode.TokenKeys.of(spans), hypotheses and references",
+    "read": "bleu.files.read.read_lines per file",
+    "distinct": "bleu.engine.keys.distinct_lines(lines), hypotheses and references",
+    "tokenize hyp": "bleu.tokenizers.lines.split_lines(distinct hypotheses, 13a): token spans",
+    "tokenize ref": "bleu.tokenizers.lines.split_lines(distinct references, 13a): token spans",
+    "keys": "bleu.engine.keys.TokenKeys.of(spans), hypotheses and references",
     "references": "PreparedReferences.from_keys (vocabulary + reference ids)",
     "encode": "prepared.vocabulary.encode(hypothesis keys)",
     "count": "prepared.ngrams.matches(ids, lengths)",
@@ -53,11 +53,13 @@ def stage_breakdown(segments: int | None = None) -> dict:
 
     import numpy as np
 
-    from bleu.count import closest_lengths, ngram_totals
-    from bleu.encode import TokenKeys, distinct_lines, split_lines
-    from bleu.metric import BLEU, PreparedReferences
-    from bleu.read import read_lines
-    from bleu.stats import Stats
+    from bleu.engine.keys import TokenKeys, distinct_lines
+    from bleu.engine.ngrams import ngram_totals
+    from bleu.files.read import read_lines
+    from bleu.metrics.bleu import BLEU, Stats
+    from bleu.metrics.bleu.brevity import closest_lengths
+    from bleu.metrics.bleu.references import PreparedReferences
+    from bleu.tokenizers.lines import split_lines
 
     files = b_file_pairs()
     metric = BLEU()

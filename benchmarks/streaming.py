@@ -86,7 +86,7 @@ def main(argv=None) -> int:
 
     score, seconds, rss = run_cli(big_ref, big_hyp)
     import bleu
-    from bleu.read import read_lines
+    from bleu.files.read import read_lines
 
     in_memory = bleu.corpus_bleu(read_lines(hyp), [read_lines(ref)]).score
     size = (big_hyp.stat().st_size + big_ref.stat().st_size) / 2**20

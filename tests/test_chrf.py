@@ -24,10 +24,16 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
 from shared_data import find_wmt22, read_lines, references, system_output, wmt22_dir
 
-from bleu.chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf, sentence_chrfs
+from bleu.core.signature import TOOL_VERSION, Signature
 from bleu.errors import BleuInputError, LengthMismatchError
 from bleu.metrics import metric_class
-from bleu.signature import TOOL_VERSION, Signature
+from bleu.metrics.chrf import (
+    CHRF,
+    CHRFScore,
+    corpus_chrf,
+    sentence_chrf,
+    sentence_chrfs,
+)
 
 TOLERANCE = 1e-9
 SPACES = [chr(code) for code in range(0x3001) if chr(code).isspace()]

@@ -109,7 +109,7 @@ def test_version_and_help(capsys):
 
 
 def test_help_does_not_import_numpy():
-    code = "import sys; from bleu.cli import build_parser; build_parser().format_help(); print('numpy' in sys.modules)"
+    code = "import sys; from bleu.cli.score import build_parser; build_parser().format_help(); print('numpy' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

@@ -14,8 +14,9 @@ from helpers import write
 from sacrebleu.significance import PairedTest
 from shared_data import read_lines, references, system_output
 
-from bleu import cli, stream
 from bleu.cli import EXIT_OK, EXIT_USAGE, main
+from bleu.cli import score as cli
+from bleu.core import stream
 from bleu.significance import paired_test
 
 SYSTEMS = ["Online-A", "PROMT", "Online-B"]

@@ -381,7 +381,7 @@ def test_statistics_prepared_references(max_order, corpus):
 def test_statistics_in_small_chunks(chunk_tokens, corpus):
     """Counting cuts the corpus into chunks of whole segments (counted on several threads);
     chunks of one segment, or of a few, give sacrebleu's statistics too."""
-    from bleu.backend import NUMPY
+    from bleu.engine.backend import NUMPY
 
     hypotheses, streams = corpus
     with pytest.MonkeyPatch.context() as patch:
@@ -396,7 +396,7 @@ def test_statistics_in_small_chunks(chunk_tokens, corpus):
 def test_systems_counted_together(chunk_tokens, corpus):
     """Several systems are counted in one pass against one copy of the references (in chunks of
     a few tokens too): each gets sacrebleu's statistics."""
-    from bleu.backend import NUMPY
+    from bleu.engine.backend import NUMPY
 
     hypotheses, streams = corpus
     systems = [hypotheses, [line or "" for line in streams[0]], hypotheses[1:] + hypotheses[:1], hypotheses]

@@ -13,12 +13,13 @@ import sacrebleu
 from sacrebleu.significance import PairedTest, _bootstrap_resample
 from shared_data import read_lines, references, system_output
 
-from bleu import significance
+from bleu import BLEU
 from bleu.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
-from bleu.metric import BLEU
 from bleu.progress import Progress
-from bleu.significance import holm, paired_test, paired_test_statistics
-from bleu.significance_report import to_latex, to_text
+from bleu.significance import paired_test, paired_test_statistics
+from bleu.significance import resampling as significance
+from bleu.significance.resampling import holm
+from bleu.significance.results import to_latex, to_text
 
 SYSTEMS = ["Online-A", "Online-B", "PROMT", "JDExploreAcademy"]
 

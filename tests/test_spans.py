@@ -8,9 +8,11 @@ import pytest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacre13a
 
 import bleu
-from bleu import encode
-from bleu.encode import KeyTable, TokenKeys, Vocabulary, distinct_lines, split_lines
+from bleu.engine import keys as encode
+from bleu.engine.keys import KeyTable, TokenKeys, Vocabulary, distinct_lines
 from bleu.tokenizers import get
+from bleu.tokenizers import lines as line_splitting
+from bleu.tokenizers.lines import split_lines
 from bleu.tokenizers.spans import (
     UNICODE_SPACES,
     mteval_spans,
@@ -56,7 +58,7 @@ def test_batches_in_small_pieces(tokenize, monkeypatch):
     """Text is split in pieces of whole lines (on several threads): tiny pieces give the same tokens."""
     lines = _random_lines(7, 300) + ["", "tail-\nnext &amp; <skipped>", "a\u2028b"]
     whole = split_lines(lines, get(tokenize)).tokens()
-    monkeypatch.setattr(encode, "_PIECE_BYTES", 3)
+    monkeypatch.setattr(line_splitting, "_PIECE_BYTES", 3)
     monkeypatch.setattr(encode, "_PIECE_TOKENS", 2)
     assert split_lines(lines, get(tokenize)).tokens() == whole
     assert [len(tokens) for tokens in whole] == split_lines(lines, get(tokenize)).lengths.tolist()

@@ -80,7 +80,7 @@ def test_references_prepared_once_serve_many_systems():
 def test_sorted_query_search_gives_the_same_statistics(monkeypatch, seed):
     """Large lookups search their queries in sorted order (backend.NumpyOps.searchsorted); forcing
     that path on every lookup changes no statistic."""
-    from bleu import backend
+    from bleu.engine import backend
 
     rng = np.random.default_rng(seed)
     words = [f"w{i}" for i in range(40)]

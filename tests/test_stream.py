@@ -14,13 +14,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from shared_data import references, system_output
 
-from bleu import cli, stream
+from bleu import BLEU
 from bleu.cli import EXIT_INPUT, EXIT_OK, main
+from bleu.cli import score as cli
+from bleu.core import stream
+from bleu.core.stream import aligned_blocks, stream_scores
 from bleu.errors import BleuInputError
-from bleu.metric import BLEU
+from bleu.files.read import read_blocks, read_lines
 from bleu.progress import Progress
-from bleu.read import read_blocks, read_lines
-from bleu.stream import aligned_blocks, stream_scores
 
 PIECES = ["a", "b c", "\r", "\n", "\r\n", "é", "中文", "\u2028", "\x85", "\x0c", " ", "."]
 

@@ -17,11 +17,12 @@ from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics import lib_ter
 from shared_data import read_lines, references, system_output
 
-from bleu import ter_align
+from bleu.core.signature import TOOL_VERSION
+from bleu.core.stats import float32_arithmetic
 from bleu.errors import BleuInputError, LengthMismatchError
-from bleu.metrics import float32_arithmetic, metric_class
-from bleu.signature import TOOL_VERSION
-from bleu.ter import TER, TERScore, corpus_ter, sentence_ter, sentence_ters
+from bleu.metrics import metric_class
+from bleu.metrics.ter import TER, TERScore, corpus_ter, sentence_ter, sentence_ters
+from bleu.metrics.ter import align as ter_align
 
 TOLERANCE = 1e-9
 OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")

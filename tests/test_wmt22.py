@@ -13,10 +13,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+import shared_data
+from shared_data import (
+    find_wmt22,
+    read_lines,
+    references,
+    system_output,
+    tokenizer_for,
+    wmt22_dir,
+)
 
 import bleu
-import shared_data
-from shared_data import find_wmt22, read_lines, references, system_output, tokenizer_for, wmt22_dir
 
 SCORES = Path("scores") / "automatic-scores.tsv"
 N_BLEU_ROWS = 455  # bleu-all 191, bleu-A 170, bleu-B 64, bleu-C 21, bleu-stud 9

@@ -88,8 +88,9 @@ def _token_list(tokens, what: str) -> list:
 
 def _stats(list_of_references, hypotheses, max_order: int):
     """Per-segment statistics of token lists: NLTK's references per segment become reference streams."""
-    from .encode import TokenKeys, split_tokens
-    from .metric import PreparedReferences
+    from .engine.keys import TokenKeys
+    from .metrics.bleu.references import PreparedReferences
+    from .tokenizers.lines import split_tokens
 
     if isinstance(list_of_references, (str, bytes)) or not isinstance(list_of_references, Sequence) or \
             isinstance(hypotheses, (str, bytes)) or not isinstance(hypotheses, Sequence):
@@ -110,8 +111,8 @@ def _stats(list_of_references, hypotheses, max_order: int):
 
 
 def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment):
-    from . import chen_cherry
-    from .config import NLTK_EXTRA_ORDER, Scoring
+    from .metrics.bleu import chen_cherry
+    from .metrics.bleu.scoring import NLTK_EXTRA_ORDER, Scoring
 
     weight_list = _weight_list(weights)
     order = max(len(weight) for weight in weight_list)

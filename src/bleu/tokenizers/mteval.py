@@ -21,7 +21,7 @@ class Tokenizer13a:
         return self.batch([line])[0]
 
     def batch(self, lines: list[str]) -> list[str]:
-        from ..encode import split_lines
+        from .lines import split_lines
 
         return [" ".join(tokens) for tokens in split_lines(lines, self).tokens()]
 

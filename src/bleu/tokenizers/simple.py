@@ -17,7 +17,7 @@ class NoneTokenizer:
 
     @staticmethod
     def join(lines: list[str]) -> str:
-        from ..encode import join_lines
+        from .lines import join_lines
 
         return join_lines(lines)
 

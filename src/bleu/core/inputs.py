@@ -1,0 +1,98 @@
+"""Input checks every metric shares: hypotheses, reference streams, and references prepared once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import repeat
+from operator import is_not
+
+import numpy as np
+
+from ..errors import BleuInputError, LengthMismatchError
+
+
+def is_sequence(value) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
+def _check_items(items: Sequence, allowed: tuple[type, ...], problem) -> set[type]:
+    """The types of ``items`` (one fast pass when all are allowed); for the first item that is not
+    an instance of ``allowed``, raise ``BleuInputError(problem(index, item))``."""
+    types = set(map(type, items))
+    if not types <= set(allowed):
+        for index, item in enumerate(items):
+            if not isinstance(item, allowed):
+                raise BleuInputError(problem(index, item))
+    return types
+
+
+def check_hypotheses(hypotheses) -> None:
+    """Hypotheses must be a non-empty list of str."""
+    if isinstance(hypotheses, str):
+        raise BleuInputError("hypotheses must be a list of str, got a single str; wrap it as [hypothesis]")
+    if not is_sequence(hypotheses):
+        raise BleuInputError(f"hypotheses must be a list of str, got {type(hypotheses).__name__}")
+    if len(hypotheses) == 0:
+        raise BleuInputError("no hypotheses to score")
+    _check_items(hypotheses, (str,), lambda index, item: f"hypothesis {index} is {type(item).__name__}, expected str")
+
+
+def check_references(references, n_hypotheses: int | None = None) -> np.ndarray:
+    """References must be a list of streams (lists of str or None), each as long as the hypotheses.
+    Returns which references are there (not ``None``), streams x segments."""
+    if isinstance(references, str) or not is_sequence(references):
+        raise BleuInputError(
+            "references must be a list of reference streams (each a list of str, one per hypothesis), "
+            f"got {type(references).__name__}"
+        )
+    if len(references) == 0:
+        raise BleuInputError("no references given")
+    if all(isinstance(stream, str) for stream in references):
+        raise BleuInputError(
+            "references must be a list of reference streams, got a list of str; "
+            "for one reference per segment pass [references]"
+        )
+    with_none = []
+    for number, stream in enumerate(references, 1):
+        if not is_sequence(stream):
+            raise BleuInputError(f"reference stream {number} is {type(stream).__name__}, expected a list of str")
+        types = _check_items(stream, (str, type(None)), lambda index, item, number=number: (
+            f"reference stream {number}, segment {index} is {type(item).__name__}, expected str or None"))
+        with_none.append(type(None) in types)
+    lengths = [len(stream) for stream in references]
+    if n_hypotheses is None:
+        n_hypotheses = lengths[0]
+    for number, length in enumerate(lengths, 1):
+        if length != n_hypotheses:
+            message = (
+                f"{n_hypotheses} hypotheses but reference stream {number} has {length} segments; "
+                "every reference stream needs one line per hypothesis"
+            )
+            if len(references) == n_hypotheses and len(set(lengths)) == 1:
+                message += (
+                    f". The references look transposed: {len(references)} lists of {length}, one per segment. "
+                    "Pass one list per reference stream instead, e.g. [list(s) for s in zip(*references)]"
+                )
+            raise LengthMismatchError(message)
+    present = np.ones((len(references), n_hypotheses), dtype=bool)
+    for row, stream, none in zip(present, references, with_none):
+        if none:
+            row[:] = np.fromiter(map(is_not, stream, repeat(None)), dtype=bool, count=n_hypotheses)
+    if all(with_none) and not present.any(axis=0).all():
+        first = int(np.argmin(present.any(axis=0)))
+        raise BleuInputError(f"segment {first} has no reference: every reference stream has None there")
+    return present
+
+
+def references_for(n_hypotheses: int, references, prepared, prepare):
+    """The references of a call: given with it (``prepare(references, n_hypotheses)``), or those
+    prepared when the metric was created, which must have as many segments as the hypotheses."""
+    if references is not None:
+        return prepare(references, n_hypotheses)
+    if prepared is None:
+        raise BleuInputError("no references: pass them here or when creating the metric")
+    if prepared.n_segments != n_hypotheses:
+        raise LengthMismatchError(
+            f"{n_hypotheses} hypotheses but the prepared references have {prepared.n_segments} segments"
+        )
+    return prepared

@@ -1,0 +1,58 @@
+"""Reproducibility signatures in sacrebleu's format and field order, naming this tool."""
+
+from __future__ import annotations
+
+from ..version import __version__
+
+TOOL_VERSION = f"bleu-{__version__}"
+
+# Field name -> short name (sacrebleu's abbreviations) for every metric's fields.
+_SHORT = {
+    "nrefs": "#",
+    "bs": "bs",  # bootstrap resamples
+    "ar": "ar",  # approximate randomization trials
+    "seed": "rs",
+    "case": "c",
+    "eff": "e",
+    "tok": "tok",
+    "smooth": "s",
+    "ngram": "n",  # extension: only when the max order is not 4
+    "weights": "w",  # extension: only when the weights are not uniform
+    "nc": "nc",
+    "nw": "nw",
+    "space": "s",
+    "norm": "nr",
+    "punct": "pn",
+    "asian": "as",
+    "version": "v",
+}
+# Printed first, in this order, as sacrebleu does; the metric's own fields follow, version comes last.
+_LEADING = ("nrefs", "bs", "ar", "seed")
+
+
+class Signature:
+    """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-0.1.0``: fields in sacrebleu's order
+    (nrefs, test settings, the metric's fields as given, version)."""
+
+    def __init__(self, info: dict[str, str], short: dict[str, str] | None = None):
+        middle = [name for name in info if name not in _LEADING and name != "version"]
+        order = [name for name in _LEADING if name in info] + middle + (["version"] if "version" in info else [])
+        self.info = {name: info[name] for name in order}
+        self.short = short or {}  # a metric's own short names (TER's "tok" is "t")
+
+    def with_fields(self, **fields: str) -> "Signature":
+        """A copy with fields added or replaced (e.g. ``bs="1000", seed="12345"``)."""
+        return Signature({**self.info, **fields}, self.short)
+
+    def format(self, short: bool = False) -> str:
+        names = {**_SHORT, **self.short}
+        return "|".join(f"{names.get(name, name) if short else name}:{value}" for name, value in self.info.items())
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return f"Signature({self.format()!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Signature) and self.info == other.info

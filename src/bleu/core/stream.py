@@ -1,0 +1,89 @@
+"""Corpus scores of files too large for memory: aligned blocks of lines -> statistics -> running sums.
+
+A corpus score is a function of the column sums of per-segment statistics, so the files are read
+block by block and each block's statistics are added up. The last block's rows are kept as they
+are (NLTK's corpus smoothing looks at the last segment). Memory is bounded by the block size, and
+the score is the one of a single in-memory pass.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+
+from ..files.read import STDIN, read_blocks
+from ..progress import Progress
+
+BLOCK_SEGMENTS = 20_000
+
+
+class _Lines:
+    """The lines of one file, taken a given number at a time."""
+
+    def __init__(self, path: str, block_bytes: int):
+        self.blocks = read_blocks(path, block_bytes)
+        self.buffer: list[str] = []
+        self.taken, self.consumed = 0, 0
+
+    def take(self, count: int) -> list[str]:
+        while len(self.buffer) < count:  # read only what is missing: memory stays at about one block
+            block = next(self.blocks, None)
+            if block is None:
+                break
+            lines, self.consumed = block
+            self.buffer += lines
+        taken, self.buffer = self.buffer[:count], self.buffer[count:]
+        self.taken += len(taken)
+        return taken
+
+    def count_rest(self) -> int:
+        """All lines of the file, reading what is left only to count it."""
+        return self.taken + len(self.buffer) + sum(len(lines) for lines, _ in self.blocks)
+
+
+def aligned_blocks(paths: Sequence[str], check: Callable[[list[int]], None], segments: int = BLOCK_SEGMENTS,
+                   block_bytes: int = 16 << 20, progress: Progress | None = None) -> Iterator[list[list[str]]]:
+    """Blocks of ``segments`` lines of every file at once. At the end, or as soon as one file
+    runs out before the others, ``check`` gets every file's line count (and raises if they differ)."""
+    readers = [_Lines(os.fspath(path), block_bytes) for path in paths]
+    while True:
+        parts = [reader.take(segments) for reader in readers]
+        if progress:
+            progress.advance(readers[0].consumed - progress.done)
+        if len({len(part) for part in parts}) > 1 or not parts[0]:
+            check([reader.count_rest() for reader in readers])
+            return
+        yield parts
+
+
+def stream_scores(make_metrics: Callable[[list[list[str]]], list], hypothesis_path: str,
+                      reference_paths: Sequence[str], check: Callable[[list[int]], None],
+                      segments: int = BLOCK_SEGMENTS, progress: bool = False) -> list:
+    """Corpus scores of one system file against reference files, one block at a time.
+    ``make_metrics(reference_streams)`` builds the metrics on a block's references."""
+    bar = _progress_for(hypothesis_path) if progress else None
+    earlier: list[np.ndarray | None] = []
+    last: list[np.ndarray] = []
+    metrics: list = []
+    for hypotheses, *references in aligned_blocks([hypothesis_path, *reference_paths], check, segments,
+                                                  progress=bar):
+        metrics = make_metrics(references)
+        if not last:
+            earlier, last = [None] * len(metrics), [None] * len(metrics)
+        for i, metric in enumerate(metrics):
+            if last[i] is not None:
+                earlier[i] = last[i].sum(axis=0) + (0 if earlier[i] is None else earlier[i])
+            last[i] = metric.segment_statistics(hypotheses)
+    if bar:
+        bar.close()
+    return [metric.score_statistics(stats if before is None else np.vstack([before[None, :], stats]))
+            for metric, before, stats in zip(metrics, earlier, last)]
+
+
+def _progress_for(path: str) -> Progress | None:
+    """A bar over the bytes of the hypothesis file (none for standard input, whose size is unknown)."""
+    if path == STDIN:
+        return None
+    return Progress(f"scoring {os.path.basename(path)}:", os.path.getsize(path), unit="MiB", scale=1 << 20)

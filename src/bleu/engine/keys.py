@@ -1,0 +1,186 @@
+"""Map tokens to integer ids so that counting works on arrays, not strings.
+
+Text arrives as token spans over its UTF-8 bytes (``tokenizers.lines``). Each token becomes one
+64-bit key without a Python string: a token of at most 7 bytes is its bytes and its length packed
+together (distinct tokens, distinct keys), a longer one is numbered through a dict. Keys map to
+dense ids through an open-addressing hash table held in two arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import count, pairwise, repeat
+
+import numpy as np
+
+from ..tokenizers.lines import Split
+from .backend import NUMPY
+
+UNKNOWN = -1
+_EMPTY = np.uint64(0)  # no token has this key: a packed token's length byte is 1..7 (0xFE for "")
+_LONG = np.uint64(0xFF << 56)  # key of a long token: this tag | its number
+_SEPARATOR = 0xFF  # a byte that UTF-8 never holds
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key's top bits pick its slot
+# By token size 0..7 (8: longer): the bytes a short token's key keeps, and its length byte.
+_SIZE_MASKS = np.array([(1 << 8 * size) - 1 for size in range(8)] + [0], dtype=np.uint64)
+_SIZE_TAGS = np.array([0xFE << 56] + [size << 56 for size in range(1, 8)] + [0], dtype=np.uint64)  # 0xFE: ""
+_PIECE_TOKENS = 1 << 18  # tokens are keyed in pieces of this many
+_DISTINCT_WORTH = 0.75  # tokenize distinct lines only when at most this share of the lines is distinct
+
+
+def distinct_lines(lines: list) -> tuple[list, np.ndarray | None]:
+    """The distinct lines (or other hashable items), first seen first, and each line's index among
+    them; or ``(lines, None)`` when few lines repeat. References scored against many systems
+    repeat, and are tokenized and counted once."""
+    first_seen: dict = {}
+    at = np.fromiter(map(first_seen.setdefault, lines, count()), dtype=np.int64, count=len(lines))
+    if len(first_seen) > _DISTINCT_WORTH * len(lines):
+        return lines, None
+    number = np.cumsum(at == np.arange(len(lines))) - 1
+    return list(first_seen), number[at]
+
+
+@dataclass
+class TokenKeys:
+    """One uint64 key per token (``_EMPTY`` for the long ones until a vocabulary numbers them) of
+    the lines held; with ``rows``, line i is held line ``rows[i]`` (repeated lines held once)."""
+
+    keys: np.ndarray
+    lengths: np.ndarray  # tokens per held line
+    long_at: np.ndarray  # indices of the tokens longer than 7 bytes
+    long_tokens: list[bytes]  # their bytes
+    rows: np.ndarray | None = None
+
+    def line_lengths(self) -> np.ndarray:
+        """Tokens per line."""
+        return self.lengths if self.rows is None else self.lengths[self.rows]
+
+    def expand(self, values: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """Per-token ``values`` of the held lines as per-token values of every line (or of the
+        held lines ``rows``, one after another)."""
+        rows = self.rows if rows is None else rows
+        if rows is None:
+            return values
+        starts = np.cumsum(self.lengths) - self.lengths
+        return values[ranges(starts[rows], self.lengths[rows])]
+
+    @classmethod
+    def of(cls, split: Split, rows: np.ndarray | None = None) -> "TokenKeys":
+        padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
+        windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
+
+        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+            starts = split.starts[span[0] : span[1]]
+            size = np.minimum(split.ends[span[0] : span[1]] - starts, 8)  # 8: long
+            keys = windows[starts]  # 8 bytes from each token's start
+            keys &= _SIZE_MASKS[size]
+            keys |= _SIZE_TAGS[size]
+            return keys, np.flatnonzero(size == 8) + span[0]
+
+        pieces = NUMPY.map_chunks(piece, _token_pieces(len(split.starts)))
+        keys = np.concatenate([keys for keys, _ in pieces]) if pieces else np.zeros(0, dtype=np.uint64)
+        long_at = np.concatenate([at for _, at in pieces]) if pieces else np.zeros(0, dtype=np.int64)
+        starts = split.starts[long_at]
+        return cls(keys, split.lengths, long_at, _gather(split.data, starts, split.ends[long_at] - starts), rows)
+
+
+def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
+    """Ranges of at most ``_PIECE_TOKENS`` tokens covering 0..n_tokens, for ``map_chunks``."""
+    return list(pairwise([*range(0, n_tokens, _PIECE_TOKENS), n_tokens]))
+
+
+def ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The indices of the ranges ``starts[i]``, ..., ``starts[i] + sizes[i] - 1``, one after another."""
+    at = np.cumsum(sizes) - sizes  # where each range lands
+    indices = np.repeat(starts - at, sizes)
+    indices += np.arange(len(indices))
+    return indices
+
+
+def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[bytes]:
+    """The byte strings at ``starts`` of ``sizes``, cut from one buffer in a single split."""
+    if len(starts) == 0:
+        return []
+    at = np.cumsum(sizes + 1) - (sizes + 1)  # where each lands, a separator after each
+    buffer = data[np.minimum(ranges(starts, sizes + 1), len(data) - 1)]
+    buffer[at + sizes] = _SEPARATOR
+    return buffer.tobytes().split(b"\xff")[:-1]
+
+
+class KeyTable:
+    """Distinct non-empty uint64 keys -> their index, as an open-addressing hash table (load <= 1/4)."""
+
+    def __init__(self, keys: np.ndarray):
+        bits = max(int(4 * len(keys)).bit_length(), 4)
+        self.shift, self.mask = np.uint64(64 - bits), (1 << bits) - 1
+        self.slots = np.zeros(1 << bits, dtype=np.uint64)
+        self.ids = np.full(1 << bits, UNKNOWN, dtype=np.int64)
+        slot = self._home(keys)
+        todo = np.arange(len(keys))
+        while len(todo):
+            at = slot[todo]
+            free = self.slots[at] == _EMPTY
+            self.slots[at[free]] = keys[todo[free]]  # several keys may race for a slot: one wins
+            placed = free.copy()
+            placed[free] = self.slots[at[free]] == keys[todo[free]]
+            self.ids[at[placed]] = todo[placed]
+            todo = todo[~placed]
+            slot[todo] = (slot[todo] + 1) & self.mask
+
+    def _home(self, keys: np.ndarray) -> np.ndarray:
+        return ((keys * _MULTIPLIER) >> self.shift).astype(np.int64)
+
+    def lookup(self, keys: np.ndarray) -> np.ndarray:
+        """The index of each key, ``UNKNOWN`` where absent."""
+        slot = self._home(keys)
+        held = self.slots[slot]
+        hit = held == keys
+        result = np.where(hit, self.ids[slot], UNKNOWN)
+        todo = np.flatnonzero(~hit & (held != _EMPTY))  # a collision: probe on
+        while len(todo):
+            at = (slot[todo] + 1) & self.mask
+            slot[todo] = at
+            held = self.slots[at]
+            hit = held == keys[todo]
+            result[todo[hit]] = self.ids[at[hit]]
+            todo = todo[~hit & (held != _EMPTY)]
+        return result
+
+
+class Vocabulary:
+    """Ids 0..size-1 for the distinct tokens of the references; other tokens are ``UNKNOWN``."""
+
+    def __init__(self, long: dict[bytes, int], distinct: np.ndarray):
+        self.long = long
+        self.size = len(distinct)
+        self.table = KeyTable(distinct)
+
+    @classmethod
+    def of(cls, tokens: TokenKeys) -> tuple["Vocabulary", np.ndarray]:
+        """The vocabulary of reference tokens, and the ids of the tokens of the lines held."""
+        long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
+        keys = _with_long_keys(tokens, long)
+        ordered = np.sort(keys)
+        distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
+        vocabulary = cls(long, distinct)
+        return vocabulary, vocabulary._lookup(keys)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _lookup(self, keys: np.ndarray) -> np.ndarray:
+        found = NUMPY.map_chunks(lambda span: self.table.lookup(keys[span[0] : span[1]]), _token_pieces(len(keys)))
+        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+    def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
+        """Flat token ids of all lines (``UNKNOWN`` where not in the vocabulary) and their lengths."""
+        return tokens.expand(self._lookup(_with_long_keys(tokens, self.long))), tokens.line_lengths()
+
+
+def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int]) -> np.ndarray:
+    """The tokens' keys with the long tokens' numbers filled in (``_EMPTY`` if unnumbered)."""
+    keys = tokens.keys.copy()
+    numbers = np.fromiter(map(long.get, tokens.long_tokens, repeat(-1)), dtype=np.int64, count=len(tokens.long_tokens))
+    keys[tokens.long_at] = np.where(numbers >= 0, _LONG | numbers.astype(np.uint64), _EMPTY)
+    return keys
+

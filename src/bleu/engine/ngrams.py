@@ -1,0 +1,186 @@
+"""Vectorised n-gram counting and clipping over whole corpora of token ids.
+
+Hypotheses and references are counted together, order by order, by sorting one packed
+integer per n-gram occurrence: (group of its first n-1 tokens, id of its last token,
+position). Equal n-grams against the same reference segment then sit next to each other,
+each holder's (a hypothesis, or a reference stream) in one run, so run lengths are the
+counts; the clipped count is min(hypothesis count, max count in any single reference).
+Hypotheses that share a reference segment (several systems, or a reference repeated in
+the corpus) are counted against one copy of it. Only n-grams whose first n-1 tokens
+matched can match, so each order sorts fewer occurrences than the one before.
+
+The corpus is cut into chunks of whole segments so that a packed key fits in 63 bits
+and a chunk's arrays stay in cache; NumPy chunks run on a few threads (sorting and
+arithmetic release the GIL). ``ReferenceNgrams`` runs on NumPy arrays or, through
+``backend.TorchOps``, on torch tensors.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+
+from ..errors import BleuInputError
+from .backend import NUMPY
+from .keys import ranges
+
+
+def _bits(n: int) -> int:
+    """Bits that hold 0..n-1."""
+    return max(int(n - 1).bit_length(), 1)
+
+
+class ReferenceNgrams:
+    """Reference token ids, ready to clip many hypotheses against.
+
+    ``streams`` holds one (ids, lengths) pair per reference stream over the distinct
+    reference segments (a missing reference is a segment of length 0); ``groups`` gives
+    each segment's distinct reference segment (``None``: each segment its own). Token ids
+    are 0..vocab_size-1; a hypothesis id outside that range matches nothing.
+    """
+
+    def __init__(self, streams: list, vocab_size: int, max_order: int, ops=NUMPY, groups: np.ndarray | None = None):
+        self.ops = ops
+        self.max_order = max_order
+        self.vocab_size = vocab_size
+        self.streams = streams
+        self.n_groups = len(streams[0][1])
+        self.groups = np.arange(self.n_groups) if groups is None else groups
+        self.n_segments = len(self.groups)
+        self.offsets = [np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))]) for _, lengths in streams]
+
+    def matches(self, ids, lengths) -> np.ndarray:
+        """Clipped n-gram matches as a NumPy array of shape (segments, max_order), for hypotheses
+        aligned with the references."""
+        return self.matches_of([(ids, lengths)])[0]
+
+    def matches_of(self, systems: list[tuple]) -> np.ndarray:
+        """Clipped matches of several systems' (ids, lengths), shape (systems, segments, max_order),
+        counted together: every hypothesis that shares a reference segment is counted with one
+        copy of it (the references are sorted once, whatever the number of systems)."""
+        ops = self.ops
+        for _, lengths in systems:
+            if len(lengths) != self.n_segments:
+                raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
+        ids = ops.concat([self._known(ids) for ids, _ in systems])
+        lengths = ops.concat([lengths for _, lengths in systems])
+        groups = np.tile(self.groups, len(systems))
+        order = None
+        if len(groups) and np.any(groups[1:] < groups[:-1]):  # hypotheses in the order of their references
+            order = np.argsort(groups, kind="stable")
+            sizes = ops.to_numpy(lengths)
+            starts = np.cumsum(sizes) - sizes
+            ids, lengths = ids[ops.asarray(ranges(starts[order], sizes[order]))], lengths[ops.asarray(order)]
+            groups = groups[order]
+        hyp_offsets = np.concatenate([[0], np.cumsum(ops.to_numpy(lengths))])
+        firsts = np.searchsorted(groups, np.arange(self.n_groups + 1))  # each group's first hypothesis
+        sizes = hyp_offsets[firsts[1:]] - hyp_offsets[firsts[:-1]]
+        sizes = sizes + sum(offsets[1:] - offsets[:-1] for offsets in self.offsets)
+        # A chunk's keys hold a group number, a token id and a position: keep them in 63 bits.
+        largest = 1 << (63 - _bits(self.vocab_size + 1)) // 2
+        total = int(sizes.sum() + len(sizes))
+        rounds = max(-(-total // (ops.threads * min(ops.chunk_tokens, largest))), 1)  # chunks: a multiple of threads
+        chunks = _chunks(sizes + 1, -(-total // (ops.threads * rounds)))  # + 1: many empty segments make a chunk too
+
+        def count(chunk: tuple[int, int]) -> np.ndarray:
+            first, last = chunk
+            a, b = firsts[first], firsts[last]
+            hypotheses = (ids[hyp_offsets[a] : hyp_offsets[b]], lengths[a:b], groups[a:b] - first)
+            references = [(stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
+                          for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets)]
+            return _clipped_matches(ops, hypotheses, references, last - first, self.vocab_size + 1, self.max_order)
+
+        columns = ops.map_chunks(count, chunks)
+        matches = np.concatenate(columns) if columns else np.zeros((0, self.max_order), dtype=np.int64)
+        if order is not None:
+            matches[order] = matches.copy()
+        return matches.reshape(len(systems), self.n_segments, self.max_order)
+
+    def _known(self, ids):
+        """The ids with every id outside the vocabulary replaced by one that no reference has."""
+        unknown = (ids < 0) | (ids >= self.vocab_size)
+        if bool(unknown.any()):
+            ids = ids.clone() if hasattr(ids, "clone") else ids.copy()
+            ids[unknown] = self.vocab_size
+        return ids
+
+
+def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
+    """Runs of consecutive segments of about ``target`` tokens each (a longer segment alone)."""
+    target = max(target, 1)
+    ends = np.cumsum(sizes)
+    cuts = np.searchsorted(ends, np.arange(target, int(ends[-1]) if len(ends) else 0, target), side="right")
+    return list(pairwise(sorted({0, *cuts.tolist(), len(sizes)})))
+
+
+def _clipped_matches(ops, hypotheses: tuple, references: list[tuple], n_groups: int, span: int,
+                     max_order: int) -> np.ndarray:
+    """Clipped matches of one chunk, shape (hypotheses, max_order). ``hypotheses`` is (ids, lengths,
+    reference group of each, ascending); ``references`` holds each stream's (ids, lengths) over the
+    ``n_groups`` reference segments; ids are below ``span``."""
+    hyp_ids, hyp_lengths, hyp_groups = hypotheses
+    n_hypotheses, n_streams = len(hyp_lengths), len(references)
+    ids = ops.concat([hyp_ids, *[stream_ids for stream_ids, _ in references]])
+    lengths = ops.concat([hyp_lengths, *[stream_lengths for _, stream_lengths in references]])
+    total = len(ids)
+    out = np.zeros((n_hypotheses, max_order), dtype=np.int64)
+    if total == 0:
+        return out
+    position_bits = _bits(total)
+    if _bits(max(n_groups, total)) + _bits(span) + position_bits > 63:
+        raise BleuInputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
+    positions = ops.arange(total)
+    remaining = ops.repeat(lengths.cumsum(0), lengths) - positions  # tokens from each position to its segment's end
+    # Who holds each position (hypothesis 0..n-1, or reference stream n, n+1, ...) and its reference group.
+    owner = ops.repeat(ops.asarray(np.concatenate([np.arange(n_hypotheses),
+                                                   np.repeat(np.arange(n_streams) + n_hypotheses, n_groups)])), lengths)
+    key = ops.repeat(ops.asarray(np.concatenate([hyp_groups, np.tile(np.arange(n_groups), n_streams)])), lengths)
+    key *= span
+    key += ids
+    key <<= position_bits
+    key |= positions
+    for order in range(1, max_order + 1):
+        key = ops.sort(key)
+        group = key >> position_bits
+        positions = key & ((1 << position_bits) - 1)
+        holder = owner[positions]
+        new = group[1:] != group[:-1]
+        label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
+        n_labels = int(label[-1]) + 1
+        # A run: one holder's occurrences in one group (they sit together, holders ascending).
+        runs = ops.concat([ops.arange(1), ops.nonzero(new | (holder[1:] != holder[:-1])) + 1])
+        run_size = ops.concat([runs[1:], ops.full(1, len(key))]) - runs
+        run_holder, run_group = holder[runs], label[runs]
+        most = ops.full(n_labels, 0)  # per group, the largest count in one reference stream
+        for stream in range(n_streams):  # a stream has at most one run per group
+            runs_of_stream = ops.nonzero(run_holder == n_hypotheses + stream)
+            at = run_group[runs_of_stream]
+            most[at] = ops.maximum(most[at], run_size[runs_of_stream])
+        hypothesis = ops.nonzero(run_holder < n_hypotheses)
+        hyp_holder, hyp_group = run_holder[hypothesis], run_group[hypothesis]
+        clipped = ops.minimum(run_size[hypothesis], most[hyp_group])
+        out[:, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
+        if order == max_order:
+            break
+        # Only n-grams whose first n-1 tokens matched can match: keep the occurrences of groups
+        # that a hypothesis matched, with their group's number, if they have a next token.
+        alive = ops.full(n_labels, 0)
+        alive[hyp_group] = 1
+        keep = ((alive > 0) & (most > 0))[label]
+        keep &= remaining[positions] > order
+        kept = ops.nonzero(keep)  # indices gather faster than a mask selects
+        positions = positions[kept]
+        if len(positions) == 0:
+            break
+        key = label[kept]
+        key *= span
+        key += ids[positions + order]
+        key <<= position_bits
+        key |= positions
+    return out
+
+
+def ngram_totals(lengths: np.ndarray, max_order: int) -> np.ndarray:
+    """Number of hypothesis n-grams per segment and order, shape (segments, max_order)."""
+    return np.maximum(lengths[:, None] - np.arange(max_order)[None, :], 0)

@@ -1,0 +1,26 @@
+"""The lengths BLEU compares: each segment's best-match reference length and the brevity penalty."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def closest_lengths(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Per segment, the reference length closest to the hypothesis length, ties to the shorter.
+
+    ``ref_lengths`` and ``present`` have shape (streams, segments); absent references are ignored.
+    """
+    scale = int(ref_lengths.max(initial=0)) + 1
+    distance = np.abs(hyp_lengths[None, :] - ref_lengths)
+    # One integer orders by distance first, then by length.
+    rank = np.where(present, distance * scale + ref_lengths, np.iinfo(np.int64).max)
+    return rank.min(axis=0) % scale
+
+
+def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+    """exp(1 - r/c) when the hypothesis is shorter than the reference, else 1 (0 for empty ones)."""
+    sys_len = sys_len.astype(np.float64)
+    short = sys_len < ref_len
+    with np.errstate(divide="ignore", invalid="ignore"):
+        penalty = np.exp(1.0 - ref_len / sys_len)
+    return np.where(short, np.where(sys_len > 0, penalty, 0.0), 1.0)

@@ -1,0 +1,134 @@
+"""BLEU as functions: corpus, sentence, every segment at once, an explained segment, a tokenized line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...errors import BleuInputError
+from .explanation import explain as explain_segments
+from .metric import BLEU
+from .result import BLEUScore, SentenceScores
+from .scoring import sentence_effective_order
+
+
+def corpus_bleu(
+    hypotheses,
+    references,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    weights: Sequence[float] | None = None,
+    effective_order: bool = False,
+    pad_id: int | None = None,
+) -> BLEUScore:
+    """Corpus BLEU of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``).
+
+    Text (lists of str) is tokenized; token ids (2-D integer arrays or tensors with ``pad_id``,
+    or lists of int sequences) are scored as they are."""
+
+    metric = BLEU(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        weights=weights,
+        effective_order=effective_order,
+        pad_id=pad_id,
+    )
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_scores(
+    hypotheses,
+    references,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    weights: Sequence[float] | None = None,
+    effective_order: bool | None = None,
+    pad_id: int | None = None,
+) -> SentenceScores:
+    """Every segment's BLEU in one vectorised call; inputs as for ``corpus_bleu``.
+
+    Defaults are sacrebleu's sentence level (exp smoothing, effective order; effective order
+    is off for NLTK's methods, which do not have it)."""
+
+    metric = BLEU(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        weights=weights,
+        effective_order=sentence_effective_order(smooth, effective_order),
+        pad_id=pad_id,
+    )
+    return metric.sentence_scores(hypotheses, references)
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[str],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    weights: Sequence[float] | None = None,
+    effective_order: bool | None = None,
+) -> BLEUScore:
+    """BLEU of one segment against its references (a list of str), with sacrebleu's sentence defaults
+    (effective order on, except for NLTK's methods)."""
+
+    if not isinstance(hypothesis, str):
+        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise BleuInputError("references must be a list of str (one per reference); wrap a single one as [reference]")
+    return corpus_bleu(
+        [hypothesis],
+        [[reference] for reference in references],
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        weights=weights,
+        effective_order=sentence_effective_order(smooth, effective_order),
+    )
+
+
+def explain(
+    hypothesis: str,
+    references: Sequence[str],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    weights: Sequence[float] | None = None,
+    effective_order: bool | None = None,
+):
+    """How BLEU scores one segment: ``str()`` of the result prints the paper's n-gram tables
+    (Count, Max_Ref_Count, Count_clip), p_n, BP, smoothing, score and hints; ``.segments[0]``
+    holds the tables and ``.segment_scores[0]`` the score (sentence-level defaults)."""
+
+    if not isinstance(hypothesis, str):
+        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise BleuInputError("references must be a list of str (one per reference); wrap a single one as [reference]")
+    options = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
+                   max_order=max_order, weights=weights)
+    segment_metric = BLEU(**options, effective_order=sentence_effective_order(smooth, effective_order))
+    return explain_segments([hypothesis], [[reference] for reference in references], BLEU(**options), segment_metric)
+
+
+def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False) -> str:
+    """``line`` as BLEU sees it: tokens joined by single spaces, exactly as sacrebleu's tokenizer."""
+
+    tokens = BLEU(tokenize=tokenize, lowercase=lowercase).tokenize([line])[0]
+    return " ".join(tokens)

@@ -1,0 +1,206 @@
+"""The BLEU pipeline: tokenize -> encode -> count -> ``Stats`` -> score, references prepared once."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from itertools import chain
+
+import numpy as np
+
+from ... import tokenizers
+from ...core.inputs import (
+    check_hypotheses,
+    check_references,
+    is_sequence,
+    references_for,
+)
+from ...core.signature import TOOL_VERSION, Signature
+from ...engine.backend import NUMPY
+from ...engine.ids import id_rows, is_token_ids
+from ...engine.keys import TokenKeys, distinct_lines
+from ...errors import BleuInputError, LengthMismatchError
+from ...tokenizers.lines import split_lines
+from .formula import corpus_rows, score_sums, segment_rows
+from .references import PreparedReferences, holds_ids, id_streams, ops_for
+from .result import BLEUScore, SentenceScores
+from .scoring import Scoring
+from .stats import Stats
+
+
+class BLEU:
+    """BLEU with fixed options; give ``references`` once to score many systems against them.
+
+    Text is tokenized (``tokenize``, ``lowercase``); token ids (2-D integer arrays or tensors,
+    every ``pad_id`` dropped, or lists of int sequences) are counted as they are.
+
+    >>> metric = BLEU([["the cat sat on the mat"]])
+    >>> round(metric.corpus_score(["the cat sat on a mat"]).score, 2)
+    53.73
+    """
+
+    name = "BLEU"
+    higher_is_better = True
+
+    def __init__(
+        self,
+        references=None,
+        *,
+        tokenize: str = "13a",
+        lowercase: bool = False,
+        smooth: str = "exp",
+        smooth_value: float | None = None,
+        max_order: int = 4,
+        weights: Sequence[float] | None = None,
+        effective_order: bool = False,
+        pad_id: int | None = None,
+    ):
+        self.scoring = Scoring(
+            smooth, smooth_value, effective_order, max_order, None if weights is None else tuple(weights)
+        )
+        self.tokenizer = tokenizers.get(tokenize)
+        self.lowercase = lowercase
+        self.pad_id = pad_id
+        self._references = None if references is None else self.prepare(references)
+
+    def tokenize(self, lines: list[str]) -> list[list[str]]:
+        """Each line's tokens: lowercased (if asked) and tokenized."""
+        return split_lines(lines, self.tokenizer, self.lowercase).tokens()
+
+    def keys(self, lines: list[str]) -> TokenKeys:
+        """The lines' tokens as keys, the form ``PreparedReferences.stats`` takes (a line that
+        repeats is tokenized once)."""
+        distinct, rows = distinct_lines(lines)
+        return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
+
+    def prepare(self, references, n_hypotheses: int | None = None, ops=None) -> PreparedReferences:
+        """Tokenize (text) or read (token ids) and count reference streams; ``None`` marks a missing line."""
+        order = self.scoring.stats_order
+        if not holds_ids(references):
+            present = check_references(references, n_hypotheses)
+            lines = list(chain.from_iterable(references))
+            if not present.all():
+                lines = [line or "" for line in lines]
+            tokens = self.keys(lines)
+            return PreparedReferences.from_keys(tokens, present, order)
+        self._check_ids_options()
+        ops = ops or ops_for(references)
+        return PreparedReferences.from_ids(id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
+
+    def _check_ids_options(self) -> None:
+        if self.lowercase or self.tokenizer.name not in ("13a", "none"):
+            raise BleuInputError("token ids are already tokenized: leave tokenize and lowercase unset")
+
+    def _resolve(self, hypotheses, references) -> tuple[PreparedReferences, object]:
+        """The prepared references and the hypotheses in the form their ``stats`` takes."""
+        ids = is_token_ids(hypotheses)
+        if ids:
+            self._check_ids_options()
+            if len(hypotheses) == 0:
+                raise BleuInputError("no hypotheses to score")
+            if getattr(hypotheses, "ndim", 2) != 2:
+                raise BleuInputError(
+                    f"hypotheses must be a 2-D array of token ids (segments x positions), got {hypotheses.ndim}-D"
+                )
+        else:
+            check_hypotheses(hypotheses)
+        ops = ops_for(hypotheses, references) if ids else None
+        prepared = references_for(len(hypotheses), references, self._references,
+                                  lambda refs, n: self.prepare(refs, n, ops))
+        if ids != (prepared.kind == "ids"):
+            raise BleuInputError("hypotheses and references must both be text or both be token ids")
+        if not ids:
+            return prepared, self.keys(list(hypotheses))
+        flat, lengths, present = id_rows(hypotheses, self.pad_id, prepared.ops, "hypotheses")
+        if not present.all():
+            raise BleuInputError(f"hypothesis {int(np.argmin(present))} is None, expected token ids")
+        return prepared, (flat, lengths)
+
+    def stats(self, hypotheses, references=None) -> Stats:
+        """Per-segment sufficient statistics."""
+        prepared, encoded = self._resolve(hypotheses, references)
+        return prepared.stats(encoded)
+
+    def signature(self, nrefs: int | str, kind: str = "text") -> Signature:
+        tokenizer = "ids" if kind == "ids" else self.tokenizer.name
+        scoring = self.scoring
+        info = {
+            "nrefs": str(nrefs),
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": "yes" if scoring.effective_order else "no",
+            "tok": tokenizer,
+            "smooth": scoring.smooth_label(),
+            "version": TOOL_VERSION,
+        }
+        if scoring.max_order != 4:
+            info["ngram"] = str(scoring.max_order)
+        if scoring.weights is not None:
+            info["weights"] = ",".join(f"{w:g}" for w in scoring.weights)
+        return Signature(info)
+
+    def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> BLEUScore:
+        """The corpus score of already computed statistics."""
+        rows = corpus_rows(stats, self.scoring)
+        order = self.scoring.max_order
+        return BLEUScore(
+            score=float(rows.scores[0]),
+            counts=stats.matches[:, :order].sum(axis=0).tolist(),
+            totals=stats.totals[:, :order].sum(axis=0).tolist(),
+            precisions=rows.precisions[0].tolist(),
+            bp=float(rows.bp[0]),
+            sys_len=int(stats.hyp_len.sum()),
+            ref_len=int(stats.ref_len.sum()),
+            signature=self.signature(nrefs, kind),
+        )
+
+    def corpus_score(self, hypotheses, references=None) -> BLEUScore:
+        """Corpus BLEU: the formula over statistics summed across segments."""
+        prepared, encoded = self._resolve(hypotheses, references)
+        return self.score_stats(prepared.stats(encoded), prepared.nrefs, prepared.kind)
+
+    def segment_statistics(self, hypotheses) -> np.ndarray:
+        """Per-segment statistics as a matrix in sacrebleu's layout (``Stats.to_matrix``), against
+        the references given at creation: the form significance tests resample."""
+        return self.stats(hypotheses).to_matrix()
+
+    def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """``segment_statistics`` of each system, tokenized and counted together (a line that
+        several systems share is tokenized once; the references are sorted once)."""
+        if not is_sequence(systems) or len(systems) == 0:
+            raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
+        for hypotheses in systems:
+            check_hypotheses(hypotheses)
+        n_segments = len(systems[0])
+        prepared = references_for(n_segments, None, self._references, None)
+        if prepared.kind != "text":
+            raise BleuInputError("references of token ids: score each system with segment_statistics")
+        for number, hypotheses in enumerate(systems[1:], 2):
+            if len(hypotheses) != n_segments:
+                raise LengthMismatchError(f"system 1 has {n_segments} segments but system {number} has {len(hypotheses)}")
+        tokens = self.keys(list(chain.from_iterable(systems)))
+        return [stats.to_matrix() for stats in prepared.stats_of(tokens, len(systems))]
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """Scores of rows of summed statistics matrices (float32 sums: sacrebleu's resampling arithmetic)."""
+        return score_sums(sums, self.scoring)
+
+    def score_statistics(self, statistics: np.ndarray) -> BLEUScore:
+        """The corpus score of a statistics matrix from ``segment_statistics``."""
+        prepared = self._references
+        nrefs, kind = (prepared.nrefs, prepared.kind) if prepared is not None else (1, "text")
+        return self.score_stats(Stats.from_matrix(statistics), nrefs, kind)
+
+    def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores:
+        """Every segment's own score, from already computed statistics."""
+        rows = segment_rows(stats, self.scoring)
+        return SentenceScores(rows.scores, rows.precisions, rows.bp, stats, self.signature(nrefs, kind),
+                              self.scoring.max_order)
+
+    def sentence_scores(self, hypotheses, references=None) -> SentenceScores:
+        """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input)."""
+        prepared, encoded = self._resolve(hypotheses, references)
+        result = self.score_segments(prepared.stats(encoded), prepared.nrefs, prepared.kind)
+        if prepared.ops is not NUMPY:
+            scores = prepared.ops.torch.as_tensor(result.scores, device=prepared.ops.device)
+            result = dataclasses.replace(result, scores=scores)
+        return result

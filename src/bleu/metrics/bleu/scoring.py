@@ -1,0 +1,121 @@
+"""Scoring options (smoothing, effective order, max order, weights), validated; no heavy imports.
+
+Two families of smoothing: sacrebleu's (``none``, ``floor``, ``add-k``, ``exp``) and Chen & Cherry's
+methods 0-7 as NLTK 3.10 implements them (``nltk-method0`` ... ``nltk-method7``), each with its
+parameter as the smoothing value: epsilon (1), k (4 and 7), alpha (6).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...errors import BleuInputError
+
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+NLTK_PREFIX = "nltk-method"
+# NLTK's SmoothingFunction(epsilon=0.1, alpha=5, k=5): which methods take which parameter.
+NLTK_DEFAULTS: dict[str, float | None] = {
+    f"{NLTK_PREFIX}{number}": value for number, value in enumerate([None, 0.1, None, None, 5, None, 5, 5])
+}
+SMOOTH_DEFAULTS |= NLTK_DEFAULTS
+# NLTK's method 5 (and 7, which uses it) looks one order past the weights: always at 5-grams.
+NLTK_EXTRA_ORDER = 5
+
+
+class Scoring:
+    """How statistics become a score: smoothing method and value, effective order, weights.
+
+    Immutable and compared by value; a plain class rather than a dataclass so that the command
+    line starts without importing ``dataclasses`` (and ``inspect``)."""
+
+    __slots__ = ("smooth", "smooth_value", "effective_order", "max_order", "weights")
+
+    def __init__(self, smooth: str = "exp", smooth_value: float | None = None, effective_order: bool = False,
+                 max_order: int = 4, weights: tuple[float, ...] | None = None):
+        for name, value in zip(self.__slots__, (smooth, smooth_value, effective_order, max_order, weights)):
+            object.__setattr__(self, name, value)
+        self._validate()
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError("Scoring is immutable")
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Scoring) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"Scoring({fields})"
+
+    def _validate(self) -> None:
+        if self.smooth not in SMOOTH_DEFAULTS:
+            raise BleuInputError(
+                f"unknown smoothing method {self.smooth!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
+            )
+        if isinstance(self.max_order, bool) or not hasattr(self.max_order, "__index__") or self.max_order < 1:
+            raise BleuInputError(f"max order must be a positive integer, got {self.max_order!r}")
+        if self.smooth_value is not None and (
+            isinstance(self.smooth_value, bool)
+            or not isinstance(self.smooth_value, (int, float))
+            or not math.isfinite(self.smooth_value)
+        ):
+            raise BleuInputError(f"smoothing value must be a finite number, got {self.smooth_value!r}")
+        if self.nltk_method is not None:
+            self._check_nltk()
+        if self.weights is not None:
+            weights = tuple(float(w) for w in self.weights)
+            if len(weights) != self.max_order:
+                raise BleuInputError(f"{len(weights)} weights given for max order {self.max_order}; give one per order")
+            if any(not math.isfinite(w) or w < 0 for w in weights):
+                raise BleuInputError(f"weights must be finite and non-negative, got {weights}")
+            # NLTK takes weights as given (a weighted sum of log precisions); sacrebleu's mean needs them to sum to 1.
+            if self.nltk_method is None and not math.isclose(sum(weights), 1.0, abs_tol=1e-9):
+                raise BleuInputError(f"weights must sum to 1, got {weights}")
+            object.__setattr__(self, "weights", weights)
+
+    def _check_nltk(self) -> None:
+        if self.effective_order:
+            raise BleuInputError(
+                f"effective order is sacrebleu's; {self.smooth} follows NLTK, which has no effective order"
+            )
+        method, value = self.nltk_method, self.value
+        if method == 6 and self.max_order < 3:
+            raise BleuInputError("nltk-method6 needs max order 3 or more (it interpolates from trigrams on)")
+        if method in (4, 6, 7) and value <= 0:
+            raise BleuInputError(f"{self.smooth} needs a positive smoothing value (k or alpha), got {value}")
+        if method == 1 and value < 0:
+            raise BleuInputError(f"nltk-method1 needs a non-negative epsilon, got {value}")
+
+    @property
+    def nltk_method(self) -> int | None:
+        """Chen & Cherry's method number for NLTK smoothing, None for sacrebleu's methods."""
+        return int(self.smooth[len(NLTK_PREFIX) :]) if self.smooth.startswith(NLTK_PREFIX) else None
+
+    @property
+    def stats_order(self) -> int:
+        """The highest n-gram order the statistics must hold for this scoring."""
+        if self.nltk_method in (5, 7):
+            return max(self.max_order, NLTK_EXTRA_ORDER)
+        return self.max_order
+
+    @property
+    def value(self) -> float | None:
+        """The smoothing value in force (the method's default when none was given)."""
+        return SMOOTH_DEFAULTS[self.smooth] if self.smooth_value is None else self.smooth_value
+
+    def smooth_label(self) -> str:
+        """``exp``, ``floor[0.10]``, ``add-k[1.00]``, ... as in sacrebleu's signature."""
+        value = self.value
+        return self.smooth if SMOOTH_DEFAULTS[self.smooth] is None else f"{self.smooth}[{value:.2f}]"
+
+
+def sentence_effective_order(smooth: str, effective_order: bool | None) -> bool:
+    """Sentence-level default: effective order on (sacrebleu), except for NLTK's methods."""
+    if effective_order is not None:
+        return effective_order
+    return not smooth.startswith(NLTK_PREFIX)

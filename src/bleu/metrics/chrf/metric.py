@@ -1,0 +1,190 @@
+"""chrF (Popović 2015) and chrF++ (Popović 2017), exact to sacrebleu 2.6.0, counted for a whole corpus at once.
+
+chrF compares character n-grams (orders 1..char_order, whitespace removed unless ``whitespace``) of a
+hypothesis with those of its reference; chrF++ adds word n-grams (orders 1..word_order, one edge
+punctuation mark split off each word). Each segment keeps, per order, [hypothesis n-grams, reference
+n-grams, clipped matches] against the reference with the best sentence chrF (the first of any tie); a
+corpus score is the F-beta (``f_scores``) of these statistics summed over segments.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from numbers import Real
+
+import numpy as np
+
+from ...core.inputs import check_hypotheses, check_references, references_for
+from ...core.score import SacrebleuFormat
+from ...core.signature import TOOL_VERSION, Signature
+from ...errors import BleuInputError
+from .formula import f_scores
+from .ngrams import SymbolNgrams
+from .symbols import Characters, Words
+
+__all__ = ["CHRF", "CHRFScore", "corpus_chrf", "sentence_chrf", "sentence_chrfs"]
+
+# Reference streams: one list per reference, a line (or None: missing) per hypothesis.
+References = Sequence[Sequence[str | None]]
+
+
+@dataclass(frozen=True)
+class CHRFScore(SacrebleuFormat):
+    """A chrF or chrF++ result (0-100) with its options and reproducibility signature."""
+
+    score: float
+    name: str
+    char_order: int
+    word_order: int
+    beta: float
+    signature: Signature = field(compare=False)
+
+    def to_dict(self) -> dict:
+        """The score at full precision and the options."""
+        return {"name": self.name, "score": self.score, "char_order": self.char_order,
+                "word_order": self.word_order, "beta": self.beta}
+
+
+class PreparedReferences:
+    """Reference streams lowercased (if asked), split into symbols and counted once, for any number of systems."""
+
+    def __init__(self, streams: list[list[str]], present: np.ndarray, kinds: list[tuple[Characters | Words, int]]):
+        self.present = present
+        self.n_segments = present.shape[1]
+        counts = set(present.sum(axis=0).tolist())
+        self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
+        self.ngrams = [SymbolNgrams(streams, symbols, order) for symbols, order in kinds if order > 0]
+
+    def statistics(self, lines: list[str]) -> np.ndarray:
+        """Per stream and segment, the flat statistics row (char orders, then word orders)."""
+        parts = [ngrams.statistics(lines) for ngrams in self.ngrams]
+        stacked = np.concatenate(parts, axis=2)
+        return stacked.reshape(stacked.shape[0], stacked.shape[1], -1)
+
+
+def _check_options(char_order: int, word_order: int, beta: float) -> None:
+    for name, value in (("char_order", char_order), ("word_order", word_order)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+            raise BleuInputError(f"{name} must be a non-negative integer, got {value!r}")
+    if char_order + word_order == 0:
+        raise BleuInputError("char_order and word_order are both 0: there are no n-grams to compare")
+    if not isinstance(beta, Real) or isinstance(beta, bool) or not math.isfinite(beta) or beta < 0:
+        raise BleuInputError(f"beta must be a finite number >= 0 (recall is beta times as important), got {beta!r}")
+
+
+class CHRF:
+    """chrF/chrF++ with fixed options; give ``references`` once to score many systems against them.
+
+    Options as sacrebleu's: ``char_order``/``word_order`` (n-gram orders; ``word_order=2`` is chrF++),
+    ``beta`` (recall weight), ``lowercase``, ``whitespace`` (keep it in character n-grams) and
+    ``eps_smoothing`` (average per-order F-scores, 1e-16 for missing ones, instead of effective order).
+
+    >>> round(CHRF([["the cat sat on the mat"]]).corpus_score(["the cat sat on a mat"]).score, 2)
+    65.98
+    """
+
+    higher_is_better = True
+
+    def __init__(self, references: References | None = None, *, char_order: int = 6, word_order: int = 0,
+                 beta: float = 2, lowercase: bool = False, whitespace: bool = False, eps_smoothing: bool = False):
+        _check_options(char_order, word_order, beta)
+        self.char_order, self.word_order, self.beta = int(char_order), int(word_order), beta
+        self.lowercase, self.whitespace, self.eps_smoothing = lowercase, whitespace, eps_smoothing
+        self.name = f"chrF{beta}" + "+" * self.word_order
+        self._references = None if references is None else self.prepare(references)
+
+    def _lines(self, lines: Iterable[str]) -> list[str]:
+        return [line.lower() for line in lines] if self.lowercase else list(lines)
+
+    def prepare(self, references: References, n_hypotheses: int | None = None) -> PreparedReferences:
+        """Check, lowercase (if asked) and count reference streams; ``None`` marks a missing reference."""
+        present = check_references(references, n_hypotheses)
+        streams = [self._lines("" if line is None else line for line in stream) for stream in references]
+        kinds = [(Characters(self.whitespace), self.char_order), (Words(), self.word_order)]
+        return PreparedReferences(streams, present, kinds)
+
+    def _resolve(self, hypotheses: Sequence[str], references: References | None) -> PreparedReferences:
+        check_hypotheses(hypotheses)
+        return references_for(len(hypotheses), references, self._references, self.prepare)
+
+    def _best_statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
+        """Each segment's statistics against its reference with the best sentence chrF (first of ties)."""
+        per_stream = prepared.statistics(self._lines(hypotheses))
+        streams, segments, width = per_stream.shape
+        scores = self.scores_of_sums(per_stream.reshape(-1, width)).reshape(streams, segments)
+        best = np.argmax(np.where(prepared.present, scores, -np.inf), axis=0)
+        return per_stream[best, np.arange(segments)]
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: References | None = None) -> np.ndarray:
+        """Per segment (rows), per order (char orders, then word orders): [hyp n-grams, ref n-grams, matches]."""
+        return self._best_statistics(self._resolve(hypotheses, references), hypotheses)
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
+        return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)
+
+    def signature(self, nrefs: int | str = 1) -> Signature:
+        return Signature({
+            "nrefs": str(nrefs),
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": "no" if self.eps_smoothing else "yes",
+            "nc": str(self.char_order),
+            "nw": str(self.word_order),
+            "space": "yes" if self.whitespace else "no",
+            "version": TOOL_VERSION,
+        })
+
+    def _score(self, statistics: np.ndarray, nrefs: int | str) -> CHRFScore:
+        width = 3 * (self.char_order + self.word_order)
+        if statistics.ndim != 2 or statistics.shape[1] != width:
+            raise BleuInputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
+        score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
+        return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))
+
+    def score_statistics(self, statistics: np.ndarray) -> CHRFScore:
+        """The corpus score of a statistics matrix from ``segment_statistics``."""
+        nrefs = self._references.nrefs if self._references is not None else 1
+        return self._score(np.asarray(statistics), nrefs)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None) -> CHRFScore:
+        """Corpus chrF: the F-score of statistics summed over segments."""
+        prepared = self._resolve(hypotheses, references)
+        return self._score(self._best_statistics(prepared, hypotheses), prepared.nrefs)
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: References | None = None) -> np.ndarray:
+        """Every segment's own chrF (what sacrebleu's ``sentence_score`` gives), in one pass."""
+        return self.scores_of_sums(self.segment_statistics(hypotheses, references))
+
+
+def corpus_chrf(hypotheses: Sequence[str], references: References, char_order: int = 6, word_order: int = 0,
+                beta: float = 2, lowercase: bool = False, whitespace: bool = False,
+                eps_smoothing: bool = False) -> CHRFScore:
+    """Corpus chrF (chrF++ with ``word_order=2``) of hypotheses against reference streams."""
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                  whitespace=whitespace, eps_smoothing=eps_smoothing)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_chrf(hypothesis: str, references: Sequence[str | None], char_order: int = 6, word_order: int = 0,
+                  beta: float = 2, lowercase: bool = False, whitespace: bool = False,
+                  eps_smoothing: bool = False) -> CHRFScore:
+    """chrF of one hypothesis against its references (a list of str)."""
+    if not isinstance(hypothesis, str):
+        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if isinstance(references, str):
+        raise BleuInputError("references must be a list of str, got a single str; wrap it as [reference]")
+    if not isinstance(references, (list, tuple)):
+        raise BleuInputError(f"references must be a list of str, got {type(references).__name__}")
+    return corpus_chrf([hypothesis], [[reference] for reference in references], char_order, word_order, beta,
+                       lowercase, whitespace, eps_smoothing)
+
+
+def sentence_chrfs(hypotheses: Sequence[str], references: References, char_order: int = 6, word_order: int = 0,
+                   beta: float = 2, lowercase: bool = False, whitespace: bool = False,
+                   eps_smoothing: bool = False) -> np.ndarray:
+    """Every segment's sentence-level chrF at once (references: a list of streams, as for ``corpus_chrf``)."""
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
+                  whitespace=whitespace, eps_smoothing=eps_smoothing)
+    return metric.sentence_scores(hypotheses, references)

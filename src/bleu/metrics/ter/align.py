@@ -1,0 +1,217 @@
+"""Tercom's edit count of many (hypothesis, reference) pairs at once, exactly as sacrebleu 2.6.0.
+
+Tercom (Snover et al., 2006) counts the edits that turn a hypothesis into its reference:
+insertions, deletions and substitutions of words (a Levenshtein distance computed within a beam,
+``bleu.ter_beam``), plus *shifts* that move a block of hypothesis words elsewhere, each counting
+as one edit. Finding the best shifts is hard, so tercom is greedy: while some shift lowers the
+edit distance, it applies the one that lowers it most (ties: the longest block, then the
+earliest block, then the earliest target).
+
+The backtrace of the distance (ties prefer a match or substitution, then consuming a hypothesis
+word, then a reference word) tells, for every reference word, the hypothesis position aligned
+with it, and which words of either side are in error. A shift candidate moves hypothesis words
+``[a, a + l)`` that equal reference words ``[b, b + l)`` (``l <= 10``, ``|a - b| <= 50``), where
+both blocks contain an error and the hypothesis position aligned with reference word ``b`` is
+not inside the block. The targets are the positions just after the hypothesis words aligned with
+reference words ``b - 1 .. b + l - 1`` (position 0 for ``b = 0``), each distinct one tried once.
+A target left of ``a`` moves the block there; one right of ``a + l`` moves it before that
+position; one in ``[a, a + l]`` moves it right by ``target - a`` words (sacrebleu's reading of
+tercom). Once 1000 candidates have been tried for a pair (counted over all its rounds), the
+search stops and that round's best shift is dropped.
+
+The engine works in rounds over the pairs still shifting, in chunks of pairs of similar size:
+per chunk one forward pass and its backtrace, the candidates enumerated with array operations,
+and each distinct candidate scored by recomputing only the rows its shift changes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .beam import Alignment, Beam, alignment, cells
+
+MAX_SHIFT_SIZE = 10
+MAX_SHIFT_DIST = 50
+MAX_SHIFT_CANDIDATES = 1000
+
+_CELL_BUDGET = 1 << 21  # pairs x rows x columns per chunk (bounds memory)
+_HYP_PAD, _REF_PAD = -1, -2  # never equal to each other nor to a word id (ids >= 0, unknown words -1)
+
+
+def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray]) -> np.ndarray:
+    """Tercom's number of edits of each hypothesis against its reference (token ids; ids of
+    hypothesis words absent from the reference may all be -1). int64, one per pair."""
+    pairs = _Pairs(hyps, refs)
+    active = np.flatnonzero((pairs.nh > 0) & (pairs.nr > 0))
+    while active.size:
+        still = [pairs.run_round(chunk) for chunk in _chunks(active, pairs.nh, pairs.nr)]
+        active = np.concatenate(still)
+    return pairs.edits
+
+
+def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarray]:
+    """``pairs`` sorted by size and cut so that each chunk's padded matrices stay in budget."""
+    pairs = pairs[np.lexsort((nr[pairs], nh[pairs]))]
+    rows, cols = nh[pairs] + 1, nr[pairs] + 1
+    chunks, start = [], 0
+    while start < len(pairs):
+        # the padded size of [start, end): end - start pairs x the last one's rows x the widest reference
+        cost = np.arange(1, len(pairs) - start + 1) * rows[start:] * np.maximum.accumulate(cols[start:])
+        end = start + max(1, int(np.searchsorted(cost, _CELL_BUDGET, side="right")))
+        chunks.append(pairs[start:end])
+        start = end
+    return chunks
+
+
+def _flat(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lengths = np.array([len(a) for a in arrays], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    flat = np.concatenate([np.asarray(a, dtype=np.int32) for a in arrays] + [np.zeros(0, np.int32)])
+    return flat, starts, lengths
+
+
+def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int) -> np.ndarray:
+    width = int(lengths.max())
+    positions = np.arange(width)
+    inside = positions < lengths[:, None]
+    out = np.full((len(lengths), width), pad, dtype=np.int32)
+    out[inside] = flat[(starts[:, None] + positions)[inside]]
+    return out
+
+
+class _Pairs:
+    """Every pair's current (shifted) hypothesis, shift count and candidate count across rounds."""
+
+    def __init__(self, hyps: list[np.ndarray], refs: list[np.ndarray]):
+        self.hyp, self.hyp_start, self.nh = _flat(hyps)
+        self.ref, self.ref_start, self.nr = _flat(refs)
+        self.shifts = np.zeros(len(hyps), dtype=np.int64)
+        self.checked = np.zeros(len(hyps), dtype=np.int64)
+        # an empty reference: one deletion per hypothesis word; an empty hypothesis: one insertion per reference word
+        self.edits = np.where(self.nr == 0, self.nh, self.nr)
+
+    def run_round(self, chunk: np.ndarray) -> np.ndarray:
+        """One greedy shift step for the pairs of ``chunk``; returns those that shifted."""
+        nh, nr = self.nh[chunk], self.nr[chunk]
+        hyp = _padded(self.hyp, self.hyp_start[chunk], nh, _HYP_PAD)
+        ref = _padded(self.ref, self.ref_start[chunk], nr, _REF_PAD)
+        beam = Beam(nh, nr, hyp.shape[1], *cells(int(nh.max() + nr.max())))
+        forward = beam.forward(hyp, ref)
+        distance = forward[np.arange(len(chunk)), nh, nr]
+        found = _candidates(hyp, ref, nh, alignment(forward, hyp, ref, nh, nr), self.checked[chunk])
+        gain = np.zeros(len(chunk), dtype=np.int64)
+        if found.pair.size:
+            backward = beam.backward(hyp, ref)
+            shifted_distance = beam.shifted_distances(forward, backward, hyp, ref, found.pair, found.window())
+            gain, best = _best_shifts(found, distance[found.pair] - shifted_distance)
+        self.checked[chunk] += found.counts
+        shifted = gain > 0  # never for pairs that reached the candidate limit: they have no candidates
+        done = chunk[~shifted]
+        self.edits[done] = self.shifts[done] + distance[~shifted]
+        if shifted.any():
+            self._apply(chunk[shifted], found.window(best[shifted]))
+        return chunk[shifted]
+
+    def _apply(self, pairs: np.ndarray, window: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """Rotate each pair's hypothesis window ``[lo, lo + k)`` left by ``rot``."""
+        lo, k, rot = window
+        owner = np.repeat(np.arange(len(pairs)), k)
+        step = np.arange(owner.size) - np.repeat(np.cumsum(k) - k, k)
+        base = self.hyp_start[pairs][owner] + lo[owner]
+        self.hyp[base + step] = self.hyp[base + (step + rot[owner]) % k[owner]]
+        self.shifts[pairs] += 1
+
+
+class _Found:
+    """The distinct shift candidates of a round: pair (chunk row), block start ``a``, length ``l``,
+    target ``t``; and ``counts``, how many candidates sacrebleu tries per pair (with repeats)."""
+
+    def __init__(self, pair, a, l, t, counts, nh):
+        self.pair, self.a, self.l, self.t, self.counts, self.nh = pair, a, l, t, counts, nh
+
+    def window(self, which=slice(None)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each shift as a rotation: words ``[lo, lo + k)`` rotated left by ``rot``."""
+        a, l, t, nh = self.a[which], self.l[which], self.t[which], self.nh[self.pair[which]]
+        left = t < a
+        # right of the block: before t; inside [a, a + l]: by t - a words, within the hypothesis
+        moved = np.where(t > a + l, t - a - l, np.minimum(t - a, nh - a - l))
+        lo = np.where(left, t, a)
+        k = np.where(left, a + l - t, l + moved)
+        rot = np.where(left, a - t, l)
+        k = np.where(k == rot, 0, k)  # moved by nothing: the same hypothesis
+        return lo, k, np.where(k == 0, 0, rot)
+
+
+def _candidates(hyp: np.ndarray, ref: np.ndarray, nh: np.ndarray, alignment: Alignment,
+                checked: np.ndarray) -> _Found:
+    """Every shift candidate in the order sacrebleu tries them, counted per pair; the candidates
+    of pairs that reach the limit are not returned (their round's best is dropped anyway)."""
+    n_hyp, n_ref = hyp.shape[1], ref.shape[1]
+    near = np.abs(np.arange(n_hyp)[:, None] - np.arange(n_ref)) <= MAX_SHIFT_DIST
+    pair, a, b = np.nonzero((hyp[:, :, None] == ref[:, None, :]) & near)
+    run = _match_lengths(hyp, ref, pair, a, b)
+    # lengths allowed: both blocks hold an error, and b's aligned position is not in the hypothesis block
+    first_hyp_err = _next_true(alignment.hyp_err)
+    first_ref_err = _next_true(alignment.ref_err)
+    shortest = np.maximum(first_hyp_err[pair, a] - a, first_ref_err[pair, b] - b) + 1
+    aligned = alignment.align[pair, b]
+    longest = np.where(aligned >= a, np.minimum(run, aligned - a), run)
+    keep = longest >= shortest
+    pair, a, b, shortest, longest = pair[keep], a[keep], b[keep], shortest[keep], longest[keep]
+    pair, a, b, l = _expand(shortest, longest - shortest + 1, pair, a, b)
+    # targets: just after the words aligned with b-1 .. b+l-1 (0 before the first), distinct ones
+    target = np.concatenate([np.zeros((len(hyp), 1), dtype=np.int64), alignment.align + 1], axis=1)
+    rises = np.concatenate([np.ones((len(hyp), 1), dtype=bool), target[:, 1:] > target[:, :-1]], axis=1)
+    rises_before = np.concatenate([np.zeros((len(hyp), 1), dtype=np.int64), np.cumsum(rises, axis=1)], axis=1)
+    per_block = 1 + rises_before[pair, b + l + 1] - rises_before[pair, b + 1]
+    counts = np.bincount(pair, weights=per_block, minlength=len(hyp)).astype(np.int64)
+    keep = (checked + counts < MAX_SHIFT_CANDIDATES)[pair]
+    pair, a, b, l = pair[keep], a[keep], b[keep], l[keep]
+    pair, a, b, l, position = _expand(b, l + 1, pair, a, b, l)  # target indices b .. b+l
+    keep = (position == b) | rises[pair, position]
+    # distinct (pair, a, l, target), through one integer key
+    size = n_hyp + 1
+    key = ((pair * size + a) * (MAX_SHIFT_SIZE + 1) + l) * size + target[pair, position]
+    key, t = np.divmod(np.unique(key[keep]), size)
+    key, l = np.divmod(key, MAX_SHIFT_SIZE + 1)
+    pair, a = np.divmod(key, size)
+    return _Found(pair, a, l, t, counts=counts, nh=nh)
+
+
+def _match_lengths(hyp: np.ndarray, ref: np.ndarray, pair: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How many words match from (a, b) on, at most ``MAX_SHIFT_SIZE`` (the first is known to)."""
+    hyp = np.pad(hyp, ((0, 0), (0, MAX_SHIFT_SIZE)), constant_values=_HYP_PAD)
+    ref = np.pad(ref, ((0, 0), (0, MAX_SHIFT_SIZE)), constant_values=_REF_PAD)
+    run = np.ones(len(pair), dtype=np.int64)
+    going = np.ones(len(pair), dtype=bool)
+    for offset in range(1, MAX_SHIFT_SIZE):
+        going &= hyp[pair, a + offset] == ref[pair, b + offset]
+        run += going
+    return run
+
+
+def _next_true(mask: np.ndarray) -> np.ndarray:
+    """For each position, the first position at or after it where ``mask`` holds (or a huge number)."""
+    positions = np.where(mask, np.arange(mask.shape[1]), np.int64(1) << 40)
+    return np.minimum.accumulate(positions[:, ::-1], axis=1)[:, ::-1]
+
+
+def _expand(start: np.ndarray, count: np.ndarray, *carry: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each row repeated ``count`` times, with the values ``start, start + 1, ...`` appended."""
+    owner = np.repeat(np.arange(len(count)), count)
+    offset = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
+    return (*(column[owner] for column in carry), start[owner] + offset)
+
+
+def _best_shifts(found: _Found, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair, the best gain (0 without candidates) and its candidate: sacrebleu's ranking is
+    the largest gain, then the longest block, the earliest block, the earliest target."""
+    n_pairs = len(found.counts)
+    order = np.lexsort((found.t, found.a, -found.l, -gain, found.pair))
+    pair = found.pair[order]
+    first = order[np.flatnonzero(np.concatenate([[True], pair[1:] != pair[:-1]]))]
+    best_gain = np.zeros(n_pairs, dtype=np.int64)
+    best = np.full(n_pairs, -1, dtype=np.int64)
+    best_gain[found.pair[first]] = gain[first]
+    best[found.pair[first]] = first
+    return best_gain, best

@@ -1,0 +1,183 @@
+"""TER, the translation edit rate (Snover et al., 2006), exactly as sacrebleu 2.6.0 computes it.
+
+TER is the number of edits (word insertions, deletions, substitutions, and shifts of word
+blocks) that turn the hypothesis into a reference, divided by the reference length: per segment
+the fewest edits over its references and the *average* reference length; a corpus TER divides
+the summed edits by the summed lengths. Text is first normalised as tercom does
+(``bleu.tokenizers.tercom``); the edits are counted with tercom's beam edit distance and greedy
+shifts (``metrics.ter.align``, which explains the algorithm and its limits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.inputs import check_hypotheses, check_references, references_for
+from ...core.score import SacrebleuFormat
+from ...core.signature import TOOL_VERSION, Signature
+from ...core.stats import float32_arithmetic
+from ...errors import BleuInputError
+from ...tokenizers.tercom import TercomTokenizer
+from .align import count_edits
+
+
+@dataclass(frozen=True)
+class TERScore(SacrebleuFormat):
+    """A TER result: ``score`` (percent), ``num_edits`` (summed over segments) and ``ref_length``
+    (the summed average reference lengths)."""
+
+    score: float
+    num_edits: int
+    ref_length: float
+    signature: Signature = field(compare=False)
+    name: str = "TER"
+
+    def to_dict(self) -> dict:
+        """The numbers at full precision: score, num_edits, ref_length."""
+        return {"score": self.score, "num_edits": self.num_edits, "ref_length": self.ref_length}
+
+
+class TERReferences:
+    """Tokenized reference streams as token ids, reusable for any number of systems.
+
+    ``ids[s][i]`` is stream ``s``'s reference for segment ``i`` (``None`` when missing)."""
+
+    def __init__(self, tokens: list[list[list[str] | None]]):
+        self.vocabulary: dict[str, int] = {}
+        self.ids = [[None if words is None else self._encode(words) for words in stream] for stream in tokens]
+        self.present = np.array([[words is not None for words in stream] for stream in tokens], dtype=bool)
+        self.lengths = np.array([[0 if words is None else len(words) for words in stream] for stream in tokens],
+                                dtype=np.int64)
+        self.n_segments = self.present.shape[1]
+        counts = set(self.present.sum(axis=0).tolist())
+        self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
+
+    def _encode(self, words: list[str]) -> np.ndarray:
+        """Reference words as ids, new words added to the vocabulary."""
+        add = self.vocabulary.setdefault
+        return np.array([add(word, len(self.vocabulary)) for word in words], dtype=np.int32)
+
+    def statistics(self, hypotheses: list[list[str]]) -> np.ndarray:
+        """Per segment: the fewest edits over its references and their average length."""
+        unknown = -1  # hypothesis words that no reference has: they only ever mismatch
+        hyp_ids = [np.array([self.vocabulary.get(w, unknown) for w in words], dtype=np.int32) for words in hypotheses]
+        streams, segments = np.nonzero(self.present)
+        edits = np.full(self.present.shape, np.iinfo(np.int64).max)
+        edits[streams, segments] = count_edits([hyp_ids[i] for i in segments],
+                                               [self.ids[s][i] for s, i in zip(streams, segments)])
+        statistics = np.empty((self.n_segments, 2))
+        statistics[:, 0] = edits.min(axis=0)
+        statistics[:, 1] = self.lengths.sum(axis=0) / self.present.sum(axis=0)
+        return statistics
+
+
+class TER:
+    """TER with fixed options (sacrebleu's names and defaults); give ``references`` once to score
+    many systems against them.
+
+    >>> metric = TER([["the cat sat on the mat"]])
+    >>> metric.corpus_score(["the mat sat on the cat"]).score
+    33.33333333333333
+    """
+
+    name = "TER"
+    higher_is_better = False
+
+    def __init__(self, references=None, *, normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False):
+        self.tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive)
+        self._references = None if references is None else self.prepare(references)
+
+    def prepare(self, references, n_hypotheses: int | None = None) -> TERReferences:
+        """Check and tokenize reference streams (``None`` marks a missing reference)."""
+        check_references(references, n_hypotheses)
+        return TERReferences([[None if line is None else self.tokenizer(line) for line in stream]
+                              for stream in references])
+
+    def signature(self, nrefs: int | str = 1) -> Signature:
+        """sacrebleu's TER signature fields, naming this tool's version."""
+        options = self.tokenizer
+        yes_no = {True: "yes", False: "no"}
+        return Signature({
+            "nrefs": str(nrefs),
+            "case": "mixed" if options.case_sensitive else "lc",
+            "tok": "tercom",
+            "norm": yes_no[options.normalized],
+            "punct": yes_no[not options.no_punct],
+            "asian": yes_no[options.asian_support],
+            "version": TOOL_VERSION,
+        }, short={"tok": "t"})
+
+    def _resolve(self, hypotheses, references) -> TERReferences:
+        check_hypotheses(hypotheses)
+        return references_for(len(hypotheses), references, self._references, self.prepare)
+
+    def segment_statistics(self, hypotheses: Sequence[str], references=None) -> np.ndarray:
+        """(segments, 2) float64: sacrebleu's [fewest edits over the references, average reference length]."""
+        prepared = self._resolve(hypotheses, references)
+        return prepared.statistics([self.tokenizer(line) for line in hypotheses])
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """TER (percent) of each row of summed statistics, with sacrebleu's special cases: no
+        reference words gives 100 if there are edits, else 0. float32 sums are scored with
+        float32 arithmetic and give float32 scores, as in sacrebleu's resampling; else float64."""
+        sums = np.asarray(sums)
+        if sums.dtype != np.float32:
+            sums = sums.astype(np.float64)
+        edits, length = sums[..., 0], sums[..., 1]
+        ratio = np.divide(edits, length, out=np.zeros_like(edits), where=length > 0)
+        if sums.dtype == np.float32:
+            arithmetic = np.dtype(float32_arithmetic())
+            ratio = ratio.astype(arithmetic) * arithmetic.type(100)
+        else:
+            ratio = 100 * ratio
+        return np.where(length > 0, ratio, np.where(edits > 0, 100.0, 0.0)).astype(ratio.dtype)
+
+    def score_statistics(self, statistics: np.ndarray, nrefs: int | str | None = None) -> TERScore:
+        """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
+        statistics = np.asarray(statistics, dtype=np.float64)
+        if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
+            raise BleuInputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
+        sums = np.cumsum(statistics, axis=0)[-1]
+        if nrefs is None:
+            nrefs = 1 if self._references is None else self._references.nrefs
+        return TERScore(score=float(self.scores_of_sums(sums)), num_edits=int(sums[0]), ref_length=float(sums[1]),
+                        signature=self.signature(nrefs))
+
+    def corpus_score(self, hypotheses: Sequence[str], references=None) -> TERScore:
+        """Corpus TER: summed edits over summed average reference lengths."""
+        prepared = self._resolve(hypotheses, references)
+        statistics = prepared.statistics([self.tokenizer(line) for line in hypotheses])
+        return self.score_statistics(statistics, prepared.nrefs)
+
+    def sentence_scores(self, hypotheses: Sequence[str], references=None) -> np.ndarray:
+        """Every segment's own TER (float64), as sacrebleu's ``sentence_score`` of each."""
+        return self.scores_of_sums(self.segment_statistics(hypotheses, references))
+
+
+def corpus_ter(hypotheses: Sequence[str], references, normalized: bool = False, no_punct: bool = False,
+               asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
+    """Corpus TER of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
+    """TER of one segment against its references (a list of str)."""
+    if not isinstance(hypothesis, str):
+        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise BleuInputError("references must be a list of str (one per reference); wrap a single one as [reference]")
+    return corpus_ter([hypothesis], [[reference] for reference in references], normalized=normalized,
+                      no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+
+
+def sentence_ters(hypotheses: Sequence[str], references, normalized: bool = False, no_punct: bool = False,
+                  asian_support: bool = False, case_sensitive: bool = False) -> np.ndarray:
+    """Every segment's TER at once (float64); references as for ``corpus_ter``."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return metric.sentence_scores(hypotheses, references)

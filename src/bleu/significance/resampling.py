@@ -1,0 +1,151 @@
+"""Bootstrap resamples and randomization trials as weighted column sums; seeds, intervals, p-values.
+
+A resample of per-segment statistics is a weighted sum of its rows, so all resamples are a few
+matrix products, done in chunks so that memory stays bounded. Draws, seeds and arithmetic follow
+sacrebleu 2.6.0: p-values, means and intervals are its own for the same seed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from statistics import mean as exact_average
+
+import numpy as np
+
+from ..errors import BleuInputError
+from ..progress import Progress
+
+DEFAULT_SEED = 12345
+
+
+SEED_VARIABLES = ("BLEU_SEED", "SACREBLEU_SEED")  # ours first; sacrebleu's is honoured too
+
+
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+
+
+_CHUNK_BYTES = 32 << 20  # resample weights held at once
+
+
+_BOOL_BLOCK = 32  # NumPy draws booleans 32 to a word: chunks of 32 trials give the draws of one call
+
+
+_FLOAT32_INTEGERS = 1 << 24  # float32 holds every integer up to this exactly
+
+
+def resolve_seed(seed: int | str | None = None) -> int | None:
+    """The seed in force: ``seed`` if given, else $BLEU_SEED, else $SACREBLEU_SEED, else 12345.
+    ``"none"`` means fresh entropy from the OS (``None``)."""
+    if seed is None:
+        seed = next((os.environ[name] for name in SEED_VARIABLES if os.environ.get(name)), DEFAULT_SEED)
+    if isinstance(seed, str):
+        if seed.strip().lower() == "none":
+            return None
+        try:
+            seed = int(seed)
+        except ValueError:
+            raise BleuInputError(f"seed must be an integer or 'none', got {seed!r}") from None
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise BleuInputError(f"seed must be a non-negative integer or 'none', got {seed!r}")
+    return int(seed)
+
+
+def confidence_interval(scores: np.ndarray, exact_mean: bool = False) -> tuple[float, float]:
+    """sacrebleu's estimate from resampled scores: their mean and the half-width of the 95%
+    interval between the sorted values n//40 from either end, in the scores' own precision
+    (float32 for metrics whose resampled scores sacrebleu computes in float32). sacrebleu averages
+    the sorted scores with NumPy in paired tests and exactly (``statistics.mean``) for one system."""
+    ordered = np.sort(scores)
+    lower, upper = percentile_bounds(ordered)
+    mean = exact_average(ordered.tolist()) if exact_mean else ordered.mean()
+    return float(mean), float(0.5 * (upper - lower))
+
+
+def percentile_bounds(scores: np.ndarray) -> tuple:
+    """The 2.5% and 97.5% bounds by sacrebleu's index rule (n//40 from either end of the sorted
+    values), as NumPy scalars of the scores' type."""
+    ordered = np.sort(scores)
+    cut = len(ordered) // 40
+    return ordered[cut], ordered[len(ordered) - cut - 1]
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values: the i-th smallest is multiplied by (m - i), made
+    monotone and capped at 1, so comparing them with alpha controls the family-wise error."""
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * (len(p) - np.arange(len(p)))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(np.maximum.accumulate(scaled), 1.0)
+    return adjusted
+
+
+def p_value(sampled: np.ndarray, observed: float) -> float:
+    """(c + 1) / (n + 1), c counting samples at least as large as the observed statistic.
+
+    sacrebleu counts only larger ones, which gives identical systems p = 1/(n+1) instead of 1;
+    the two agree whenever no sample ties the observed value exactly."""
+    return (int(np.count_nonzero(sampled >= observed)) + 1) / (len(sampled) + 1)
+
+
+def _rows_per_chunk(n_segments: int, block: int = 1) -> int:
+    rows = max(1, _CHUNK_BYTES // (8 * max(n_segments, 1)))
+    return max(block, rows // block * block)
+
+
+def _product_type(statistics: np.ndarray, largest: float) -> type:
+    """float32 when the weighted sums are sums of integers that never exceed ``largest``, so
+    that float32 holds every partial sum exactly (half the memory traffic), else float64."""
+    if largest < _FLOAT32_INTEGERS and np.array_equal(statistics, np.rint(statistics)):
+        return np.float32
+    return np.float64
+
+
+def bootstrap_sums(statistics: np.ndarray, n_samples: int, rng: np.random.Generator,
+                   progress: Progress | None = None) -> np.ndarray:
+    """Column sums of ``n_samples`` resamples of the rows (with replacement), drawn as sacrebleu's
+    ``rng.choice(n, (n_samples, n))``, as a (n_samples x columns) float64 array."""
+    n = len(statistics)
+    sums = np.empty((n_samples, statistics.shape[1]))
+    kind = _product_type(statistics, n * np.abs(statistics).max(initial=0))  # weights add up to n
+    matrix = statistics.astype(kind)
+    step = _rows_per_chunk(n)
+    for start in range(0, n_samples, step):
+        rows = min(step, n_samples - start)
+        drawn = rng.integers(0, n, size=(rows, n))  # the very draws of rng.choice(n, size, replace=True)
+        weights = np.bincount((drawn + n * np.arange(rows)[:, None]).ravel(), minlength=rows * n)
+        sums[start : start + rows] = weights.reshape(rows, n).astype(kind) @ matrix
+        if progress:
+            progress.advance(rows)
+    return sums
+
+
+def randomization_sums(statistics: np.ndarray, n_trials: int, rng: np.random.Generator,
+                       progress: Progress | None = None) -> np.ndarray:
+    """For each trial, the column sums over the segments it selects (each with probability 1/2,
+    drawn as sacrebleu's ``rng.integers(2, size=(n_trials, n), dtype=bool)``)."""
+    n = len(statistics)
+    sums = np.empty((n_trials, statistics.shape[1]))
+    kind = _product_type(statistics, np.abs(statistics).sum(axis=0).max(initial=0))
+    matrix = statistics.astype(kind)
+    step = _rows_per_chunk(n, _BOOL_BLOCK)
+    for start in range(0, n_trials, step):
+        rows = min(step, n_trials - start)
+        selected = rng.integers(2, size=(rows, n), dtype=bool)
+        sums[start : start + rows] = selected.astype(kind) @ matrix
+        if progress:
+            progress.advance(rows)
+    return sums
+
+
+def bootstrap_confidence(metric, statistics: np.ndarray, n_samples: int = DEFAULT_SAMPLES["bs"],
+                         seed: int | str | None = None) -> tuple[float, float]:
+    """The bootstrap mean and 95% half-width of one system's score (sacrebleu's ``--confidence``)."""
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+        raise BleuInputError(f"the number of resamples must be a positive integer, got {n_samples!r}")
+    if len(statistics) == 0:
+        raise BleuInputError("no segments to resample")
+    rng = np.random.default_rng(resolve_seed(seed))
+    sums = bootstrap_sums(statistics.astype(np.float64), n_samples, rng)
+    return confidence_interval(metric.scores_of_sums(sums.astype(np.float32)), exact_mean=True)
