@@ -195,11 +195,10 @@ def _stream(args, names: list[str], options: dict, sources: list[str]) -> list[l
 def _in_memory(args, paired, names, options, references, sources, systems) -> list[list] | None:
     """Corpus scores (``[metric][system]``), with intervals if asked; paired tests print their
     tables here and give None."""
-    from ..core.metric import systems_statistics
     from ..metrics import metric_class
 
     metrics = [metric_class(name)(references, **options[name]) for name in names]
-    statistics = [systems_statistics(metric, systems) for metric in metrics]
+    statistics = [metric.systems_statistics(systems) for metric in metrics]
     if paired:
         print(_paired(args, paired, metrics, statistics, sources))
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 from operator import is_not
+from typing import Any
 
 import numpy as np
 
@@ -96,3 +97,14 @@ def references_for(n_hypotheses: int, references, prepared, prepare):
             f"{n_hypotheses} hypotheses but the prepared references have {prepared.n_segments} segments"
         )
     return prepared
+
+
+def check_sentence(hypothesis: Any, references: Any) -> None:
+    """One segment's arguments: a str hypothesis and a list of str references (``None``: missing)."""
+    if not isinstance(hypothesis, str):
+        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    if isinstance(references, str):
+        raise BleuInputError("references must be a list of str (one per reference), got a single str; "
+                             "wrap a single one as [reference]")
+    if not is_sequence(references):
+        raise BleuInputError(f"references must be a list of str (one per reference), got {type(references).__name__}")

@@ -1,51 +1,97 @@
-"""What every metric offers the significance tests and the command line, and the metrics by name.
+"""``Metric``: the flow every metric shares, written once.
 
-A metric turns each segment into a row of additive sufficient statistics; a corpus score is a
-function of the column sums. Bootstrap resamples and randomization trials are just other sums,
-so one vectorised ``scores_of_sums`` serves them all.
+A metric turns each segment into a row of additive sufficient statistics (``segment_statistics``);
+a corpus score is a function of the column sums (``scores_of_sums``), so bootstrap resamples,
+randomization trials, shards and streamed blocks are just other sums. A subclass declares its
+options, prepares references (``prepare``), computes the rows (``_statistics``), and turns sums
+into scores and results; references given at creation are prepared once for every system.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-
-class Score(Protocol):
-    """A corpus result: ``score``, ``name``, ``signature``, and sacrebleu's text and JSON forms."""
-
-    name: str
-    score: float
-    signature: Any
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str: ...
-
-    def to_json(self, width: int = 2) -> str: ...
+from ..errors import BleuInputError, LengthMismatchError
+from .inputs import check_hypotheses, is_sequence, references_for
+from .options import Option
+from .references import References
+from .score import SacrebleuFormat
+from .signature import Signature
+from .stats import Statistics
 
 
-class Metric(Protocol):
-    """A metric with fixed options whose references were given when it was created."""
+class Metric(ABC):
+    """A metric with fixed options; give ``references`` once to score many systems against them."""
 
     name: str  # the column title: "BLEU", "chrF2", "chrF2++", "TER"
-    higher_is_better: bool
+    higher_is_better: ClassVar[bool] = True
+    options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
 
-    def segment_statistics(self, hypotheses) -> np.ndarray:
-        """One row of additive sufficient statistics per segment (int64 or float64)."""
-        ...
+    def __init__(self, references: Any = None):
+        """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
+        self._references = None if references is None else self.prepare(references)
 
+    # What a metric defines.
+
+    @abstractmethod
+    def prepare(self, references: Any, n_hypotheses: int | None = None) -> References:
+        """Check and prepare reference streams (one list per reference, a line or ``None`` per segment)."""
+
+    @abstractmethod
+    def _statistics(self, prepared: Any, hypotheses: Any) -> np.ndarray:
+        """One row of statistics per segment of ``hypotheses`` (as ``_resolve`` gives them)."""
+
+    @abstractmethod
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
-        """The score of each row of column sums (float64). float32 sums are scored with
-        sacrebleu's float32 arithmetic (what its bootstrap resampling does)."""
-        ...
+        """The score of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
 
-    def score_statistics(self, statistics: np.ndarray) -> Score:
-        """The corpus score of per-segment statistics, with its signature."""
-        ...
+    @abstractmethod
+    def _score(self, statistics: np.ndarray, references: References | None) -> SacrebleuFormat:
+        """The corpus result of per-segment statistics against ``references`` (``None``: not known)."""
 
+    @abstractmethod
+    def signature(self, nrefs: int | str = 1) -> Signature:
+        """The reproducibility signature for ``nrefs`` references per segment."""
 
-def systems_statistics(metric: Metric, systems: list) -> list[np.ndarray]:
-    """Each system's ``segment_statistics``: all at once where the metric counts systems together
-    (BLEU sorts the references once for all of them), else one system after another."""
-    together = getattr(metric, "systems_statistics", None)
-    return together(systems) if together else [metric.segment_statistics(lines) for lines in systems]
+    # The shared flow.
+
+    def _resolve(self, hypotheses: Any, references: Any) -> tuple[Any, Any]:
+        """The prepared references of a call and the hypotheses in the form ``_statistics`` takes."""
+        check_hypotheses(hypotheses)
+        return references_for(len(hypotheses), references, self._references, self.prepare), hypotheses
+
+    def segment_statistics(self, hypotheses: Any, references: Any = None) -> np.ndarray:
+        """One row of additive statistics per segment, against ``references`` or those given at creation."""
+        return self._statistics(*self._resolve(hypotheses, references))
+
+    def statistics(self, hypotheses: Any, references: Any = None) -> Statistics:
+        """``segment_statistics`` as ``Statistics``: ``+`` merges shards, slices select segments."""
+        return Statistics(self.segment_statistics(hypotheses, references))
+
+    def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """``segment_statistics`` of each system against the references given at creation."""
+        if not is_sequence(systems) or len(systems) == 0:
+            raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
+        for number, hypotheses in enumerate(systems[1:], 2):
+            if len(hypotheses) != len(systems[0]):
+                raise LengthMismatchError(f"system 1 has {len(systems[0])} segments but system {number} has "
+                                          f"{len(hypotheses)}")
+        return [self.segment_statistics(hypotheses) for hypotheses in systems]
+
+    def score_statistics(self, statistics: np.ndarray | Statistics) -> SacrebleuFormat:
+        """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``)."""
+        matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
+        return self._score(matrix, self._references)
+
+    def corpus_score(self, hypotheses: Any, references: Any = None) -> SacrebleuFormat:
+        """The corpus score: the formula over statistics summed across segments."""
+        prepared, resolved = self._resolve(hypotheses, references)
+        return self._score(self._statistics(prepared, resolved), prepared)
+
+    def sentence_scores(self, hypotheses: Any, references: Any = None) -> Any:
+        """Every segment's own score, in one vectorised pass."""
+        return self.scores_of_sums(self.segment_statistics(hypotheses, references))

@@ -1,18 +1,29 @@
-"""The metrics, by command-line name: each a subpackage whose class subclasses ``core.Metric``.
+"""The metrics, by command-line name: each a subpackage whose class subclasses ``core.metric.Metric``.
 
-A metric is found here by name and imported on first use, so the command line and ``import bleu``
-stay light. Adding a metric is one subpackage and one line in ``METRICS``.
+A metric's package holds its class and an ``options`` module declaring its options (light: no
+NumPy), so the command line, the report and the docs read them without loading the metric.
+Adding a metric is one subpackage and one line in ``METRICS``. May import ``core``, ``engine``,
+``tokenizers``, ``files`` and the leaf modules; never ``significance``, ``report`` or ``cli``.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-# Command-line name -> "subpackage:class", imported on first use.
-METRICS = {"bleu": "bleu:BLEU", "chrf": "chrf:CHRF", "ter": "ter:TER"}
+if TYPE_CHECKING:
+    from ..core.metric import Metric
+    from ..core.options import Option
+
+# Command-line name (= subpackage) -> the metric's class, imported on first use.
+METRICS = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER"}
 
 
-def metric_class(name: str) -> type:
+def metric_class(name: str) -> type[Metric]:
     """The class of the metric called ``name`` on the command line."""
-    package, cls = METRICS[name].split(":")
-    return getattr(import_module(f".{package}", __name__), cls)
+    return getattr(import_module(f".{name}", __name__), METRICS[name])
+
+
+def metric_options(name: str) -> tuple[Option, ...]:
+    """The options the metric called ``name`` declares, without importing the metric itself."""
+    return import_module(f".{name}.options", __name__).OPTIONS

@@ -12,7 +12,6 @@ from itertools import combinations, pairwise
 
 import numpy as np
 
-from ..core.metric import systems_statistics
 from ..errors import BleuInputError
 from ..metrics import METRICS, metric_class
 from ..progress import Progress
@@ -147,7 +146,7 @@ def paired_test(
                 raise BleuInputError(f"no references for metric {metric!r}")
             metric = metric_class(metric.lower())(references)
         built[metric.name] = metric
-    statistics = {name: systems_statistics(m, [list(h) for h in systems.values()]) for name, m in built.items()}
+    statistics = {name: m.systems_statistics([list(h) for h in systems.values()]) for name, m in built.items()}
     return paired_test_statistics(built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress)
 
 

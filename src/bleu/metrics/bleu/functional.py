@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...errors import BleuInputError
+from ...core.inputs import check_sentence
 from .explanation import explain as explain_segments
 from .metric import BLEU
 from .result import BLEUScore, SentenceScores
@@ -85,10 +85,7 @@ def sentence_bleu(
     """BLEU of one segment against its references (a list of str), with sacrebleu's sentence defaults
     (effective order on, except for NLTK's methods)."""
 
-    if not isinstance(hypothesis, str):
-        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise BleuInputError("references must be a list of str (one per reference); wrap a single one as [reference]")
+    check_sentence(hypothesis, references)
     return corpus_bleu(
         [hypothesis],
         [[reference] for reference in references],
@@ -117,10 +114,7 @@ def explain(
     (Count, Max_Ref_Count, Count_clip), p_n, BP, smoothing, score and hints; ``.segments[0]``
     holds the tables and ``.segment_scores[0]`` the score (sentence-level defaults)."""
 
-    if not isinstance(hypothesis, str):
-        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise BleuInputError("references must be a list of str (one per reference); wrap a single one as [reference]")
+    check_sentence(hypothesis, references)
     options = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
                    max_order=max_order, weights=weights)
     segment_metric = BLEU(**options, effective_order=sentence_effective_order(smooth, effective_order))

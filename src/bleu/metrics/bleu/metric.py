@@ -15,6 +15,7 @@ from ...core.inputs import (
     is_sequence,
     references_for,
 )
+from ...core.metric import Metric
 from ...core.signature import TOOL_VERSION, Signature
 from ...engine.backend import NUMPY
 from ...engine.ids import id_rows, is_token_ids
@@ -22,13 +23,14 @@ from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError, LengthMismatchError
 from ...tokenizers.lines import split_lines
 from .formula import corpus_rows, score_sums, segment_rows
+from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
 from .result import BLEUScore, SentenceScores
 from .scoring import Scoring
 from .stats import Stats
 
 
-class BLEU:
+class BLEU(Metric):
     """BLEU with fixed options; give ``references`` once to score many systems against them.
 
     Text is tokenized (``tokenize``, ``lowercase``); token ids (2-D integer arrays or tensors,
@@ -40,7 +42,7 @@ class BLEU:
     """
 
     name = "BLEU"
-    higher_is_better = True
+    options = OPTIONS
 
     def __init__(
         self,
@@ -61,7 +63,7 @@ class BLEU:
         self.tokenizer = tokenizers.get(tokenize)
         self.lowercase = lowercase
         self.pad_id = pad_id
-        self._references = None if references is None else self.prepare(references)
+        super().__init__(references)
 
     def tokenize(self, lines: list[str]) -> list[list[str]]:
         """Each line's tokens: lowercased (if asked) and tokenized."""
@@ -116,19 +118,25 @@ class BLEU:
             raise BleuInputError(f"hypothesis {int(np.argmin(present))} is None, expected token ids")
         return prepared, (flat, lengths)
 
+    def _statistics(self, prepared: PreparedReferences, hypotheses) -> np.ndarray:
+        return prepared.stats(hypotheses).to_matrix()
+
     def stats(self, hypotheses, references=None) -> Stats:
         """Per-segment sufficient statistics."""
-        prepared, encoded = self._resolve(hypotheses, references)
-        return prepared.stats(encoded)
+        prepared, resolved = self._resolve(hypotheses, references)
+        return prepared.stats(resolved)
 
-    def signature(self, nrefs: int | str, kind: str = "text") -> Signature:
-        tokenizer = "ids" if kind == "ids" else self.tokenizer.name
+    def statistics(self, hypotheses, references=None) -> Stats:
+        """Per-segment sufficient statistics (``Stats``, the named form of ``segment_statistics``)."""
+        return self.stats(hypotheses, references)
+
+    def signature(self, nrefs: int | str = 1, kind: str = "text") -> Signature:
         scoring = self.scoring
         info = {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
             "eff": "yes" if scoring.effective_order else "no",
-            "tok": tokenizer,
+            "tok": "ids" if kind == "ids" else self.tokenizer.name,
             "smooth": scoring.smooth_label(),
             "version": TOOL_VERSION,
         }
@@ -153,15 +161,9 @@ class BLEU:
             signature=self.signature(nrefs, kind),
         )
 
-    def corpus_score(self, hypotheses, references=None) -> BLEUScore:
-        """Corpus BLEU: the formula over statistics summed across segments."""
-        prepared, encoded = self._resolve(hypotheses, references)
-        return self.score_stats(prepared.stats(encoded), prepared.nrefs, prepared.kind)
-
-    def segment_statistics(self, hypotheses) -> np.ndarray:
-        """Per-segment statistics as a matrix in sacrebleu's layout (``Stats.to_matrix``), against
-        the references given at creation: the form significance tests resample."""
-        return self.stats(hypotheses).to_matrix()
+    def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> BLEUScore:
+        nrefs, kind = (references.nrefs, references.kind) if references is not None else (1, "text")
+        return self.score_stats(Stats.from_matrix(statistics), nrefs, kind)
 
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system, tokenized and counted together (a line that
@@ -184,12 +186,6 @@ class BLEU:
         """Scores of rows of summed statistics matrices (float32 sums: sacrebleu's resampling arithmetic)."""
         return score_sums(sums, self.scoring)
 
-    def score_statistics(self, statistics: np.ndarray) -> BLEUScore:
-        """The corpus score of a statistics matrix from ``segment_statistics``."""
-        prepared = self._references
-        nrefs, kind = (prepared.nrefs, prepared.kind) if prepared is not None else (1, "text")
-        return self.score_stats(Stats.from_matrix(statistics), nrefs, kind)
-
     def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores:
         """Every segment's own score, from already computed statistics."""
         rows = segment_rows(stats, self.scoring)
@@ -204,3 +200,4 @@ class BLEU:
             scores = prepared.ops.torch.as_tensor(result.scores, device=prepared.ops.device)
             result = dataclasses.replace(result, scores=scores)
         return result
+

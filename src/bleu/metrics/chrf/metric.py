@@ -16,18 +16,21 @@ from numbers import Real
 
 import numpy as np
 
-from ...core.inputs import check_hypotheses, check_references, references_for
+from ...core.inputs import check_references, check_sentence
+from ...core.metric import Metric
+from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import TOOL_VERSION, Signature
 from ...errors import BleuInputError
 from .formula import f_scores
 from .ngrams import SymbolNgrams
+from .options import OPTIONS
 from .symbols import Characters, Words
 
 __all__ = ["CHRF", "CHRFScore", "corpus_chrf", "sentence_chrf", "sentence_chrfs"]
 
 # Reference streams: one list per reference, a line (or None: missing) per hypothesis.
-References = Sequence[Sequence[str | None]]
+ReferenceStreams = Sequence[Sequence[str | None]]
 
 
 @dataclass(frozen=True)
@@ -47,14 +50,11 @@ class CHRFScore(SacrebleuFormat):
                 "word_order": self.word_order, "beta": self.beta}
 
 
-class PreparedReferences:
+class PreparedReferences(References):
     """Reference streams lowercased (if asked), split into symbols and counted once, for any number of systems."""
 
     def __init__(self, streams: list[list[str]], present: np.ndarray, kinds: list[tuple[Characters | Words, int]]):
-        self.present = present
-        self.n_segments = present.shape[1]
-        counts = set(present.sum(axis=0).tolist())
-        self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
+        super().__init__(present)
         self.ngrams = [SymbolNgrams(streams, symbols, order) for symbols, order in kinds if order > 0]
 
     def statistics(self, lines: list[str]) -> np.ndarray:
@@ -74,7 +74,7 @@ def _check_options(char_order: int, word_order: int, beta: float) -> None:
         raise BleuInputError(f"beta must be a finite number >= 0 (recall is beta times as important), got {beta!r}")
 
 
-class CHRF:
+class CHRF(Metric):
     """chrF/chrF++ with fixed options; give ``references`` once to score many systems against them.
 
     Options as sacrebleu's: ``char_order``/``word_order`` (n-gram orders; ``word_order=2`` is chrF++),
@@ -85,41 +85,33 @@ class CHRF:
     65.98
     """
 
-    higher_is_better = True
+    options = OPTIONS
 
-    def __init__(self, references: References | None = None, *, char_order: int = 6, word_order: int = 0,
+    def __init__(self, references: ReferenceStreams | None = None, *, char_order: int = 6, word_order: int = 0,
                  beta: float = 2, lowercase: bool = False, whitespace: bool = False, eps_smoothing: bool = False):
         _check_options(char_order, word_order, beta)
         self.char_order, self.word_order, self.beta = int(char_order), int(word_order), beta
         self.lowercase, self.whitespace, self.eps_smoothing = lowercase, whitespace, eps_smoothing
         self.name = f"chrF{beta}" + "+" * self.word_order
-        self._references = None if references is None else self.prepare(references)
+        super().__init__(references)
 
     def _lines(self, lines: Iterable[str]) -> list[str]:
         return [line.lower() for line in lines] if self.lowercase else list(lines)
 
-    def prepare(self, references: References, n_hypotheses: int | None = None) -> PreparedReferences:
+    def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> PreparedReferences:
         """Check, lowercase (if asked) and count reference streams; ``None`` marks a missing reference."""
         present = check_references(references, n_hypotheses)
         streams = [self._lines("" if line is None else line for line in stream) for stream in references]
         kinds = [(Characters(self.whitespace), self.char_order), (Words(), self.word_order)]
         return PreparedReferences(streams, present, kinds)
 
-    def _resolve(self, hypotheses: Sequence[str], references: References | None) -> PreparedReferences:
-        check_hypotheses(hypotheses)
-        return references_for(len(hypotheses), references, self._references, self.prepare)
-
-    def _best_statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
+    def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """Each segment's statistics against its reference with the best sentence chrF (first of ties)."""
         per_stream = prepared.statistics(self._lines(hypotheses))
         streams, segments, width = per_stream.shape
         scores = self.scores_of_sums(per_stream.reshape(-1, width)).reshape(streams, segments)
         best = np.argmax(np.where(prepared.present, scores, -np.inf), axis=0)
         return per_stream[best, np.arange(segments)]
-
-    def segment_statistics(self, hypotheses: Sequence[str], references: References | None = None) -> np.ndarray:
-        """Per segment (rows), per order (char orders, then word orders): [hyp n-grams, ref n-grams, matches]."""
-        return self._best_statistics(self._resolve(hypotheses, references), hypotheses)
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
@@ -136,29 +128,17 @@ class CHRF:
             "version": TOOL_VERSION,
         })
 
-    def _score(self, statistics: np.ndarray, nrefs: int | str) -> CHRFScore:
+    def _score(self, statistics: np.ndarray, references: References | None) -> CHRFScore:
         width = 3 * (self.char_order + self.word_order)
         if statistics.ndim != 2 or statistics.shape[1] != width:
             raise BleuInputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
         score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
+        nrefs = 1 if references is None else references.nrefs
         return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))
 
-    def score_statistics(self, statistics: np.ndarray) -> CHRFScore:
-        """The corpus score of a statistics matrix from ``segment_statistics``."""
-        nrefs = self._references.nrefs if self._references is not None else 1
-        return self._score(np.asarray(statistics), nrefs)
-
-    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None) -> CHRFScore:
-        """Corpus chrF: the F-score of statistics summed over segments."""
-        prepared = self._resolve(hypotheses, references)
-        return self._score(self._best_statistics(prepared, hypotheses), prepared.nrefs)
-
-    def sentence_scores(self, hypotheses: Sequence[str], references: References | None = None) -> np.ndarray:
-        """Every segment's own chrF (what sacrebleu's ``sentence_score`` gives), in one pass."""
-        return self.scores_of_sums(self.segment_statistics(hypotheses, references))
 
 
-def corpus_chrf(hypotheses: Sequence[str], references: References, char_order: int = 6, word_order: int = 0,
+def corpus_chrf(hypotheses: Sequence[str], references: ReferenceStreams, char_order: int = 6, word_order: int = 0,
                 beta: float = 2, lowercase: bool = False, whitespace: bool = False,
                 eps_smoothing: bool = False) -> CHRFScore:
     """Corpus chrF (chrF++ with ``word_order=2``) of hypotheses against reference streams."""
@@ -171,17 +151,12 @@ def sentence_chrf(hypothesis: str, references: Sequence[str | None], char_order:
                   beta: float = 2, lowercase: bool = False, whitespace: bool = False,
                   eps_smoothing: bool = False) -> CHRFScore:
     """chrF of one hypothesis against its references (a list of str)."""
-    if not isinstance(hypothesis, str):
-        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    if isinstance(references, str):
-        raise BleuInputError("references must be a list of str, got a single str; wrap it as [reference]")
-    if not isinstance(references, (list, tuple)):
-        raise BleuInputError(f"references must be a list of str, got {type(references).__name__}")
+    check_sentence(hypothesis, references)
     return corpus_chrf([hypothesis], [[reference] for reference in references], char_order, word_order, beta,
                        lowercase, whitespace, eps_smoothing)
 
 
-def sentence_chrfs(hypotheses: Sequence[str], references: References, char_order: int = 6, word_order: int = 0,
+def sentence_chrfs(hypotheses: Sequence[str], references: ReferenceStreams, char_order: int = 6, word_order: int = 0,
                    beta: float = 2, lowercase: bool = False, whitespace: bool = False,
                    eps_smoothing: bool = False) -> np.ndarray:
     """Every segment's sentence-level chrF at once (references: a list of streams, as for ``corpus_chrf``)."""

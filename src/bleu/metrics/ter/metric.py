@@ -15,13 +15,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.inputs import check_hypotheses, check_references, references_for
+from ...core.inputs import check_references, check_sentence
+from ...core.metric import Metric
+from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import TOOL_VERSION, Signature
 from ...core.stats import float32_arithmetic
 from ...errors import BleuInputError
 from ...tokenizers.tercom import TercomTokenizer
 from .align import count_edits
+from .options import OPTIONS
 
 
 @dataclass(frozen=True)
@@ -40,20 +43,17 @@ class TERScore(SacrebleuFormat):
         return {"score": self.score, "num_edits": self.num_edits, "ref_length": self.ref_length}
 
 
-class TERReferences:
+class TERReferences(References):
     """Tokenized reference streams as token ids, reusable for any number of systems.
 
     ``ids[s][i]`` is stream ``s``'s reference for segment ``i`` (``None`` when missing)."""
 
-    def __init__(self, tokens: list[list[list[str] | None]]):
+    def __init__(self, tokens: list[list[list[str] | None]], present: np.ndarray):
+        super().__init__(present)
         self.vocabulary: dict[str, int] = {}
         self.ids = [[None if words is None else self._encode(words) for words in stream] for stream in tokens]
-        self.present = np.array([[words is not None for words in stream] for stream in tokens], dtype=bool)
         self.lengths = np.array([[0 if words is None else len(words) for words in stream] for stream in tokens],
                                 dtype=np.int64)
-        self.n_segments = self.present.shape[1]
-        counts = set(self.present.sum(axis=0).tolist())
-        self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
 
     def _encode(self, words: list[str]) -> np.ndarray:
         """Reference words as ids, new words added to the vocabulary."""
@@ -74,7 +74,7 @@ class TERReferences:
         return statistics
 
 
-class TER:
+class TER(Metric):
     """TER with fixed options (sacrebleu's names and defaults); give ``references`` once to score
     many systems against them.
 
@@ -85,17 +85,18 @@ class TER:
 
     name = "TER"
     higher_is_better = False
+    options = OPTIONS
 
     def __init__(self, references=None, *, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False):
         self.tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive)
-        self._references = None if references is None else self.prepare(references)
+        super().__init__(references)
 
     def prepare(self, references, n_hypotheses: int | None = None) -> TERReferences:
         """Check and tokenize reference streams (``None`` marks a missing reference)."""
-        check_references(references, n_hypotheses)
+        present = check_references(references, n_hypotheses)
         return TERReferences([[None if line is None else self.tokenizer(line) for line in stream]
-                              for stream in references])
+                              for stream in references], present)
 
     def signature(self, nrefs: int | str = 1) -> Signature:
         """sacrebleu's TER signature fields, naming this tool's version."""
@@ -111,13 +112,8 @@ class TER:
             "version": TOOL_VERSION,
         }, short={"tok": "t"})
 
-    def _resolve(self, hypotheses, references) -> TERReferences:
-        check_hypotheses(hypotheses)
-        return references_for(len(hypotheses), references, self._references, self.prepare)
-
-    def segment_statistics(self, hypotheses: Sequence[str], references=None) -> np.ndarray:
+    def _statistics(self, prepared: TERReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 2) float64: sacrebleu's [fewest edits over the references, average reference length]."""
-        prepared = self._resolve(hypotheses, references)
         return prepared.statistics([self.tokenizer(line) for line in hypotheses])
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
@@ -136,26 +132,16 @@ class TER:
             ratio = 100 * ratio
         return np.where(length > 0, ratio, np.where(edits > 0, 100.0, 0.0)).astype(ratio.dtype)
 
-    def score_statistics(self, statistics: np.ndarray, nrefs: int | str | None = None) -> TERScore:
+    def _score(self, statistics: np.ndarray, references: References | None) -> TERScore:
         """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
         statistics = np.asarray(statistics, dtype=np.float64)
         if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
             raise BleuInputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
         sums = np.cumsum(statistics, axis=0)[-1]
-        if nrefs is None:
-            nrefs = 1 if self._references is None else self._references.nrefs
+        nrefs = 1 if references is None else references.nrefs
         return TERScore(score=float(self.scores_of_sums(sums)), num_edits=int(sums[0]), ref_length=float(sums[1]),
                         signature=self.signature(nrefs))
 
-    def corpus_score(self, hypotheses: Sequence[str], references=None) -> TERScore:
-        """Corpus TER: summed edits over summed average reference lengths."""
-        prepared = self._resolve(hypotheses, references)
-        statistics = prepared.statistics([self.tokenizer(line) for line in hypotheses])
-        return self.score_statistics(statistics, prepared.nrefs)
-
-    def sentence_scores(self, hypotheses: Sequence[str], references=None) -> np.ndarray:
-        """Every segment's own TER (float64), as sacrebleu's ``sentence_score`` of each."""
-        return self.scores_of_sums(self.segment_statistics(hypotheses, references))
 
 
 def corpus_ter(hypotheses: Sequence[str], references, normalized: bool = False, no_punct: bool = False,
@@ -168,10 +154,7 @@ def corpus_ter(hypotheses: Sequence[str], references, normalized: bool = False, 
 def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
     """TER of one segment against its references (a list of str)."""
-    if not isinstance(hypothesis, str):
-        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    if isinstance(references, str) or not isinstance(references, Sequence):
-        raise BleuInputError("references must be a list of str (one per reference); wrap a single one as [reference]")
+    check_sentence(hypothesis, references)
     return corpus_ter([hypothesis], [[reference] for reference in references], normalized=normalized,
                       no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
 

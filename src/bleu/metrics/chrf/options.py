@@ -1,0 +1,15 @@
+"""chrF's options as the command line shows them (sacrebleu's flags); light, so ``--help`` needs no NumPy."""
+
+from __future__ import annotations
+
+from ...core.options import Option
+
+OPTIONS = (
+    Option("char_order", ("-cc", "--chrf-char-order"), "character n-gram order (default: 6)", int, 6, metavar="N"),
+    Option("word_order", ("-cw", "--chrf-word-order"), "word n-gram order; 2 gives chrF++ (default: 0)", int, 0,
+           metavar="N"),
+    Option("beta", ("--chrf-beta",), "recall weight beta (default: 2)", int, 2, metavar="B"),
+    Option("whitespace", ("--chrf-whitespace",), "keep whitespace in character n-grams"),
+    Option("lowercase", ("--chrf-lowercase",), "case-insensitive chrF"),
+    Option("eps_smoothing", ("--chrf-eps-smoothing",), "chrF++.py's epsilon smoothing instead of effective order"),
+)

@@ -1,0 +1,12 @@
+"""TER's options as the command line shows them (sacrebleu's flags); light, so ``--help`` needs no NumPy."""
+
+from __future__ import annotations
+
+from ...core.options import Option
+
+OPTIONS = (
+    Option("case_sensitive", ("--ter-case-sensitive",), "case-sensitive TER"),
+    Option("asian_support", ("--ter-asian-support",), "split Asian characters (tercom's -a)"),
+    Option("no_punct", ("--ter-no-punct",), "remove punctuation"),
+    Option("normalized", ("--ter-normalized",), "tercom's normalisation (-N)"),
+)
