@@ -49,10 +49,10 @@ TARGETS = [("B", "sacrebleu", 20), ("B", "bleuscore", 2), ("C", "sacrebleu", 30)
            ("D", "bleuscore", 3), ("E", "floor", 1 / 5), ("F", "sacrebleu", 20), ("G", "sacrebleu", 20),
            ("H", "sacrebleu", 10), ("I", "sacrebleu", 5)]
 # Packages whose versions the results record, by implementation.
-PACKAGES = {"bleu": "bleu", "bleu-torch": "torch", "sacrebleu": "sacrebleu", "nltk": "nltk",
+PACKAGES = {"bleu": "mtscore", "bleu-torch": "torch", "sacrebleu": "sacrebleu", "nltk": "nltk",
             "torchmetrics": "torchmetrics", "bleuscore": "bleuscore"}
 # Environment variables that would change the significance tests' seed (12345 without them).
-SEED_VARIABLES = ("SACREBLEU_SEED", "BLEU_SEED")
+SEED_VARIABLES = ("SACREBLEU_SEED", "MTSCORE_SEED")
 
 
 class NotComparable(Exception):
@@ -86,7 +86,7 @@ def _from_percent(values):
 
 def _tokenize_13a(lines: list[str]) -> list[list[str]]:
     """13a token lists, from the library's batch tokenizer (identical to sacrebleu's 13a); untimed."""
-    from bleu import BLEU
+    from mtscore import BLEU
 
     return BLEU().tokenize(lines)
 
@@ -134,10 +134,8 @@ def _significance_values(stdout: str):
 def _load_bleu():
     """``bleu`` with its engine loaded: the package imports NumPy and the engine lazily on first use,
     and the harness times no peer's imports either."""
-    import bleu
-    import bleu.metrics.bleu.metric
 
-    return bleu
+    return mtscore
 
 
 class Bleu:
@@ -147,40 +145,40 @@ class Bleu:
     word_order: ClassVar[int] = 0  # chrF's word n-gram order (2 in the chrF++ rows)
 
     def prepare_corpus(self, hypotheses, streams) -> Timed:
-        bleu = _load_bleu()
+        mtscore = _load_bleu()
 
-        return Timed(lambda: bleu.corpus_bleu(hypotheses, streams), lambda result: result.score)
+        return Timed(lambda: mtscore.corpus_bleu(hypotheses, streams), lambda result: result.score)
 
     def prepare_sentence(self, hypotheses, streams) -> Timed:
-        bleu = _load_bleu()
+        mtscore = _load_bleu()
 
-        return Timed(lambda: bleu.sentence_scores(hypotheses, streams), lambda result: result.scores)
+        return Timed(lambda: mtscore.sentence_scores(hypotheses, streams), lambda result: result.scores)
 
     def prepare_ids(self, hypotheses, references) -> Timed:
-        bleu = _load_bleu()
+        mtscore = _load_bleu()
 
-        return Timed(lambda: bleu.sentence_scores(hypotheses, [references], smooth="nltk-method0"),
+        return Timed(lambda: mtscore.sentence_scores(hypotheses, [references], smooth="nltk-method0"),
                      lambda result: result.scores, "NumPy int64 arrays, smooth='nltk-method0'")
 
     def prepare_files(self, files, segments) -> Timed:
-        """Read the files with ``bleu.files.read.read_lines`` and score: the same reading work as the floor."""
-        bleu = _load_bleu()
+        """Read the files with ``mtscore.files.read.read_lines`` and score: the same reading work as the floor."""
+        mtscore = _load_bleu()
         from workloads import read_file_pairs
 
-        from bleu.files.read import read_lines
+        from mtscore.files.read import read_lines
 
         def call():
             hypotheses, references = read_file_pairs(files, segments, read_lines)
-            return bleu.corpus_bleu(hypotheses, [references])
+            return mtscore.corpus_bleu(hypotheses, [references])
 
         return Timed(call, lambda result: result.score, "read_lines + corpus_bleu")
 
     def prepare_cli(self, references, systems, test) -> Timed:
-        return _cli("bleu", references, systems, test, "--no-progress")
+        return _cli("mtscore", references, systems, test, "--no-progress")
 
     def prepare_chrf(self, hypotheses, streams) -> Timed:
         _load_bleu()
-        from bleu import corpus_chrf
+        from mtscore import corpus_chrf
 
         order = self.word_order
         return Timed(lambda: corpus_chrf(hypotheses, streams, word_order=order), lambda result: result.score,
@@ -188,7 +186,7 @@ class Bleu:
 
     def prepare_ter(self, hypotheses, streams) -> Timed:
         _load_bleu()
-        from bleu import corpus_ter
+        from mtscore import corpus_ter
 
         return Timed(lambda: corpus_ter(hypotheses, streams), lambda result: result.score, "corpus_ter(hyps, streams)")
 
@@ -206,11 +204,11 @@ class BleuTorch(Bleu):
     not_comparable: ClassVar[dict[str, str]] = _only("ids", "token-id workload only")
 
     def prepare_ids(self, hypotheses, references) -> Timed:
-        bleu = _load_bleu()
+        mtscore = _load_bleu()
         import torch
 
         hyp, ref = torch.from_numpy(hypotheses), torch.from_numpy(references)
-        return Timed(lambda: bleu.sentence_scores(hyp, [ref], smooth="nltk-method0"),
+        return Timed(lambda: mtscore.sentence_scores(hyp, [ref], smooth="nltk-method0"),
                      lambda result: result.scores.numpy(), f"torch {torch.__version__} CPU tensors, "
                      f"{torch.get_num_threads()} threads")
 

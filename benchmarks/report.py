@@ -113,7 +113,7 @@ KNOWN_CAUSES = {
                         "counts with those denominators reproduces NLTK's score; checked on B's first 20,000 segments).",
     ("sentence", "nltk"): "NLTK has no effective order: hypotheses shorter than 4 tokens get smoothed precisions "
                           "for orders they have no n-grams of (on B, every differing segment has 1-3 tokens).",
-    ("files", "bleu"): "bleu.read.read_lines drops a UTF-8 byte order mark; the harness's own reader (used for "
+    ("files", "bleu"): "mtscore.read.read_lines drops a UTF-8 byte order mark; the harness's own reader (used for "
                        "B, and so for sacrebleu) keeps it, as sacrebleu's command line does. One B file starts "
                        "with one (generaltest2022.uk-en.hyp.PROMT.en); sacrebleu on the BOM-stripped text gives "
                        "bleu's E score.",

@@ -2,11 +2,11 @@
 
 Stages, in order (each one's output feeds the next):
 
-- read: ``bleu.files.read.read_lines`` on every hypothesis and reference file of B
-- distinct: ``bleu.engine.keys.distinct_lines`` of both (a line that repeats is tokenized once)
-- tokenize hyp / tokenize ref: ``bleu.tokenizers.lines.split_lines(lines, 13a)`` of the distinct lines (token spans
+- read: ``mtscore.files.read.read_lines`` on every hypothesis and reference file of B
+- distinct: ``mtscore.engine.keys.distinct_lines`` of both (a line that repeats is tokenized once)
+- tokenize hyp / tokenize ref: ``mtscore.tokenizers.lines.split_lines(lines, 13a)`` of the distinct lines (token spans
   over the UTF-8 bytes)
-- keys: ``bleu.engine.keys.TokenKeys.of`` of both (one 64-bit key per token)
+- keys: ``mtscore.engine.keys.TokenKeys.of`` of both (one 64-bit key per token)
 - references: ``PreparedReferences.from_keys`` (reference vocabulary and reference ids)
 - encode: ``prepared.vocabulary.encode`` of the hypothesis keys
 - count: ``prepared.ngrams.matches`` (clipped hypothesis n-gram matches)
@@ -21,11 +21,11 @@ from contextlib import contextmanager
 
 STAGES = ("read", "distinct", "tokenize hyp", "tokenize ref", "keys", "references", "encode", "count", "stats", "score")
 DESCRIPTIONS = {
-    "read": "bleu.files.read.read_lines per file",
-    "distinct": "bleu.engine.keys.distinct_lines(lines), hypotheses and references",
-    "tokenize hyp": "bleu.tokenizers.lines.split_lines(distinct hypotheses, 13a): token spans",
-    "tokenize ref": "bleu.tokenizers.lines.split_lines(distinct references, 13a): token spans",
-    "keys": "bleu.engine.keys.TokenKeys.of(spans), hypotheses and references",
+    "read": "mtscore.files.read.read_lines per file",
+    "distinct": "mtscore.engine.keys.distinct_lines(lines), hypotheses and references",
+    "tokenize hyp": "mtscore.tokenizers.lines.split_lines(distinct hypotheses, 13a): token spans",
+    "tokenize ref": "mtscore.tokenizers.lines.split_lines(distinct references, 13a): token spans",
+    "keys": "mtscore.engine.keys.TokenKeys.of(spans), hypotheses and references",
     "references": "PreparedReferences.from_keys (vocabulary + reference ids)",
     "encode": "prepared.vocabulary.encode(hypothesis keys)",
     "count": "prepared.ngrams.matches(ids, lengths)",
@@ -49,17 +49,16 @@ class StageTimer:
 
 def stage_breakdown(segments: int | None = None) -> dict:
     """Run B (its first ``segments``) stage by stage; returns the seconds per stage and the score."""
+    import numpy as np
     from workloads import b_file_pairs, read_file_pairs
 
-    import numpy as np
-
-    from bleu.engine.keys import TokenKeys, distinct_lines
-    from bleu.engine.ngrams import ngram_totals
-    from bleu.files.read import read_lines
-    from bleu.metrics.bleu import BLEU, Stats
-    from bleu.metrics.bleu.brevity import closest_lengths
-    from bleu.metrics.bleu.references import PreparedReferences
-    from bleu.tokenizers.lines import split_lines
+    from mtscore.engine.keys import TokenKeys, distinct_lines
+    from mtscore.engine.ngrams import ngram_totals
+    from mtscore.files.read import read_lines
+    from mtscore.metrics.bleu import BLEU, Stats
+    from mtscore.metrics.bleu.brevity import closest_lengths
+    from mtscore.metrics.bleu.references import PreparedReferences
+    from mtscore.tokenizers.lines import split_lines
 
     files = b_file_pairs()
     metric = BLEU()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import resource
 import subprocess
 import sys
 import time
@@ -62,7 +61,7 @@ _LAUNCHER = ("import resource, subprocess, sys; out = subprocess.run(sys.argv[1:
 
 def run_cli(ref: Path, hyp: Path) -> tuple[float, float, int]:
     """(score, wall seconds, peak RSS in MiB) of one ``bleu`` process."""
-    command = [sys.executable, "-m", "bleu", str(ref), "-i", str(hyp), "-b", "-w", "17", "--no-progress"]
+    command = [sys.executable, "-m", "mtscore", str(ref), "-i", str(hyp), "-b", "-w", "17", "--no-progress"]
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-c", _LAUNCHER, *command], capture_output=True, text=True, check=True)
     seconds = time.perf_counter() - start
@@ -85,10 +84,10 @@ def main(argv=None) -> int:
     big_ref = repeat(ref, copies, args.dir / f"big-{args.segments}.ref")
 
     score, seconds, rss = run_cli(big_ref, big_hyp)
-    import bleu
-    from bleu.files.read import read_lines
+    import mtscore
+    from mtscore.files.read import read_lines
 
-    in_memory = bleu.corpus_bleu(read_lines(hyp), [read_lines(ref)]).score
+    in_memory = mtscore.corpus_bleu(read_lines(hyp), [read_lines(ref)]).score
     size = (big_hyp.stat().st_size + big_ref.stat().st_size) / 2**20
     lines = [
         f"# Streaming: `bleu` on {args.segments:,} generated segments ({datetime.date.today()})", "",

@@ -169,7 +169,7 @@ def hypothesis_tokens(name: str, segments: int | None = None) -> tuple[int, int]
     F and G count every system's segments and tokens (each system's output is one test's input)."""
     if KINDS[name] == "ids":
         return D_BATCH, D_BATCH * D_LENGTH
-    from bleu import BLEU
+    from mtscore import BLEU
 
     if KINDS[name] == "cli":
         hypotheses = [line for path in significance_files()[1] for line in read_text_lines(path)]

@@ -7,63 +7,63 @@ import math
 import pytest
 import sacrebleu
 
-import bleu
-from bleu import BleuInputError, LengthMismatchError
+import mtscore
+from mtscore import BleuInputError, LengthMismatchError
 
 HYPS = ["the cat sat on the mat", "a quick brown fox jumps over the dog"]
 REFS = [["the cat sat on a mat", "the quick brown fox jumped over the lazy dog"]]
 
 
 def test_result_fields_and_str():
-    result = bleu.corpus_bleu(HYPS, REFS)
+    result = mtscore.corpus_bleu(HYPS, REFS)
     expected = sacrebleu.corpus_bleu(HYPS, REFS)
     assert math.isclose(result.score, expected.score, abs_tol=1e-9)
     assert result.counts == expected.counts and result.totals == expected.totals
     assert (result.sys_len, result.ref_len) == (expected.sys_len, expected.ref_len)
     assert result.ratio == expected.ratio
     assert str(result) == str(expected)
-    assert str(result.signature) == f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-{bleu.__version__}"
+    assert str(result.signature) == f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-{mtscore.__version__}"
 
 
 def test_sentence_bleu_defaults_match_sacrebleu():
-    result = bleu.sentence_bleu(HYPS[0], [REFS[0][0]])
+    result = mtscore.sentence_bleu(HYPS[0], [REFS[0][0]])
     assert math.isclose(result.score, sacrebleu.sentence_bleu(HYPS[0], [REFS[0][0]]).score, abs_tol=1e-9)
     assert "eff:yes" in str(result.signature)
 
 
 def test_tokenize():
-    assert bleu.tokenize("Hello, world!") == "Hello , world !"
-    assert bleu.tokenize("Hello, World!", lowercase=True) == "hello , world !"
-    assert bleu.tokenize("中文abc", tokenize="zh") == "中 文 abc"
+    assert mtscore.tokenize("Hello, world!") == "Hello , world !"
+    assert mtscore.tokenize("Hello, World!", lowercase=True) == "hello , world !"
+    assert mtscore.tokenize("中文abc", tokenize="zh") == "中 文 abc"
 
 
 def test_add_k_counts_are_the_raw_integers():
-    result = bleu.corpus_bleu(HYPS, REFS, smooth="add-k")
-    assert result.counts == bleu.corpus_bleu(HYPS, REFS).counts
+    result = mtscore.corpus_bleu(HYPS, REFS, smooth="add-k")
+    assert result.counts == mtscore.corpus_bleu(HYPS, REFS).counts
     assert all(isinstance(count, int) for count in result.counts + result.totals)
 
 
 def test_uniform_weights_equal_the_default():
-    default = bleu.corpus_bleu(HYPS, REFS)
-    uniform = bleu.corpus_bleu(HYPS, REFS, weights=[0.25] * 4)
+    default = mtscore.corpus_bleu(HYPS, REFS)
+    uniform = mtscore.corpus_bleu(HYPS, REFS, weights=[0.25] * 4)
     assert math.isclose(default.score, uniform.score, rel_tol=1e-12)
     assert "weights:0.25,0.25,0.25,0.25" in str(uniform.signature)
 
 
 def test_weights_are_a_weighted_geometric_mean():
-    result = bleu.corpus_bleu(HYPS, REFS, weights=[0.5, 0.5, 0, 0], max_order=4)
+    result = mtscore.corpus_bleu(HYPS, REFS, weights=[0.5, 0.5, 0, 0], max_order=4)
     p1, p2 = result.precisions[:2]
     assert math.isclose(result.score, result.bp * math.sqrt(p1 * p2), rel_tol=1e-12)
 
 
 def test_max_order_in_signature():
-    assert "|ngram:2|" in str(bleu.corpus_bleu(HYPS, REFS, max_order=2).signature)
-    assert "ngram" not in str(bleu.corpus_bleu(HYPS, REFS).signature)
+    assert "|ngram:2|" in str(mtscore.corpus_bleu(HYPS, REFS, max_order=2).signature)
+    assert "ngram" not in str(mtscore.corpus_bleu(HYPS, REFS).signature)
 
 
 def test_missing_references_make_nrefs_var():
     refs = [["the cat sat on a mat", None], ["a cat sat on the mat", "the quick brown fox"]]
-    result = bleu.corpus_bleu(HYPS, refs)
+    result = mtscore.corpus_bleu(HYPS, refs)
     assert str(result.signature).startswith("nrefs:var|")
     expected = sacrebleu.metrics.BLEU().corpus_score(HYPS, refs)
     assert math.isclose(result.score, expected.score, abs_tol=1e-9)
@@ -71,7 +71,7 @@ def test_missing_references_make_nrefs_var():
 
 def test_length_mismatch_names_both_counts():
     with pytest.raises(LengthMismatchError, match=r"2 hypotheses but reference stream 1 has 1 segments"):
-        bleu.corpus_bleu(HYPS, [["only one"]])
+        mtscore.corpus_bleu(HYPS, [["only one"]])
     assert issubclass(LengthMismatchError, ValueError)
 
 
@@ -79,7 +79,7 @@ def test_transposed_references_are_recognised():
     hyps = ["a", "b", "c"]
     per_segment = [["a1", "a2"], ["b1", "b2"], ["c1", "c2"]]
     with pytest.raises(LengthMismatchError, match="look transposed"):
-        bleu.corpus_bleu(hyps, per_segment)
+        mtscore.corpus_bleu(hyps, per_segment)
 
 
 @pytest.mark.parametrize(
@@ -98,7 +98,7 @@ def test_transposed_references_are_recognised():
 )
 def test_bad_shapes(hyps, refs, message):
     with pytest.raises(BleuInputError, match=message):
-        bleu.corpus_bleu(hyps, refs)
+        mtscore.corpus_bleu(hyps, refs)
 
 
 @pytest.mark.parametrize(
@@ -114,20 +114,20 @@ def test_bad_shapes(hyps, refs, message):
 )
 def test_bad_options(options, message):
     with pytest.raises(BleuInputError, match=message):
-        bleu.corpus_bleu(HYPS, REFS, **options)
+        mtscore.corpus_bleu(HYPS, REFS, **options)
 
 
 def test_prepared_references_check_length():
-    metric = bleu.BLEU(REFS)
+    metric = mtscore.BLEU(REFS)
     with pytest.raises(LengthMismatchError, match="1 hypotheses but the prepared references have 2"):
         metric.corpus_score(["x"])
     with pytest.raises(BleuInputError, match="no references"):
-        bleu.BLEU().corpus_score(["x"])
+        mtscore.BLEU().corpus_score(["x"])
 
 
 def test_systems_statistics_counts_systems_together():
     """``BLEU.systems_statistics``: each system's ``segment_statistics``, tokenized and counted at once."""
-    metric = bleu.BLEU([["the cat sat on the mat", "a b c d"], ["a cat sat", None]])
+    metric = mtscore.BLEU([["the cat sat on the mat", "a b c d"], ["a cat sat", None]])
     systems = [["the cat sat", "a b c"], ["a cat sat on the mat", "a b c d"], ["the cat sat", "x"]]
     together = metric.systems_statistics(systems)
     assert [s.tolist() for s in together] == [metric.segment_statistics(h).tolist() for h in systems]
@@ -138,4 +138,4 @@ def test_systems_statistics_counts_systems_together():
     with pytest.raises(BleuInputError, match="non-empty list of systems"):
         metric.systems_statistics([])
     with pytest.raises(BleuInputError, match="no references"):
-        bleu.BLEU().systems_statistics([["a"]])
+        mtscore.BLEU().systems_statistics([["a"]])

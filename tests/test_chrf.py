@@ -1,4 +1,4 @@
-"""chrF and chrF++ (``bleu.chrf``) against sacrebleu 2.6.0, the oracle: statistics equal as integers, scores to 1e-9.
+"""chrF and chrF++ (``mtscore.chrf``) against sacrebleu 2.6.0, the oracle: statistics equal as integers, scores to 1e-9.
 
 Generated corpora cover every option (orders, beta, case, whitespace, eps smoothing), Unicode, whitespace,
 punctuation, empty lines and missing references; the official WMT22 table gives every chrf row; float32
@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
 from shared_data import find_wmt22, read_lines, references, system_output, wmt22_dir
 
-from bleu.core.signature import TOOL_VERSION, Signature
-from bleu.errors import BleuInputError, LengthMismatchError
-from bleu.metrics import metric_class
-from bleu.metrics.chrf import (
+from mtscore.core.signature import TOOL_VERSION, Signature
+from mtscore.errors import BleuInputError, LengthMismatchError
+from mtscore.metrics import metric_class
+from mtscore.metrics.chrf import (
     CHRF,
     CHRFScore,
     corpus_chrf,

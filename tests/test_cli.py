@@ -13,7 +13,7 @@ import pytest
 import sacrebleu
 from helpers import write
 
-from bleu.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
 
 HYP = ["The cat sat on the mat.", "It is raining again today.", "Three apples and bread."]
 REF_A = ["The cat sat on the mat.", "It is raining today again.", "Three apples and a loaf of bread."]
@@ -51,14 +51,14 @@ def test_json_output_has_sacrebleus_keys(capsys, files):
     expected = oracle(HYP, [REF_A, REF_B])
     assert data["score"] == round(expected.score, 1)
     assert data["verbose_score"] == expected._verbose
-    assert data["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-")
+    assert data["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-")
 
 
 def test_text_output_is_sacrebleus_line(capsys, files):
     code, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], "-f", "text", "-w", "2")
     expected = oracle(HYP, [REF_A])
     assert code == EXIT_OK
-    assert out.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-")
+    assert out.startswith("BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-")
     assert out.rstrip().endswith(f"= {expected.score:.2f} {expected._verbose}")
 
 
@@ -90,9 +90,9 @@ def test_several_systems_make_a_table(capsys, files, tmp_path):
 
 
 def test_stdin_pipe_and_exit_code(files):
-    """End to end through a real process: `cat HYP | bleu REF`."""
+    """End to end through a real process: `cat HYP | mtscore REF`."""
     result = subprocess.run(
-        [sys.executable, "-m", "bleu", files["ref_a"], "-b", "-w", "3"],
+        [sys.executable, "-m", "mtscore", files["ref_a"], "-b", "-w", "3"],
         input="\n".join(HYP).encode() + b"\n", capture_output=True,
     )
     assert result.returncode == 0, result.stderr
@@ -102,14 +102,14 @@ def test_stdin_pipe_and_exit_code(files):
 def test_version_and_help(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["-V"])
-    assert exit_info.value.code == 0 and capsys.readouterr().out.startswith("bleu ")
+    assert exit_info.value.code == 0 and capsys.readouterr().out.startswith("mtscore ")
     with pytest.raises(SystemExit) as exit_info:
         main(["-h"])
     assert exit_info.value.code == 0 and "exit codes" in capsys.readouterr().out
 
 
 def test_help_does_not_import_numpy():
-    code = "import sys; from bleu.cli.score import build_parser; build_parser().format_help(); print('numpy' in sys.modules)"
+    code = "import sys; from mtscore.cli.score import build_parser; build_parser().format_help(); print('numpy' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 
@@ -222,13 +222,13 @@ def test_empty_file(capsys, files, tmp_path):
 
 
 def test_empty_standard_input():
-    result = subprocess.run([sys.executable, "-m", "bleu", "ref.txt"], input=b"", capture_output=True)
+    result = subprocess.run([sys.executable, "-m", "mtscore", "ref.txt"], input=b"", capture_output=True)
     # The reference is read first: with a missing reference the error names it.
     assert result.returncode == EXIT_INPUT
 
 
 def test_empty_standard_input_with_reference(files):
-    result = subprocess.run([sys.executable, "-m", "bleu", files["ref_a"]], input=b"", capture_output=True)
+    result = subprocess.run([sys.executable, "-m", "mtscore", files["ref_a"]], input=b"", capture_output=True)
     assert result.returncode == EXIT_INPUT and b"standard input is empty" in result.stderr
     assert b"Traceback" not in result.stderr
 

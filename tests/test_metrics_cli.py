@@ -14,10 +14,10 @@ from helpers import write
 from sacrebleu.significance import PairedTest
 from shared_data import read_lines, references, system_output
 
-from bleu.cli import EXIT_OK, EXIT_USAGE, main
-from bleu.cli import score as cli
-from bleu.core import stream
-from bleu.significance import paired_test
+from mtscore.cli import EXIT_OK, EXIT_USAGE, main
+from mtscore.cli import score as cli
+from mtscore.core import stream
+from mtscore.significance import paired_test
 
 SYSTEMS = ["Online-A", "PROMT", "Online-B"]
 SUBSET = 300  # sacrebleu's TER is slow: paired tests compare on the first segments
@@ -38,9 +38,9 @@ def without_version(text: str) -> str:
     """The output with the tool versions blanked and lines unindented (the version strings differ
     in length, which shifts sacrebleu's alignment on "=")."""
     text = "\n".join(line.lstrip() for line in text.split("\n"))
-    return text.replace("version:2.6.0", "version:V").replace("version:bleu-0.1.0", "version:V") \
-        .replace('"version": "2.6.0"', '"version": "V"').replace('"version": "bleu-0.1.0"', '"version": "V"') \
-        .replace("v:2.6.0", "v:V").replace("v:bleu-0.1.0", "v:V")
+    return text.replace("version:2.6.0", "version:V").replace("version:mtscore-0.1.0", "version:V") \
+        .replace('"version": "2.6.0"', '"version": "V"').replace('"version": "mtscore-0.1.0"', '"version": "V"') \
+        .replace("v:2.6.0", "v:V").replace("v:mtscore-0.1.0", "v:V")
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_paired_tests_for_every_metric_equal_sacrebleu(subset, monkeypatch, test
     that ours also count resamples that tie the observed difference (TER's integer edits make
     ties common): ours are then larger by exactly the ties, counted here from sacrebleu's own scores."""
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-    monkeypatch.delenv("BLEU_SEED", raising=False)
+    monkeypatch.delenv("MTSCORE_SEED", raising=False)
     refs, systems = subset
     refs_lines = [read_lines(path) for path in refs]
     hyps = {name: read_lines(path) for name, path in zip(SYSTEMS, systems)}
@@ -151,7 +151,7 @@ def test_paired_json_with_ter_is_plain_json(capsys, subset):
 @pytest.mark.parametrize("metric, sacrebleu_metric", [("chrf", sacrebleu.CHRF), ("ter", sacrebleu.TER)])
 def test_confidence_for_chrf_and_ter_equals_sacrebleu(capsys, subset, monkeypatch, metric, sacrebleu_metric):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-    monkeypatch.delenv("BLEU_SEED", raising=False)
+    monkeypatch.delenv("MTSCORE_SEED", raising=False)
     refs, systems = subset
     code, out, _ = run(capsys, *refs, "-i", systems[1], "-m", metric, "--confidence", "-w", "6")
     data = json.loads(out)
@@ -213,7 +213,7 @@ def test_scores_of_sums_for_every_metric_match_score_statistics(subset):
     """The significance seam: scoring column sums is scoring the corpus."""
     refs, systems = subset
     refs_lines = [read_lines(path) for path in refs]
-    from bleu.metrics import metric_class
+    from mtscore.metrics import metric_class
 
     for name in ("bleu", "chrf", "ter"):
         metric = metric_class(name)(refs_lines)

@@ -1,11 +1,11 @@
-"""Parity with NLTK 3.10.4's ``nltk.translate.bleu_score``: the drop-in ``bleu.nltk`` and the
+"""Parity with NLTK 3.10.4's ``nltk.translate.bleu_score``: the drop-in ``mtscore.nltk`` and the
 ``nltk-methodN`` smoothing of the main API.
 
 NLTK is the oracle. Every comparison calls NLTK first: where it returns, ours must return the
 same number (1e-9 absolute); where it raises (method 6 without a trigram match, method 6 with
-fewer than three weights, ...), ours must raise ``bleu.BleuInputError``.
+fewer than three weights, ...), ours must raise ``mtscore.BleuInputError``.
 
-``bleu.nltk.corpus_bleu`` smooths methods 5-7 with corpus statistics where NLTK reads the last
+``mtscore.nltk.corpus_bleu`` smooths methods 5-7 with corpus statistics where NLTK reads the last
 segment's; ``corpus_bleu_as_nltk`` keeps NLTK's behaviour. So the corrected one is compared to
 NLTK for methods 0-4 on any corpus and for 5-7 on one-segment corpora only.
 
@@ -28,11 +28,11 @@ from helpers import fixed  # noqa: E402
 from hypothesis import example, given, note  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-import bleu  # noqa: E402
-import bleu.nltk as ours  # noqa: E402
-from bleu import BleuInputError, LengthMismatchError  # noqa: E402
+import mtscore  # noqa: E402
+import mtscore.nltk as ours  # noqa: E402
+from mtscore import BleuInputError, LengthMismatchError  # noqa: E402
 
-# NLTK warns (UserWarning) on every method-0 score with a missing order; so does bleu.nltk.
+# NLTK warns (UserWarning) on every method-0 score with a missing order; so does mtscore.nltk.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 TOLERANCE = 1e-9
@@ -158,7 +158,7 @@ def with_short_examples(test):
     return test
 
 
-# --- bleu.nltk.sentence_bleu -----------------------------------------------------------------
+# --- mtscore.nltk.sentence_bleu -----------------------------------------------------------------
 
 
 @fixed(max_examples=120)
@@ -200,7 +200,7 @@ def test_token_with_a_space_is_not_split():
     )
 
 
-# --- bleu.nltk.corpus_bleu and corpus_bleu_as_nltk -------------------------------------------
+# --- mtscore.nltk.corpus_bleu and corpus_bleu_as_nltk -------------------------------------------
 
 
 @fixed(max_examples=70)
@@ -448,16 +448,16 @@ def test_main_api_sentence_scores_match_nltk(batch):
         options = {"tokenize": "none", "smooth": f"nltk-method{method}", "smooth_value": value}
         if refused:
             with pytest.raises(BleuInputError, match=f"segment {refused[0]}\\b"):
-                bleu.sentence_scores(hyps, streams, **options)
+                mtscore.sentence_scores(hyps, streams, **options)
             continue
-        scores = np.asarray(bleu.sentence_scores(hyps, streams, **options).scores)
+        scores = np.asarray(mtscore.sentence_scores(hyps, streams, **options).scores)
         np.testing.assert_allclose(scores / 100, expected, rtol=0, atol=TOLERANCE)
 
 
 @fixed(max_examples=60)
 @given(batch=batches())
 def test_main_api_corpus_bleu_matches_bleu_nltk(batch):
-    """``corpus_bleu(..., smooth="nltk-methodN").score / 100`` is ``bleu.nltk.corpus_bleu`` (the
+    """``corpus_bleu(..., smooth="nltk-methodN").score / 100`` is ``mtscore.nltk.corpus_bleu`` (the
     corrected one), and NLTK's corpus_bleu for methods 0-4."""
     hyps, streams = batch
     list_of_references = [segment_references(streams, i) for i in range(len(hyps))]
@@ -470,9 +470,9 @@ def test_main_api_corpus_bleu_matches_bleu_nltk(batch):
             expected = ours.corpus_bleu(list_of_references, hypotheses, smoothing_function=our_function)
         except BleuInputError:
             with pytest.raises(BleuInputError):
-                bleu.corpus_bleu(hyps, streams, **options)
+                mtscore.corpus_bleu(hyps, streams, **options)
             continue
-        score = bleu.corpus_bleu(hyps, streams, **options).score
+        score = mtscore.corpus_bleu(hyps, streams, **options).score
         assert math.isclose(score / 100, expected, rel_tol=0, abs_tol=TOLERANCE)
         if method <= 4:
             assert math.isclose(
@@ -493,8 +493,8 @@ def test_main_api_corpus_bleu_matches_bleu_nltk(batch):
 )
 def test_main_api_signature(smooth, value, label):
     hyps, refs = ["a b c d"], [["a b c d"]]
-    for result in (bleu.corpus_bleu(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value),
-                   bleu.sentence_scores(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value)):
+    for result in (mtscore.corpus_bleu(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value),
+                   mtscore.sentence_scores(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value)):
         signature = str(result.signature)
         assert label in signature and "eff:no" in signature
 
@@ -502,16 +502,16 @@ def test_main_api_signature(smooth, value, label):
 @pytest.mark.parametrize("method", range(8))
 def test_main_api_refuses_effective_order(method):
     with pytest.raises(BleuInputError):
-        bleu.sentence_scores(["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True)
+        mtscore.sentence_scores(["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True)
     with pytest.raises(BleuInputError):
-        bleu.corpus_bleu(["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True)
+        mtscore.corpus_bleu(["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True)
 
 
 def test_main_api_method6_needs_three_orders():
     with pytest.raises(BleuInputError):
-        bleu.corpus_bleu(["a b c"], [["a b c"]], tokenize="none", smooth="nltk-method6", max_order=2)
+        mtscore.corpus_bleu(["a b c"], [["a b c"]], tokenize="none", smooth="nltk-method6", max_order=2)
     with pytest.raises(BleuInputError):
-        bleu.sentence_scores(["a b c"], [["a b c"]], tokenize="none", smooth="nltk-method6", max_order=2)
+        mtscore.sentence_scores(["a b c"], [["a b c"]], tokenize="none", smooth="nltk-method6", max_order=2)
 
 
 def test_main_api_method6_names_the_refused_segment():
@@ -520,7 +520,7 @@ def test_main_api_method6_names_the_refused_segment():
     with pytest.raises(AssertionError):
         nltk_bleu.sentence_bleu([["a", "b", "c"]], ["a", "b", "x"], smoothing_function=nltk_method(6))
     with pytest.raises(BleuInputError, match=r"segment 2\b"):
-        bleu.sentence_scores(hyps, refs, tokenize="none", smooth="nltk-method6")
-    scores = bleu.sentence_scores([hyps[i] for i in (0, 1, 3)], [[refs[0][i] for i in (0, 1, 3)]],
+        mtscore.sentence_scores(hyps, refs, tokenize="none", smooth="nltk-method6")
+    scores = mtscore.sentence_scores([hyps[i] for i in (0, 1, 3)], [[refs[0][i] for i in (0, 1, 3)]],
                                   tokenize="none", smooth="nltk-method6").scores
     assert scores[1] == 0 and scores[0] == pytest.approx(100) and scores[2] == pytest.approx(100)

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pytest
 
-import bleu
+import mtscore
 
 # Example 1 (Section 2): two candidates for the same Chinese source, three references.
 CANDIDATE_1 = (
@@ -41,7 +41,7 @@ def words(sentence: str) -> str:
 
 def stats(candidates, references, *, tokenize="none", lowercase=True, max_order=2):
     """bleu's per-segment statistics; every candidate is scored against the same references."""
-    metric = bleu.BLEU(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
+    metric = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
     streams = [[reference] * len(candidates) for reference in references]
     return metric.stats(list(candidates), streams)
 
@@ -97,7 +97,7 @@ def test_example_1_corpus_precision_sums_clipped_counts():
     """Section 2.1.1: on a block of text the modified precision is the sum of the
     clipped n-gram counts over the sum of the candidate n-gram counts:
     (17 + 8) / (18 + 14) for unigrams and (10 + 1) / (17 + 13) for bigrams."""
-    result = bleu.corpus_bleu(
+    result = mtscore.corpus_bleu(
         [words(CANDIDATE_1), words(CANDIDATE_2)],
         [[words(r)] * 2 for r in REFERENCES_1],
         tokenize="none",
@@ -145,7 +145,7 @@ def test_example_3_short_candidate_has_perfect_precision(tokenize):
     assert result.matches.tolist() == [[2, 1]]
     assert result.totals.tolist() == [[2, 1]]
     # The brevity penalty is what brings the score down.
-    score = bleu.corpus_bleu(
+    score = mtscore.corpus_bleu(
         ["of the"], [[words(r)] for r in REFERENCES_1], tokenize=tokenize, lowercase=True,
         smooth="none", max_order=2,
     )
@@ -161,7 +161,7 @@ def test_brevity_penalty_best_match_length():
     references = [sentence(12), sentence(15), sentence(17)]
     result = stats([sentence(12)], references, max_order=4)
     assert result.ref_len.tolist() == [12]
-    score = bleu.corpus_bleu([sentence(12)], [[r] for r in references], tokenize="none")
+    score = mtscore.corpus_bleu([sentence(12)], [[r] for r in references], tokenize="none")
     assert (score.sys_len, score.ref_len) == (12, 12)
     assert score.bp == 1.0
     assert score.score == pytest.approx(100.0, abs=1e-12)
@@ -198,17 +198,17 @@ def test_brevity_penalty_formula(c, r):
     length and r the effective reference length."""
     hypothesis = sentence(c)
     reference = sentence(r)  # the candidate is a prefix: every precision is 1
-    score = bleu.corpus_bleu([hypothesis], [[reference]], tokenize="none", max_order=1)
+    score = mtscore.corpus_bleu([hypothesis], [[reference]], tokenize="none", max_order=1)
     assert (score.sys_len, score.ref_len) == (c, r)
     assert score.bp == pytest.approx(math.exp(1 - r / c), rel=1e-12)
     assert score.score == pytest.approx(100 * math.exp(1 - r / c), rel=1e-12)
-    longer = bleu.corpus_bleu([sentence(r + 3)], [[reference]], tokenize="none", max_order=1)
+    longer = mtscore.corpus_bleu([sentence(r + 3)], [[reference]], tokenize="none", max_order=1)
     assert longer.bp == 1.0
 
 
 def test_brevity_penalty_empty_candidate():
     """Section 2.3: as c -> 0, exp(1 - r/c) -> 0; an empty candidate gets BP = 0."""
-    score = bleu.corpus_bleu([""], [[sentence(5)]], tokenize="none")
+    score = mtscore.corpus_bleu([""], [[sentence(5)]], tokenize="none")
     assert score.bp == 0.0
     assert score.score == 0.0
 
@@ -223,13 +223,13 @@ def test_corpus_brevity_penalty_sums_best_match_lengths():
         [sentence(15), sentence(16), sentence(14), sentence(20)],
         [sentence(17), sentence(12), None, None],
     ]
-    per_segment = bleu.BLEU(tokenize="none").stats(candidates, references)
+    per_segment = mtscore.BLEU(tokenize="none").stats(candidates, references)
     assert per_segment.ref_len.tolist() == [12, 12, 12, 8]
-    score = bleu.corpus_bleu(candidates, references, tokenize="none", max_order=1)
+    score = mtscore.corpus_bleu(candidates, references, tokenize="none", max_order=1)
     c, r = 12 + 14 + 13 + 5, 12 + 12 + 12 + 8
     assert (score.sys_len, score.ref_len) == (c, r)
     assert score.bp == 1.0  # c = r = 44: no penalty
-    shorter = bleu.corpus_bleu(candidates[:3] + [sentence(2)], references, tokenize="none", max_order=1)
+    shorter = mtscore.corpus_bleu(candidates[:3] + [sentence(2)], references, tokenize="none", max_order=1)
     c2 = 12 + 14 + 13 + 2
     assert (shorter.sys_len, shorter.ref_len) == (c2, r)
     assert shorter.bp == pytest.approx(math.exp(1 - r / c2), rel=1e-12)
@@ -243,8 +243,8 @@ def test_bleu_formula():
     w_n = 1/N and N = 4, on Example 1's candidates as a two-sentence corpus."""
     candidates = [words(CANDIDATE_1), words(CANDIDATE_2)]
     references = [[words(r)] * 2 for r in REFERENCES_1]
-    score = bleu.corpus_bleu(candidates, references, tokenize="none", lowercase=True, smooth="none")
-    per_segment = bleu.BLEU(tokenize="none", lowercase=True).stats(candidates, references)
+    score = mtscore.corpus_bleu(candidates, references, tokenize="none", lowercase=True, smooth="none")
+    per_segment = mtscore.BLEU(tokenize="none", lowercase=True).stats(candidates, references)
     total = per_segment.total()
     p = total.matches[0] / total.totals[0]
     c, r = int(total.hyp_len[0]), int(total.ref_len[0])

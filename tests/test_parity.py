@@ -26,7 +26,7 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 
-import bleu  # noqa: E402
+import mtscore  # noqa: E402
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 MAX_ORDERS = [1, 2, 3, 4, 5]
@@ -72,10 +72,10 @@ def sacre_tokens(line: str, tokenize: str, lowercase: bool) -> list[str]:
 
 
 def tokenizer_mismatches(lines, tokenize: str, lowercase: bool) -> list[tuple[str, str, str]]:
-    """(line, ours, sacrebleu's) for every line where ``bleu.tokenize`` differs."""
+    """(line, ours, sacrebleu's) for every line where ``mtscore.tokenize`` differs."""
     bad = []
     for line in lines:
-        ours = bleu.tokenize(line, tokenize, lowercase)
+        ours = mtscore.tokenize(line, tokenize, lowercase)
         theirs = " ".join(sacre_tokens(line, tokenize, lowercase))
         if ours != theirs:
             bad.append((line, ours, theirs))
@@ -215,7 +215,7 @@ def _batch_orders(lines: list[str]) -> list[str]:
 @pytest.mark.parametrize("lowercase", [False, True], ids=["mixed", "lc"])
 @pytest.mark.parametrize("tokenize", TOKENIZERS)
 def test_tokenize_adversarial(tokenize, lowercase):
-    """``bleu.tokenize`` equals sacrebleu's preprocessing + tokenizer, tokens joined by single spaces."""
+    """``mtscore.tokenize`` equals sacrebleu's preprocessing + tokenizer, tokens joined by single spaces."""
     assert tokenizer_mismatches(ADVERSARIAL, tokenize, lowercase) == []
 
 
@@ -225,7 +225,7 @@ def test_tokenize_batch_adversarial(tokenize, lowercase):
     """A batch (processed as one string by 13a, zh and intl) gives each line's own tokens,
     whatever line precedes or follows it."""
     lines = _batch_orders(ADVERSARIAL)
-    ours = bleu.BLEU(tokenize=tokenize, lowercase=lowercase).tokenize(lines)
+    ours = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase).tokenize(lines)
     theirs = [sacre_tokens(line, tokenize, lowercase) for line in lines]
     assert len(ours) == len(theirs)
     bad = [(line, a, b) for line, a, b in zip(lines, ours, theirs) if a != b]
@@ -235,7 +235,7 @@ def test_tokenize_batch_adversarial(tokenize, lowercase):
 @pytest.mark.parametrize("tokenize", TOKENIZERS)
 def test_tokenize_batch_single_and_empty_lines(tokenize):
     """Batches of one line, and of empty lines only."""
-    metric = bleu.BLEU(tokenize=tokenize)
+    metric = mtscore.BLEU(tokenize=tokenize)
     for batch in ([""], ["", ""], [" "], ["a"], ["", "a", ""], ["-", "-"], [".", "."]):
         assert metric.tokenize(batch) == [sacre_tokens(line, tokenize, False) for line in batch], batch
 
@@ -243,7 +243,7 @@ def test_tokenize_batch_single_and_empty_lines(tokenize):
 @pytest.mark.parametrize("tokenize", TOKENIZERS)
 def test_tokenize_batch_of_no_lines(tokenize):
     """No lines in, no lines out."""
-    assert bleu.BLEU(tokenize=tokenize).tokenize([]) == []
+    assert mtscore.BLEU(tokenize=tokenize).tokenize([]) == []
 
 
 # Pieces to build lines from: the characters and sequences the tokenizers treat specially.
@@ -284,9 +284,9 @@ ANY_LINES = st.text(max_size=24)  # all of Unicode (Hypothesis leaves out surrog
 
 
 def check_lines(lines, tokenize, lowercase):
-    """Each line alone (``bleu.tokenize``) and all lines as one batch (``BLEU.tokenize``)."""
+    """Each line alone (``mtscore.tokenize``) and all lines as one batch (``BLEU.tokenize``)."""
     assert tokenizer_mismatches(lines, tokenize, lowercase) == []
-    ours = bleu.BLEU(tokenize=tokenize, lowercase=lowercase).tokenize(lines)
+    ours = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase).tokenize(lines)
     assert ours == [sacre_tokens(line, tokenize, lowercase) for line in lines]
 
 
@@ -360,7 +360,7 @@ def test_statistics_generated(tokenize, lowercase, corpus):
     """Per-segment integer statistics equal sacrebleu's exactly, for max orders 1 to 5."""
     hypotheses, streams = corpus
     for max_order in MAX_ORDERS:
-        ours = bleu.BLEU(tokenize=tokenize, lowercase=lowercase, max_order=max_order).stats(hypotheses, streams)
+        ours = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase, max_order=max_order).stats(hypotheses, streams)
         theirs = sacre_rows(hypotheses, streams, tokenize=tokenize, lowercase=lowercase, max_order=max_order)
         assert our_rows(ours) == theirs, f"max_order={max_order}"
 
@@ -371,7 +371,7 @@ def test_statistics_generated(tokenize, lowercase, corpus):
 def test_statistics_prepared_references(max_order, corpus):
     """References prepared once (``BLEU(references)``) give the same statistics."""
     hypotheses, streams = corpus
-    metric = bleu.BLEU(streams, tokenize="13a", max_order=max_order)
+    metric = mtscore.BLEU(streams, tokenize="13a", max_order=max_order)
     assert our_rows(metric.stats(hypotheses)) == sacre_rows(hypotheses, streams, max_order=max_order)
 
 
@@ -381,12 +381,12 @@ def test_statistics_prepared_references(max_order, corpus):
 def test_statistics_in_small_chunks(chunk_tokens, corpus):
     """Counting cuts the corpus into chunks of whole segments (counted on several threads);
     chunks of one segment, or of a few, give sacrebleu's statistics too."""
-    from bleu.engine.backend import NUMPY
+    from mtscore.engine.backend import NUMPY
 
     hypotheses, streams = corpus
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(NUMPY, "chunk_tokens", chunk_tokens, raising=False)
-        ours = bleu.BLEU(tokenize="13a").stats(hypotheses, streams)
+        ours = mtscore.BLEU(tokenize="13a").stats(hypotheses, streams)
     assert our_rows(ours) == sacre_rows(hypotheses, streams)
 
 
@@ -396,13 +396,13 @@ def test_statistics_in_small_chunks(chunk_tokens, corpus):
 def test_systems_counted_together(chunk_tokens, corpus):
     """Several systems are counted in one pass against one copy of the references (in chunks of
     a few tokens too): each gets sacrebleu's statistics."""
-    from bleu.engine.backend import NUMPY
+    from mtscore.engine.backend import NUMPY
 
     hypotheses, streams = corpus
     systems = [hypotheses, [line or "" for line in streams[0]], hypotheses[1:] + hypotheses[:1], hypotheses]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(NUMPY, "chunk_tokens", chunk_tokens, raising=False)
-        together = bleu.BLEU(streams).systems_statistics(systems)
+        together = mtscore.BLEU(streams).systems_statistics(systems)
     for hypotheses, ours in zip(systems, together):
         assert ours.tolist() == sacre_rows(hypotheses, streams)  # sacrebleu's row layout
 
@@ -418,7 +418,7 @@ def test_statistics_repeated_lines(tokenize, corpus, order):
     order.shuffle(segments)
     hypotheses = [hypotheses[i] for i in segments]
     streams = [[stream[i] for i in segments] for stream in streams]
-    ours = bleu.BLEU(tokenize=tokenize, lowercase=True).stats(hypotheses, streams)
+    ours = mtscore.BLEU(tokenize=tokenize, lowercase=True).stats(hypotheses, streams)
     assert our_rows(ours) == sacre_rows(hypotheses, streams, tokenize=tokenize, lowercase=True)
 
 
@@ -491,7 +491,7 @@ def check_corpus_scores(hypotheses, streams, tokenize="13a", lowercase=False, ma
                 tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=value,
                 max_order=max_order, effective_order=effective_order,
             )
-            ours = bleu.corpus_bleu(hypotheses, streams, **options)
+            ours = mtscore.corpus_bleu(hypotheses, streams, **options)
             theirs = sacre(**options).corpus_score(hypotheses, streams)
             try:
                 assert_same_score(ours, theirs, raw_counts, raw_totals)
@@ -506,7 +506,7 @@ def check_sentence_scores(hypotheses, streams, tokenize="13a", lowercase=False, 
         for max_order, (smooth, value), effective_order in itertools.product(
             max_orders, SMOOTHINGS, [True, False]
         ):
-            ours = bleu.sentence_bleu(
+            ours = mtscore.sentence_bleu(
                 hypothesis, references, tokenize=tokenize, lowercase=lowercase, smooth=smooth,
                 smooth_value=value, max_order=max_order, effective_order=effective_order,
             )
@@ -553,7 +553,7 @@ def test_identical_is_100():
     """A hypothesis identical to its reference scores 100 (at least max_order tokens)."""
     case = EDGE_CASES["identical"]
     for smooth, value in SMOOTHINGS:
-        score = bleu.corpus_bleu(*case, smooth=smooth, smooth_value=value)
+        score = mtscore.corpus_bleu(*case, smooth=smooth, smooth_value=value)
         assert score.score == pytest.approx(100.0, abs=1e-12)
         assert score.bp == 1.0
 
@@ -578,7 +578,7 @@ def test_uniform_weights_match_sacrebleu(max_order, effective_order):
     """Explicit uniform weights (an extension) score as sacrebleu's implicit ones."""
     for name, (hypotheses, streams) in EDGE_CASES.items():
         for smooth, value in SMOOTHINGS:
-            ours = bleu.corpus_bleu(
+            ours = mtscore.corpus_bleu(
                 hypotheses, streams, smooth=smooth, smooth_value=value, max_order=max_order,
                 effective_order=effective_order, weights=[1 / max_order] * max_order,
             )
@@ -607,10 +607,10 @@ def test_signature(tokenize, smooth, value, lowercase, effective_order, corpus):
     """The signature is sacrebleu's, naming this tool in the version field."""
     options = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=value,
                    effective_order=effective_order)
-    ours = bleu.corpus_bleu(*corpus, **options)
+    ours = mtscore.corpus_bleu(*corpus, **options)
     metric = sacre(**options)
     metric.corpus_score(*corpus)
     expected = metric.get_signature().format()
     assert expected.endswith(f"|version:{sacrebleu.__version__}")
-    expected = expected.removesuffix(sacrebleu.__version__) + f"bleu-{bleu.__version__}"
+    expected = expected.removesuffix(sacrebleu.__version__) + f"mtscore-{mtscore.__version__}"
     assert str(ours.signature) == expected

@@ -1,4 +1,4 @@
-"""Sentence-level BLEU for every segment at once: ``bleu.sentence_scores``.
+"""Sentence-level BLEU for every segment at once: ``mtscore.sentence_scores``.
 
 The oracle is sacrebleu 2.6.0, segment by segment: ``sacrebleu.sentence_bleu`` (its sentence
 defaults: exp smoothing, effective order) and ``sacrebleu.metrics.BLEU(...).sentence_score`` for the
@@ -36,8 +36,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 from shared_data import read_lines, references, system_output
 
-import bleu
-from bleu import BleuInputError, LengthMismatchError
+import mtscore
+from mtscore import BleuInputError, LengthMismatchError
 
 TOLERANCE = 1e-9
 # (method, value): sacrebleu's four methods with their defaults, floor and add-k with another value too.
@@ -84,7 +84,7 @@ def sacre_row(hypothesis: str, refs: list[str], tokenize: str, max_order: int) -
     return [int(x) for x in metric._extract_corpus_statistics([hypothesis], [[r] for r in refs])[0]]
 
 
-def ours_row(stats: bleu.Stats, index: int) -> list[int]:
+def ours_row(stats: mtscore.Stats, index: int) -> list[int]:
     """Our statistics of segment ``index`` in sacrebleu's row layout."""
     return [int(stats.hyp_len[index]), int(stats.ref_len[index]), *stats.matches[index].tolist(),
             *stats.totals[index].tolist()]
@@ -93,7 +93,7 @@ def ours_row(stats: bleu.Stats, index: int) -> list[int]:
 def check_against_sacrebleu(hypotheses, streams, tokenize="13a", smooth="exp", smooth_value=None, max_order=4,
                             effective_order=True):
     """``sentence_scores`` equals sacrebleu's sentence score on every segment (score, precisions, bp, stats)."""
-    result = bleu.sentence_scores(hypotheses, streams, tokenize=tokenize, smooth=smooth, smooth_value=smooth_value,
+    result = mtscore.sentence_scores(hypotheses, streams, tokenize=tokenize, smooth=smooth, smooth_value=smooth_value,
                                   max_order=max_order, effective_order=effective_order)
     assert len(result) == len(hypotheses)
     assert result.stats.max_order == max_order
@@ -129,9 +129,9 @@ def wmt_references(name: str) -> tuple[tuple[str, ...], ...]:
 
 
 @cache
-def wmt_metric(name: str) -> bleu.BLEU:
+def wmt_metric(name: str) -> mtscore.BLEU:
     """Sentence-level defaults with the references prepared once, shared by every system."""
-    return bleu.BLEU([list(stream) for stream in wmt_references(name)], effective_order=True)
+    return mtscore.BLEU([list(stream) for stream in wmt_references(name)], effective_order=True)
 
 
 @pytest.mark.parametrize("name", WMT_REFERENCES.values(), ids=WMT_REFERENCES.keys())
@@ -143,7 +143,7 @@ def test_wmt22_every_segment_matches_sacrebleu(system, name):
     assert len(streams) == (1 if name == "A" else 2)
     assert all(len(stream) == len(hypotheses) for stream in streams)
 
-    result = bleu.sentence_scores(hypotheses, streams)
+    result = mtscore.sentence_scores(hypotheses, streams)
     assert len(result) == len(hypotheses) == 2037
     assert f"nrefs:{len(streams)}|" in str(result.signature) and "|eff:yes|tok:13a|" in str(result.signature)
     bad = []
@@ -170,7 +170,7 @@ def test_wmt22_sample_statistics_match_sacrebleu_extraction(name):
     """A sample of segments: our statistics are sacrebleu's ``_extract_corpus_statistics`` rows, at max order 5."""
     hypotheses = list(wmt_hypotheses("Online-B"))
     streams = [list(stream) for stream in wmt_references(name)]
-    result = bleu.sentence_scores(hypotheses, streams, max_order=5)
+    result = mtscore.sentence_scores(hypotheses, streams, max_order=5)
     sample = list(range(0, len(hypotheses), 97)) + [len(hypotheses) - 1]
     for index in sample:
         refs = segment_references(streams, index)
@@ -181,12 +181,12 @@ def test_wmt22_sample_statistics_match_sacrebleu_extraction(name):
 def test_wmt22_segment_stats_sum_to_the_corpus_score(name):
     """The corpus score of the per-segment statistics is ``corpus_bleu`` (and sacrebleu's corpus score)."""
     streams = [list(stream) for stream in wmt_references(name)]
-    corpus_metric = bleu.BLEU()  # corpus defaults: no effective order
+    corpus_metric = mtscore.BLEU()  # corpus defaults: no effective order
     for system in WMT_SYSTEMS[:2]:
         hypotheses = list(wmt_hypotheses(system))
-        result = bleu.sentence_scores(hypotheses, streams)
+        result = mtscore.sentence_scores(hypotheses, streams)
         from_stats = corpus_metric.score_stats(result.stats, nrefs=len(streams))
-        corpus = bleu.corpus_bleu(hypotheses, streams)
+        corpus = mtscore.corpus_bleu(hypotheses, streams)
         assert from_stats == corpus  # every field but the signature, exactly
         assert str(from_stats.signature) == str(corpus.signature)
         theirs = SacreBLEU().corpus_score(hypotheses, streams)
@@ -234,12 +234,12 @@ def test_default_is_sacrebleu_sentence_bleu():
     """With no options, sentence_scores is sacrebleu.sentence_bleu (exp smoothing, effective order)."""
     hypotheses = ["the cat", "the cat sat on the mat", "", "a", "dog dog dog dog"]
     streams = [["the cat sat", "the cat sat on a mat", "x", None, "dog"], ["a cat", None, "", "a", "dog dog"]]
-    result = bleu.sentence_scores(hypotheses, streams)
+    result = mtscore.sentence_scores(hypotheses, streams)
     expected = [sacrebleu.sentence_bleu(h, segment_references(streams, i)).score for i, h in enumerate(hypotheses)]
     np.testing.assert_allclose(result.scores, expected, rtol=0, atol=TOLERANCE)
     assert "|eff:yes|" in str(result.signature) and str(result.signature).startswith("nrefs:var|")
     # effective_order=False is sacrebleu.sentence_bleu(use_effective_order=False).
-    plain = bleu.sentence_scores(hypotheses, streams, effective_order=False)
+    plain = mtscore.sentence_scores(hypotheses, streams, effective_order=False)
     expected = [sacrebleu.sentence_bleu(h, segment_references(streams, i), use_effective_order=False).score
                 for i, h in enumerate(hypotheses)]
     np.testing.assert_allclose(plain.scores, expected, rtol=0, atol=TOLERANCE)
@@ -248,10 +248,10 @@ def test_default_is_sacrebleu_sentence_bleu():
 def test_prepared_references_score_several_systems():
     """``BLEU(references, effective_order=True).sentence_scores`` equals ``sentence_scores`` for each system."""
     streams = [["the cat sat on the mat", "a b c d"], ["a cat sat on a mat", None]]
-    metric = bleu.BLEU(streams, effective_order=True)
+    metric = mtscore.BLEU(streams, effective_order=True)
     for hypotheses in (["the cat sat", "a b c d"], ["mat on sat cat the", ""]):
         ours = metric.sentence_scores(hypotheses)
-        direct = bleu.sentence_scores(hypotheses, streams)
+        direct = mtscore.sentence_scores(hypotheses, streams)
         np.testing.assert_array_equal(ours.scores, direct.scores)
         assert ours.stats == direct.stats
 
@@ -259,18 +259,18 @@ def test_prepared_references_score_several_systems():
 def test_len_items_and_empty_hypothesis():
     """``len`` is the number of segments, ``result[i]`` a BLEUScore, and an empty hypothesis scores 0."""
     hypotheses = ["", "the cat sat on the mat", "   "]
-    result = bleu.sentence_scores(hypotheses, [["the cat sat on the mat"] * 3])
+    result = mtscore.sentence_scores(hypotheses, [["the cat sat on the mat"] * 3])
     assert len(result) == 3 == len(list(result))
     assert result.scores[0] == 0.0 and result.scores[2] == 0.0
     assert result.scores[1] == pytest.approx(100.0, abs=TOLERANCE)
     assert result.stats.hyp_len.tolist() == [0, 6, 0]
     item = result[1]
-    assert isinstance(item, bleu.BLEUScore)
+    assert isinstance(item, mtscore.BLEUScore)
     assert item.score == result.scores[1] == sacrebleu.sentence_bleu(hypotheses[1], ["the cat sat on the mat"]).score
     assert (item.sys_len, item.ref_len, item.counts, item.totals) == (6, 6, [6, 5, 4, 3], [6, 5, 4, 3])
     assert result[0].score == 0.0 and result[0].bp == 0.0
     for smooth, value in SMOOTHINGS:
-        assert bleu.sentence_scores([""], [["a b"]], smooth=smooth, smooth_value=value).scores.tolist() == [0.0]
+        assert mtscore.sentence_scores([""], [["a b"]], smooth=smooth, smooth_value=value).scores.tolist() == [0.0]
 
 
 # ---------------------------------------------------------------------------
@@ -317,7 +317,7 @@ def as_text(rows) -> list:
 
 
 def text_result(hypotheses, streams, **options):
-    return bleu.sentence_scores(as_text(hypotheses), [as_text(s) for s in streams], tokenize="none", **options)
+    return mtscore.sentence_scores(as_text(hypotheses), [as_text(s) for s in streams], tokenize="none", **options)
 
 
 def padded(rows, layout: str, dtype=np.int64) -> np.ndarray:
@@ -388,7 +388,7 @@ def test_ids_equal_text(case, layout):
     """Token ids score as their text ``str(id)`` with ``tokenize="none"``, in every layout."""
     hypotheses, references_, pad_id = id_inputs(case, layout)
     expected = text_result(*ID_CASES[case])
-    result = bleu.sentence_scores(hypotheses, references_, pad_id=pad_id)
+    result = mtscore.sentence_scores(hypotheses, references_, pad_id=pad_id)
     assert len(result) == len(ID_CASES[case][0])
     assert isinstance(result.scores, np.ndarray) and result.scores.dtype == np.float64
     assert_same(result, expected)
@@ -402,7 +402,7 @@ def test_ids_equal_text_other_options(case):
     hypotheses, streams = ID_CASES[case]
     for (smooth, value), effective_order, max_order in itertools.product(SMOOTHINGS, [True, False], MAX_ORDERS):
         options = {"smooth": smooth, "smooth_value": value, "effective_order": effective_order, "max_order": max_order}
-        assert_same(bleu.sentence_scores(hypotheses, streams, **options), text_result(hypotheses, streams, **options))
+        assert_same(mtscore.sentence_scores(hypotheses, streams, **options), text_result(hypotheses, streams, **options))
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int16, np.uint16, np.uint32, np.int64])
@@ -410,10 +410,10 @@ def test_ids_other_integer_dtypes(dtype):
     """Narrower integer arrays (int32 from a tokenizer, unsigned types) score as int64 ones."""
     hypotheses, streams = ID_CASES["several-references"]
     expected = text_result(hypotheses, streams)
-    result = bleu.sentence_scores(padded(hypotheses, "right", dtype),
+    result = mtscore.sentence_scores(padded(hypotheses, "right", dtype),
                                   [padded(s, "left", dtype) for s in streams], pad_id=PAD)
     assert_same(result, expected)
-    as_lists = bleu.sentence_scores([np.asarray(h, dtype=dtype) for h in hypotheses],
+    as_lists = mtscore.sentence_scores([np.asarray(h, dtype=dtype) for h in hypotheses],
                                     [[np.asarray(r, dtype=dtype) for r in s] for s in streams])
     assert_same(as_lists, expected)
 
@@ -423,7 +423,7 @@ def test_ids_without_pad_id_keep_every_token():
     hypotheses, streams = ID_CASES["one-reference"]
     array = padded(hypotheses, "right")
     refs = [padded(streams[0], "right")]
-    result = bleu.sentence_scores(array, refs)
+    result = mtscore.sentence_scores(array, refs)
     assert_same(result, text_result(array.tolist(), [refs[0].tolist()]))
     assert result.stats.hyp_len.tolist() == [array.shape[1]] * len(array)
 
@@ -433,14 +433,14 @@ def test_ids_pad_id_in_lists_is_dropped_too():
     hypotheses = [[PAD, 1, 2, PAD, 3], [4, PAD]]
     streams = [[[1, 2, 3, PAD, PAD], [PAD, 4]]]
     expected = text_result([[1, 2, 3], [4]], [[[1, 2, 3], [4]]])
-    assert_same(bleu.sentence_scores(hypotheses, streams, pad_id=PAD), expected)
+    assert_same(mtscore.sentence_scores(hypotheses, streams, pad_id=PAD), expected)
 
 
 def test_ids_all_pad_rows_score_zero():
     """A hypothesis row that is only padding is empty: length 0, score 0."""
     hypotheses = np.array([[PAD, PAD, PAD], [1, 2, PAD]])
     refs = [np.array([[1, 2, 3], [1, 2, PAD]])]
-    result = bleu.sentence_scores(hypotheses, refs, pad_id=PAD)
+    result = mtscore.sentence_scores(hypotheses, refs, pad_id=PAD)
     assert result.scores[0] == 0.0 and result.scores[1] == pytest.approx(100.0, abs=TOLERANCE)
     assert result.stats.hyp_len.tolist() == [0, 2] and result.stats.ref_len.tolist() == [3, 2]
 
@@ -449,10 +449,10 @@ def test_ids_all_pad_rows_score_zero():
 def test_ids_corpus_bleu_equals_text(case):
     """corpus_bleu on ids (lists and padded arrays) equals corpus_bleu on the text."""
     hypotheses, streams = ID_CASES[case]
-    expected = bleu.corpus_bleu(as_text(hypotheses), [as_text(s) for s in streams], tokenize="none")
-    assert bleu.corpus_bleu(hypotheses, streams) == expected
+    expected = mtscore.corpus_bleu(as_text(hypotheses), [as_text(s) for s in streams], tokenize="none")
+    assert mtscore.corpus_bleu(hypotheses, streams) == expected
     if not any(row is None for s in streams for row in s):
-        arrays = bleu.corpus_bleu(padded(hypotheses, "left"), [padded(s, "right") for s in streams], pad_id=PAD)
+        arrays = mtscore.corpus_bleu(padded(hypotheses, "left"), [padded(s, "right") for s in streams], pad_id=PAD)
         assert arrays == expected
         assert "|tok:ids|" in str(arrays.signature)
 
@@ -465,13 +465,13 @@ def test_ids_stream_without_any_reference(first):
     if not first:
         streams.reverse()
     expected = text_result(hypotheses, streams)  # text accepts the all-None stream
-    assert_same(bleu.sentence_scores(hypotheses, streams), expected)
+    assert_same(mtscore.sentence_scores(hypotheses, streams), expected)
 
 
 def test_ids_prepared_references():
     """``BLEU(id references, pad_id=...)`` scores several systems of ids."""
     _, streams = ID_CASES["several-references"]
-    metric = bleu.BLEU([padded(s, "right") for s in streams], pad_id=PAD, effective_order=True)
+    metric = mtscore.BLEU([padded(s, "right") for s in streams], pad_id=PAD, effective_order=True)
     for hypotheses in (ID_CASES["several-references"][0], [[3, 2, 1], [], [1, 2, 3, 4, 5, 6, 7]]):
         result = metric.sentence_scores(padded(hypotheses, "left"))
         assert_same(result, text_result(hypotheses, streams))
@@ -504,7 +504,7 @@ def test_generated_ids_equal_text(corpus, max_order, smoothing):
     """Generated id corpora (lists with None) score as their text."""
     smooth, value = smoothing
     options = {"max_order": max_order, "smooth": smooth, "smooth_value": value}
-    assert_same(bleu.sentence_scores(*corpus, **options), text_result(*corpus, **options))
+    assert_same(mtscore.sentence_scores(*corpus, **options), text_result(*corpus, **options))
 
 
 # ---------------------------------------------------------------------------
@@ -545,8 +545,8 @@ def test_torch_equals_numpy(case, layout, device):
     import torch
 
     hypotheses, references_, pad_id = id_inputs(case, layout)
-    expected = bleu.sentence_scores(hypotheses, references_, pad_id=pad_id)
-    result = bleu.sentence_scores(to_torch(hypotheses, device), to_torch(references_, device), pad_id=pad_id)
+    expected = mtscore.sentence_scores(hypotheses, references_, pad_id=pad_id)
+    result = mtscore.sentence_scores(to_torch(hypotheses, device), to_torch(references_, device), pad_id=pad_id)
     assert isinstance(result.scores, torch.Tensor)
     assert result.scores.dtype == torch.float64 and result.scores.device.type == device.type
     assert len(result) == len(expected)
@@ -565,7 +565,7 @@ def test_torch_int32_and_3d_references(device):
     hyp = torch.as_tensor(padded(hypotheses, "left"), dtype=torch.int32, device=device)
     refs = torch.as_tensor(np.stack(_same_width([padded(s, "right") for s in streams])), dtype=torch.int32,
                            device=device)
-    result = bleu.sentence_scores(hyp, refs, pad_id=PAD)
+    result = mtscore.sentence_scores(hyp, refs, pad_id=PAD)
     assert result.scores.device.type == device.type
     assert_same(result, expected)
 
@@ -574,12 +574,12 @@ def test_torch_int32_and_3d_references(device):
 def test_torch_corpus_bleu_equals_numpy(case, device):
     """corpus_bleu on tensors equals the NumPy path (and the text)."""
     hypotheses, streams = ID_CASES[case]
-    expected = bleu.corpus_bleu(hypotheses, streams)
-    assert bleu.corpus_bleu(to_torch(hypotheses, device), to_torch(streams, device)) == expected
+    expected = mtscore.corpus_bleu(hypotheses, streams)
+    assert mtscore.corpus_bleu(to_torch(hypotheses, device), to_torch(streams, device)) == expected
     if not any(row is None for s in streams for row in s):
         arrays = (padded(hypotheses, "right"), [padded(s, "left") for s in streams])
-        numpy_result = bleu.corpus_bleu(*arrays, pad_id=PAD)
-        assert bleu.corpus_bleu(*(to_torch(a, device) for a in arrays), pad_id=PAD) == numpy_result == expected
+        numpy_result = mtscore.corpus_bleu(*arrays, pad_id=PAD)
+        assert mtscore.corpus_bleu(*(to_torch(a, device) for a in arrays), pad_id=PAD) == numpy_result == expected
 
 
 # ---------------------------------------------------------------------------
@@ -612,11 +612,11 @@ ERRORS = {
 @pytest.mark.parametrize(("hypotheses", "refs", "options", "error", "message"), ERRORS.values(), ids=ERRORS.keys())
 def test_errors(hypotheses, refs, options, error, message):
     with pytest.raises(error, match=message) as caught:
-        bleu.sentence_scores(hypotheses, refs, **options)
+        mtscore.sentence_scores(hypotheses, refs, **options)
     assert isinstance(caught.value, ValueError)
     # corpus_bleu checks its input the same way.
     with pytest.raises(error, match=message):
-        bleu.corpus_bleu(hypotheses, refs, **options)
+        mtscore.corpus_bleu(hypotheses, refs, **options)
 
 
 TORCH_ERRORS = ["float-hypotheses", "float-references", "1d-hypotheses", "unwrapped-2d-references",
@@ -631,6 +631,6 @@ def test_torch_errors(name):
     as_tensor = (lambda v: torch.as_tensor(v) if isinstance(v, np.ndarray) else
                  [as_tensor(x) for x in v] if isinstance(v, list) and isinstance(v[0], np.ndarray) else v)
     with pytest.raises(error, match=message):
-        bleu.sentence_scores(as_tensor(hypotheses), as_tensor(refs), **options)
+        mtscore.sentence_scores(as_tensor(hypotheses), as_tensor(refs), **options)
     with pytest.raises(BleuInputError, match="integer"):
-        bleu.sentence_scores(torch.tensor([[True, False]]), [torch.tensor([[True, False]])])
+        mtscore.sentence_scores(torch.tensor([[True, False]]), [torch.tensor([[True, False]])])

@@ -1,4 +1,4 @@
-"""Per-segment scores on the command line (``bleu REF -i HYP -sl``) and ``bleu explain`` / ``bleu.explain``.
+"""Per-segment scores on the command line (``mtscore REF -i HYP -sl``) and ``mtscore explain`` / ``mtscore.explain``.
 
 ``-sl`` scores every segment with sacrebleu's sentence-level defaults (effective order on, as
 sacrebleu's own ``-sl``; off for NLTK's methods, which have none) and ends each system with its
@@ -26,9 +26,9 @@ from hypothesis import strategies as st  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from test_paper import CANDIDATE_1, REFERENCES_1, words  # noqa: E402
 
-import bleu  # noqa: E402
-from bleu import BleuInputError  # noqa: E402
-from bleu.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main  # noqa: E402
+import mtscore  # noqa: E402
+from mtscore import BleuInputError  # noqa: E402
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main  # noqa: E402
 
 # NLTK's method 0 warns on a missing order.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -133,17 +133,17 @@ def test_json_lines_on_the_bundled_examples_match_sacrebleu(capsys):
     assert list(corpus) == [*SEGMENT_KEYS, "signature", "segment_signature"]
     assert corpus["system"] == EX_HYP and corpus["line"] == "corpus"
     assert_same_numbers(corpus, sacrebleu.corpus_bleu(hyps, refs))
-    assert corpus["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-")
-    assert corpus["segment_signature"].startswith("nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:bleu-")
+    assert corpus["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-")
+    assert corpus["segment_signature"].startswith("nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:mtscore-")
 
 
 def test_json_lines_keep_full_precision(capsys):
     """Scores are not rounded to -w: the JSON float is the engine's own."""
     _, out, _ = run(capsys, EX_REF_A, "-i", EX_HYP, "-sl", "-w", "0")
     rows = json_lines(out)
-    expected = bleu.sentence_scores(read(EX_HYP), [read(EX_REF_A)])
+    expected = mtscore.sentence_scores(read(EX_HYP), [read(EX_REF_A)])
     assert [row["score"] for row in rows[:-1]] == [float(s) for s in expected.scores]
-    assert rows[-1]["score"] == bleu.corpus_bleu(read(EX_HYP), [read(EX_REF_A)]).score
+    assert rows[-1]["score"] == mtscore.corpus_bleu(read(EX_HYP), [read(EX_REF_A)]).score
 
 
 @pytest.mark.parametrize(
@@ -198,13 +198,13 @@ def test_empty_hypothesis_line_scores_zero(capsys, files):
 
 @pytest.mark.parametrize("method", NLTK_METHODS)
 def test_nltk_methods_keep_effective_order_off(capsys, files, method):
-    """NLTK has no effective order: -sl with an NLTK method scores segments as bleu.sentence_bleu does."""
+    """NLTK has no effective order: -sl with an NLTK method scores segments as mtscore.sentence_bleu does."""
     code, out, err = run(capsys, files["ref_a"], files["ref_b"], "-i", files["hyp"], "-sl", "-s", method)
     assert (code, err) == (EXIT_OK, "")
     rows = json_lines(out)
     for i, row in enumerate(rows[:-1]):
-        assert_same_numbers(row, bleu.sentence_bleu(HYP[i], [REF_A[i], REF_B[i]], smooth=method))
-    assert_same_numbers(rows[-1], bleu.corpus_bleu(HYP, [REF_A, REF_B], smooth=method))
+        assert_same_numbers(row, mtscore.sentence_bleu(HYP[i], [REF_A[i], REF_B[i]], smooth=method))
+    assert_same_numbers(rows[-1], mtscore.corpus_bleu(HYP, [REF_A, REF_B], smooth=method))
     assert "|eff:no|" in rows[-1]["segment_signature"] and "|eff:no|" in rows[-1]["signature"]
 
 
@@ -302,8 +302,8 @@ def test_text_lines_are_sacrebleus(capsys):
     expected.append(f"corpus\t{sacrebleu.corpus_bleu(hyps, refs).format(width=3)}")
     lines = out.splitlines()
     assert lines[:-2] == expected
-    assert lines[-2].startswith("segment signature: nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:bleu-")
-    assert lines[-1].startswith("corpus signature: nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-")
+    assert lines[-2].startswith("segment signature: nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:mtscore-")
+    assert lines[-1].startswith("corpus signature: nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-")
     assert len(lines) == len(hyps) + 3
 
 
@@ -355,13 +355,13 @@ def test_score_only_several_systems(capsys, files):
 
 
 def test_sl_end_to_end_through_a_process():
-    """`bleu REF -i HYP -sl -f tsv` and `bleu explain` in a real process."""
-    result = subprocess.run([sys.executable, "-m", "bleu", EX_REF_A, "-i", EX_HYP, "-sl", "-f", "tsv"],
+    """`bleu REF -i HYP -sl -f tsv` and `mtscore explain` in a real process."""
+    result = subprocess.run([sys.executable, "-m", "mtscore", EX_REF_A, "-i", EX_HYP, "-sl", "-f", "tsv"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == EXIT_OK, result.stderr
     header, rows = tsv_rows(result.stdout)
     assert header == expected_header(4) and [row["line"] for row in rows] == ["1", "2", "3", "4", "5", "corpus"]
-    result = subprocess.run([sys.executable, "-m", "bleu", "explain", *EXAMPLE_1, *EXAMPLE_1_OPTIONS],
+    result = subprocess.run([sys.executable, "-m", "mtscore", "explain", *EXAMPLE_1, *EXAMPLE_1_OPTIONS],
                             capture_output=True, text=True, check=False)
     assert result.returncode == EXIT_OK and "clipped sum / total = 17/18" in result.stdout
 
@@ -391,7 +391,7 @@ def test_sl_usage_errors(capsys, files, extra, message):
     assert code == EXIT_USAGE and out == "" and message in err and "Traceback" not in err
 
 
-# bleu explain: the paper's Example 1
+# mtscore explain: the paper's Example 1
 
 EXAMPLE_1 = ["--hyp", words(CANDIDATE_1), *(arg for r in REFERENCES_1 for arg in ("--ref", words(r)))]
 EXAMPLE_1_OPTIONS = ["-tok", "none", "--max-ngram-order", "2", "-s", "none"]
@@ -428,7 +428,7 @@ def test_explain_example_1(capsys):
 
 def test_explain_example_1_from_the_library():
     refs = [words(r) for r in REFERENCES_1]
-    result = bleu.explain(words(CANDIDATE_1), refs, tokenize="none", max_order=2, smooth="none")
+    result = mtscore.explain(words(CANDIDATE_1), refs, tokenize="none", max_order=2, smooth="none")
     tables = result.segments[0]
     assert tables.matches == [17, 10] and tables.totals == [18, 17]
     rows = {row.ngram: row for row in tables.orders[0]}
@@ -440,11 +440,11 @@ def test_explain_example_1_from_the_library():
 def test_library_str_is_the_cli_output(capsys):
     code, out, _ = run(capsys, "explain", *EXAMPLE_1, *EXAMPLE_1_OPTIONS)
     refs = [words(r) for r in REFERENCES_1]
-    result = bleu.explain(words(CANDIDATE_1), refs, tokenize="none", max_order=2, smooth="none")
+    result = mtscore.explain(words(CANDIDATE_1), refs, tokenize="none", max_order=2, smooth="none")
     assert code == EXIT_OK and out == f"{result}\n" and str(result) == result.format()
 
 
-# bleu explain: hints
+# mtscore explain: hints
 
 
 @pytest.mark.parametrize(
@@ -466,12 +466,12 @@ def test_explain_hints(capsys, hyp, refs, argv, hint, score):
     assert code == EXIT_OK
     hints = [line for line in out.splitlines() if line.startswith("  hint: ")]
     assert any(hint in line for line in hints), hints
-    expected = bleu.sentence_bleu(hyp, refs).score if score is None else score
+    expected = mtscore.sentence_bleu(hyp, refs).score if score is None else score
     assert bleu_line(out) == [f"{expected:.2f}"]
 
 
 def test_explain_identical_hypothesis_scores_100():
-    result = bleu.explain("the cat sat on the mat", ["the cat sat on the mat"])
+    result = mtscore.explain("the cat sat on the mat", ["the cat sat on the mat"])
     assert result.segment_scores[0].score == pytest.approx(100.0, abs=TOLERANCE)
     assert any("identical to reference 1" in hint for hint in result.hints[0])
 
@@ -481,7 +481,7 @@ def test_explain_without_anything_to_hint(capsys):
     assert code == EXIT_OK and "hint:" not in out
 
 
-# bleu explain: options
+# mtscore explain: options
 
 
 @pytest.mark.parametrize(
@@ -503,7 +503,7 @@ def test_explain_options_reach_the_score(capsys, argv, options, label):
     refs = REFERENCES_1
     code, out, err = run(capsys, "explain", "--hyp", hyp, *(a for r in refs for a in ("--ref", r)), *argv)
     assert (code, err) == (EXIT_OK, "")
-    expected = bleu.sentence_bleu(hyp, refs, **options)
+    expected = mtscore.sentence_bleu(hyp, refs, **options)
     assert bleu_line(out) == [f"{expected.score:.2f}"]
     assert f"  smoothing: {label}\n" in out
     max_order = options.get("max_order", 4)
@@ -522,16 +522,16 @@ def test_explain_lowercase_changes_the_counts(capsys):
 
 @pytest.mark.parametrize("method", ["nltk-method1", "nltk-method2", "nltk-method4", "nltk-method5", "nltk-method7"])
 def test_explain_with_nltk_methods(capsys, method):
-    """NLTK's methods have no effective order: the segment is scored as bleu.sentence_bleu scores it."""
+    """NLTK's methods have no effective order: the segment is scored as mtscore.sentence_bleu scores it."""
     hyp, refs = "the cat sat on a mat", ["the cat sat on the mat"]
     code, out, err = run(capsys, "explain", "--hyp", hyp, "--ref", refs[0], "-s", method)
     assert (code, err) == (EXIT_OK, "")
-    assert bleu_line(out) == [f"{bleu.sentence_bleu(hyp, refs, smooth=method).score:.2f}"]
+    assert bleu_line(out) == [f"{mtscore.sentence_bleu(hyp, refs, smooth=method).score:.2f}"]
     assert "effective order" not in out.split("smoothing:")[1].splitlines()[0]
     assert "5-grams" not in out  # methods 5 and 7 count 5-grams, but the tables show orders 1-4
 
 
-# bleu explain: files
+# mtscore explain: files
 
 
 def test_explain_a_file_with_several_segments(capsys):
@@ -619,7 +619,7 @@ def test_explain_at_most_100_segments(capsys, tmp_path):
 )
 def test_explain_usage_errors(capsys, argv):
     code, out, err = run(capsys, "explain", *argv)
-    assert code == EXIT_USAGE and out == "" and err.startswith("bleu explain: usage error: ")
+    assert code == EXIT_USAGE and out == "" and err.startswith("mtscore explain: usage error: ")
     assert "Traceback" not in err
 
 
@@ -631,7 +631,7 @@ def test_explain_input_errors(capsys, tmp_path):
     assert code == EXIT_INPUT and out == "" and short in err
 
 
-# bleu.explain equals the engine
+# mtscore.explain equals the engine
 
 VOCAB = ["a", "b", "c", "the", "The", "cat", "a.", "b,", "x-y", "(c)", "é"]
 SMOOTHINGS = [
@@ -663,15 +663,15 @@ def test_explain_equals_the_engine(hyp, refs, tokenize, lowercase, smoothing, ma
     options = {"tokenize": tokenize, "lowercase": lowercase, "smooth": smooth, "smooth_value": smooth_value,
                "max_order": max_order}
     try:
-        expected = bleu.sentence_bleu(hyp, refs, **options)
+        expected = mtscore.sentence_bleu(hyp, refs, **options)
     except BleuInputError:
         # Method 6 needs max order 3+ and a trigram match (NLTK refuses the rest); explain refuses it too.
         assert smooth == "nltk-method6"
         with pytest.raises(BleuInputError):
-            bleu.explain(hyp, refs, **options)
+            mtscore.explain(hyp, refs, **options)
         return
-    result = bleu.explain(hyp, refs, **options)
-    stats = bleu.BLEU(**options).stats([hyp], [[r] for r in refs])
+    result = mtscore.explain(hyp, refs, **options)
+    stats = mtscore.BLEU(**options).stats([hyp], [[r] for r in refs])
     tables = result.segments[0]
     assert tables.matches == stats.matches[0].tolist()
     assert tables.totals == stats.totals[0].tolist()
@@ -687,19 +687,19 @@ def test_explain_equals_the_engine(hyp, refs, tokenize, lowercase, smoothing, ma
 
 
 def test_explain_stays_the_function_after_use(capsys):
-    """``bleu.explain`` is the function, also after it (or ``bleu explain``) has imported ``bleu/explain.py``."""
-    first = bleu.explain("the cat sat", ["the cat sat down"])
-    assert callable(bleu.explain), bleu.explain
-    second = bleu.explain("the cat sat", ["the cat sat down"])
+    """``mtscore.explain`` is the function, also after it (or ``mtscore explain``) has imported ``mtscore/metrics/bleu/explanation.py``."""
+    first = mtscore.explain("the cat sat", ["the cat sat down"])
+    assert callable(mtscore.explain), mtscore.explain
+    second = mtscore.explain("the cat sat", ["the cat sat down"])
     assert str(first) == str(second)
     assert run(capsys, "explain", "--hyp", "a b", "--ref", "a b")[0] == EXIT_OK
-    assert callable(bleu.explain), bleu.explain
+    assert callable(mtscore.explain), mtscore.explain
 
 
 def test_explain_rejects_bad_arguments():
     with pytest.raises(BleuInputError, match="hypothesis must be a str"):
-        bleu.explain(["a b"], ["a b"])
+        mtscore.explain(["a b"], ["a b"])
     with pytest.raises(BleuInputError, match="wrap a single one"):
-        bleu.explain("a b", "a b")
+        mtscore.explain("a b", "a b")
     with pytest.raises(BleuInputError):
-        bleu.explain("a b", ["a b"], smooth="nltk-method1", effective_order=True)
+        mtscore.explain("a b", ["a b"], smooth="nltk-method1", effective_order=True)

@@ -13,13 +13,13 @@ import sacrebleu
 from sacrebleu.significance import PairedTest, _bootstrap_resample
 from shared_data import read_lines, references, system_output
 
-from bleu import BLEU
-from bleu.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
-from bleu.progress import Progress
-from bleu.significance import paired_test, paired_test_statistics
-from bleu.significance import resampling as significance
-from bleu.significance.resampling import holm
-from bleu.significance.results import to_latex, to_text
+from mtscore import BLEU
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
+from mtscore.progress import Progress
+from mtscore.significance import paired_test, paired_test_statistics
+from mtscore.significance import resampling as significance
+from mtscore.significance.resampling import holm
+from mtscore.significance.results import to_latex, to_text
 
 SYSTEMS = ["Online-A", "Online-B", "PROMT", "JDExploreAcademy"]
 
@@ -51,7 +51,7 @@ def assert_same(ours, theirs):
 @pytest.mark.parametrize("test, n_samples", [("bs", 1000), ("ar", 10000), ("ar", 2000), ("bs", 300)])
 def test_paired_tests_equal_sacrebleu(data, monkeypatch, refs_name, test, n_samples):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-    monkeypatch.delenv("BLEU_SEED", raising=False)
+    monkeypatch.delenv("MTSCORE_SEED", raising=False)
     hyps, refs = data
     names = SYSTEMS[:3]
     ours = paired_test({n: hyps[n] for n in names}, refs[refs_name], test=test, n_samples=n_samples)
@@ -69,7 +69,7 @@ def test_seed_from_option_and_environment(data, monkeypatch, seed, test):
     theirs = sacrebleu_paired(hyps, refs["A"], names, test, 500)
     monkeypatch.delenv("SACREBLEU_SEED")
     by_option = paired_test({n: hyps[n] for n in names}, refs["A"], test=test, n_samples=500, seed=int(seed))
-    monkeypatch.setenv("BLEU_SEED", seed)
+    monkeypatch.setenv("MTSCORE_SEED", seed)
     by_variable = paired_test({n: hyps[n] for n in names}, refs["A"], test=test, n_samples=500)
     for result in (by_option, by_variable):
         assert result.seed == int(seed)
@@ -78,14 +78,14 @@ def test_seed_from_option_and_environment(data, monkeypatch, seed, test):
 
 
 def test_sacrebleu_seed_variable_is_honoured_and_ours_wins(monkeypatch):
-    monkeypatch.delenv("BLEU_SEED", raising=False)
+    monkeypatch.delenv("MTSCORE_SEED", raising=False)
     monkeypatch.setenv("SACREBLEU_SEED", "11")
     assert significance.resolve_seed() == 11
-    monkeypatch.setenv("BLEU_SEED", "12")
+    monkeypatch.setenv("MTSCORE_SEED", "12")
     assert significance.resolve_seed() == 12
     assert significance.resolve_seed(5) == 5
     assert significance.resolve_seed("None") is None
-    monkeypatch.delenv("BLEU_SEED")
+    monkeypatch.delenv("MTSCORE_SEED")
     monkeypatch.delenv("SACREBLEU_SEED")
     assert significance.resolve_seed() == 12345
 
@@ -101,7 +101,7 @@ def test_unseeded_runs_differ(data):
 @pytest.mark.parametrize("smooth", ["exp", "floor", "add-k", "none"])
 def test_single_system_confidence_equals_sacrebleu(data, monkeypatch, smooth):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-    monkeypatch.delenv("BLEU_SEED", raising=False)
+    monkeypatch.delenv("MTSCORE_SEED", raising=False)
     hyps, refs = data
     metric = BLEU(refs["all"], smooth=smooth)
     mean, ci = significance.bootstrap_confidence(metric, metric.segment_statistics(hyps["PROMT"]), 1000)
@@ -150,7 +150,7 @@ def test_holm_against_a_hand_computation():
 
 def test_all_pairs_equal_tests_with_each_system_as_baseline(data, monkeypatch):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-    monkeypatch.delenv("BLEU_SEED", raising=False)
+    monkeypatch.delenv("MTSCORE_SEED", raising=False)
     hyps, refs = data
     for test, n in (("bs", 1000), ("ar", 3000)):
         result = paired_test({n_: hyps[n_] for n_ in SYSTEMS}, refs["A"], test=test, n_samples=n, all_pairs=True)
@@ -164,7 +164,7 @@ def test_all_pairs_equal_tests_with_each_system_as_baseline(data, monkeypatch):
 
 def test_difference_interval_from_the_same_resamples(data, monkeypatch):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-    monkeypatch.delenv("BLEU_SEED", raising=False)
+    monkeypatch.delenv("MTSCORE_SEED", raising=False)
     hyps, refs = data
     result = paired_test({n: hyps[n] for n in SYSTEMS[:2]}, refs["A"], test="bs")
     metric = sacrebleu.BLEU(references=refs["A"])

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacre13a
 
-import bleu
-from bleu.engine import keys as encode
-from bleu.engine.keys import KeyTable, TokenKeys, Vocabulary, distinct_lines
-from bleu.tokenizers import get
-from bleu.tokenizers import lines as line_splitting
-from bleu.tokenizers.lines import split_lines
-from bleu.tokenizers.spans import (
+import mtscore
+from mtscore.engine import keys as encode
+from mtscore.engine.keys import KeyTable, TokenKeys, Vocabulary, distinct_lines
+from mtscore.tokenizers import get
+from mtscore.tokenizers import lines as line_splitting
+from mtscore.tokenizers.lines import split_lines
+from mtscore.tokenizers.spans import (
     UNICODE_SPACES,
     mteval_spans,
     to_bytes,
@@ -117,8 +117,8 @@ def test_token_ids_any_range(offset):
     rng = np.random.default_rng(1)
     hyps = rng.integers(0, 50, size=(40, 30))
     refs = np.where(rng.random((40, 30)) < 0.3, rng.integers(0, 50, size=(40, 30)), hyps)
-    base = bleu.BLEU().stats(hyps, [refs])
-    moved = bleu.BLEU().stats(hyps + offset, [refs + offset])
+    base = mtscore.BLEU().stats(hyps, [refs])
+    moved = mtscore.BLEU().stats(hyps + offset, [refs + offset])
     assert np.array_equal(base.matches, moved.matches) and np.array_equal(base.ref_len, moved.ref_len)
 
 
@@ -126,8 +126,8 @@ def test_empty_string_tokens():
     """Token lists (the NLTK drop-in) may hold "": it is a token like any other, matching only ""."""
     from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
-    import bleu.nltk
+    import mtscore.nltk
 
     references = [[["", "a", "b", "", "c"]], [["x", "y", "z", "w"]]]
     hypotheses = [["", "a", "b", "", "c"], ["x", "", "z", "w"]]
-    assert bleu.nltk.corpus_bleu(references, hypotheses) == nltk_corpus_bleu(references, hypotheses)
+    assert mtscore.nltk.corpus_bleu(references, hypotheses) == nltk_corpus_bleu(references, hypotheses)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import bleu
-from bleu import BLEU, Stats
+import mtscore
+from mtscore import BLEU, Stats
 
 HYP = ["the cat sat on the mat", "a dog barked at the moon loudly", "", "one two three four five"]
 REFS = [["the cat is on the mat", "the dog barked at the moon", "nothing", "one two three four"]]
@@ -73,14 +73,14 @@ def test_stats_are_read_only(stats):
 def test_references_prepared_once_serve_many_systems():
     metric = BLEU(REFS)
     for system in (HYP, list(reversed(HYP)), ["x"] * 4):
-        assert metric.corpus_score(system).score == bleu.corpus_bleu(system, REFS).score
+        assert metric.corpus_score(system).score == mtscore.corpus_bleu(system, REFS).score
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_sorted_query_search_gives_the_same_statistics(monkeypatch, seed):
     """Large lookups search their queries in sorted order (backend.NumpyOps.searchsorted); forcing
     that path on every lookup changes no statistic."""
-    from bleu.engine import backend
+    from mtscore.engine import backend
 
     rng = np.random.default_rng(seed)
     words = [f"w{i}" for i in range(40)]

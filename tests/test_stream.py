@@ -14,14 +14,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from shared_data import references, system_output
 
-from bleu import BLEU
-from bleu.cli import EXIT_INPUT, EXIT_OK, main
-from bleu.cli import score as cli
-from bleu.core import stream
-from bleu.core.stream import aligned_blocks, stream_scores
-from bleu.errors import BleuInputError
-from bleu.files.read import read_blocks, read_lines
-from bleu.progress import Progress
+from mtscore import BLEU
+from mtscore.cli import EXIT_INPUT, EXIT_OK, main
+from mtscore.cli import score as cli
+from mtscore.core import stream
+from mtscore.core.stream import aligned_blocks, stream_scores
+from mtscore.errors import BleuInputError
+from mtscore.files.read import read_blocks, read_lines
+from mtscore.progress import Progress
 
 PIECES = ["a", "b c", "\r", "\n", "\r\n", "é", "中文", "\u2028", "\x85", "\x0c", " ", "."]
 
@@ -116,7 +116,7 @@ def test_cli_streaming_reports_mismatches_and_empty_files_as_in_memory(capsys, m
 def test_standard_input_is_streamed(tmp_path):
     ref = write(tmp_path / "ref", [f"line {i} of the reference text" for i in range(3000)])
     hyp = "".join(f"line {i} of a hypothesis text\n" for i in range(3000))
-    command = [sys.executable, "-m", "bleu", ref]
+    command = [sys.executable, "-m", "mtscore", ref]
     piped = subprocess.run(command, input=hyp.encode(), capture_output=True, check=True)
     from_file = subprocess.run(command + ["-i", write(tmp_path / "hyp", hyp.splitlines())], capture_output=True,
                                check=True)

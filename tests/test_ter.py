@@ -17,12 +17,12 @@ from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics import lib_ter
 from shared_data import read_lines, references, system_output
 
-from bleu.core.signature import TOOL_VERSION
-from bleu.core.stats import float32_arithmetic
-from bleu.errors import BleuInputError, LengthMismatchError
-from bleu.metrics import metric_class
-from bleu.metrics.ter import TER, TERScore, corpus_ter, sentence_ter, sentence_ters
-from bleu.metrics.ter import align as ter_align
+from mtscore.core.signature import TOOL_VERSION
+from mtscore.core.stats import float32_arithmetic
+from mtscore.errors import BleuInputError, LengthMismatchError
+from mtscore.metrics import metric_class
+from mtscore.metrics.ter import TER, TERScore, corpus_ter, sentence_ter, sentence_ters
+from mtscore.metrics.ter import align as ter_align
 
 TOLERANCE = 1e-9
 OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")

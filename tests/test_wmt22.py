@@ -23,7 +23,7 @@ from shared_data import (
     wmt22_dir,
 )
 
-import bleu
+import mtscore
 
 SCORES = Path("scores") / "automatic-scores.tsv"
 N_BLEU_ROWS = 455  # bleu-all 191, bleu-A 170, bleu-B 64, bleu-C 21, bleu-stud 9
@@ -72,14 +72,14 @@ def _collect_groups() -> list:
 GROUPS = _collect_groups()
 
 # Prepared references, one per (pair, reference set), reused by every system and test.
-_METRICS: dict[tuple[str, str], bleu.BLEU] = {}
+_METRICS: dict[tuple[str, str], mtscore.BLEU] = {}
 
 
-def metric_for(pair: str, refset: str) -> bleu.BLEU:
+def metric_for(pair: str, refset: str) -> mtscore.BLEU:
     key = (pair, refset)
     if key not in _METRICS:
         streams = [read_lines(path) for path in references(pair, refset)]
-        _METRICS[key] = bleu.BLEU(references=streams, tokenize=tokenizer_for(pair))
+        _METRICS[key] = mtscore.BLEU(references=streams, tokenize=tokenizer_for(pair))
     return _METRICS[key]
 
 

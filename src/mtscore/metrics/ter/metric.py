@@ -4,7 +4,7 @@ TER is the number of edits (word insertions, deletions, substitutions, and shift
 blocks) that turn the hypothesis into a reference, divided by the reference length: per segment
 the fewest edits over its references and the *average* reference length; a corpus TER divides
 the summed edits by the summed lengths. Text is first normalised as tercom does
-(``bleu.tokenizers.tercom``); the edits are counted with tercom's beam edit distance and greedy
+(``mtscore.tokenizers.tercom``); the edits are counted with tercom's beam edit distance and greedy
 shifts (``metrics.ter.align``, which explains the algorithm and its limits).
 """
 

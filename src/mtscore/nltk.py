@@ -2,7 +2,7 @@
 
 Switch by changing the import::
 
-    from bleu.nltk import sentence_bleu, corpus_bleu, SmoothingFunction
+    from mtscore.nltk import sentence_bleu, corpus_bleu, SmoothingFunction
 
 Token lists in, a float out on NLTK's 0-1 scale (methods 5 and 7 can exceed 1, in NLTK too; a list
 of floats for a list of weight tuples). One

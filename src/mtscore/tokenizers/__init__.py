@@ -22,11 +22,11 @@ class Tokenizer(Protocol):
 
 
 _REGISTRY: dict[str, str | Callable[[], Tokenizer]] = {
-    "none": "bleu.tokenizers.simple:NoneTokenizer",
-    "char": "bleu.tokenizers.simple:CharTokenizer",
-    "13a": "bleu.tokenizers.mteval:Tokenizer13a",
-    "intl": "bleu.tokenizers.intl:TokenizerIntl",
-    "zh": "bleu.tokenizers.zh:TokenizerZh",
+    "none": "mtscore.tokenizers.simple:NoneTokenizer",
+    "char": "mtscore.tokenizers.simple:CharTokenizer",
+    "13a": "mtscore.tokenizers.mteval:Tokenizer13a",
+    "intl": "mtscore.tokenizers.intl:TokenizerIntl",
+    "zh": "mtscore.tokenizers.zh:TokenizerZh",
 }
 _CACHE: dict[str, Tokenizer] = {}
 

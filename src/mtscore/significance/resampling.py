@@ -19,7 +19,7 @@ from ..progress import Progress
 DEFAULT_SEED = 12345
 
 
-SEED_VARIABLES = ("BLEU_SEED", "SACREBLEU_SEED")  # ours first; sacrebleu's is honoured too
+SEED_VARIABLES = ("MTSCORE_SEED", "SACREBLEU_SEED")  # ours first; sacrebleu's is honoured too
 
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
@@ -35,7 +35,7 @@ _FLOAT32_INTEGERS = 1 << 24  # float32 holds every integer up to this exactly
 
 
 def resolve_seed(seed: int | str | None = None) -> int | None:
-    """The seed in force: ``seed`` if given, else $BLEU_SEED, else $SACREBLEU_SEED, else 12345.
+    """The seed in force: ``seed`` if given, else $MTSCORE_SEED, else $SACREBLEU_SEED, else 12345.
     ``"none"`` means fresh entropy from the OS (``None``)."""
     if seed is None:
         seed = next((os.environ[name] for name in SEED_VARIABLES if os.environ.get(name)), DEFAULT_SEED)

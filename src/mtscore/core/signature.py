@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..version import __version__
 
-TOOL_VERSION = f"bleu-{__version__}"
+TOOL_VERSION = f"mtscore-{__version__}"
 
 # Field name -> short name (sacrebleu's abbreviations) for every metric's fields.
 _SHORT = {
@@ -31,7 +31,7 @@ _LEADING = ("nrefs", "bs", "ar", "seed")
 
 
 class Signature:
-    """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-0.1.0``: fields in sacrebleu's order
+    """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-0.1.0``: fields in sacrebleu's order
     (nrefs, test settings, the metric's fields as given, version)."""
 
     def __init__(self, info: dict[str, str], short: dict[str, str] | None = None):

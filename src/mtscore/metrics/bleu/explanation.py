@@ -1,4 +1,4 @@
-"""``bleu explain``: the paper's tables for one segment, or a small corpus, in plain words.
+"""``mtscore explain``: the paper's tables for one segment, or a small corpus, in plain words.
 
 For each order it lists every candidate n-gram with its Count, Max_Ref_Count (its largest
 count in any single reference) and Count_clip (the smaller of the two), as in Section 2.1

@@ -1,4 +1,4 @@
-"""The ``bleu`` command: sacrebleu's invocation forms, clear errors and documented exit codes.
+"""The ``mtscore`` command: sacrebleu's invocation forms, clear errors and documented exit codes.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error
 (unreadable or malformed files, mismatched line counts, empty input).
@@ -67,20 +67,20 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)")
     group.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="randomization trials (default: 10000)")
     group.add_argument("--all-pairs", action="store_true", help="compare every pair of systems, not only each with the baseline (Holm-corrected)")
-    group.add_argument("--seed", metavar="S", help="random seed, or 'none' (default: $BLEU_SEED, $SACREBLEU_SEED, else 12345)")
+    group.add_argument("--seed", metavar="S", help="random seed, or 'none' (default: $MTSCORE_SEED, $SACREBLEU_SEED, else 12345)")
     group.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="bleu",
+        prog="mtscore",
         description="Score hypotheses against references with BLEU, chrF and TER, exactly as sacrebleu does; "
         "confidence intervals and paired significance tests.",
-        epilog="examples:\n  bleu ref.de -i hyp.de\n  cat hyp.de | bleu ref1.de ref2.de\n"
-        "  bleu ref.de -i sys1.de sys2.de -f text\n  bleu ref.de -i hyp.de -sl -f tsv\n"
-        "  bleu ref.de -i hyp.de -m bleu chrf ter --confidence\n"
-        "  bleu ref.de -i base.de sys2.de sys3.de --paired-bs --all-pairs -f text\n"
-        "  bleu explain --hyp 'the cat sat' --ref 'the cat sat down'   (see bleu explain --help)\n\n"
+        epilog="examples:\n  mtscore ref.de -i hyp.de\n  cat hyp.de | mtscore ref1.de ref2.de\n"
+        "  mtscore ref.de -i sys1.de sys2.de -f text\n  mtscore ref.de -i hyp.de -sl -f tsv\n"
+        "  mtscore ref.de -i hyp.de -m bleu chrf ter --confidence\n"
+        "  mtscore ref.de -i base.de sys2.de sys3.de --paired-bs --all-pairs -f text\n"
+        "  mtscore explain --hyp 'the cat sat' --ref 'the cat sat down'   (see mtscore explain --help)\n\n"
         "exit codes: 0 ok, 1 usage error, 2 input error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="short signature field names")
-    parser.add_argument("-V", "--version", action="version", version=f"bleu {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"mtscore {__version__}")
     return parser
 
 
@@ -415,11 +415,11 @@ EXPLAIN_MAX_SEGMENTS = 100
 
 def build_explain_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="bleu explain",
+        prog="mtscore explain",
         description="Show how BLEU is computed for a segment (or a small file): every n-gram with its Count, "
         "Max_Ref_Count and Count_clip (Papineni et al., 2002), the precisions, BP, smoothing and score.",
-        epilog="examples:\n  bleu explain --hyp 'the cat sat on the mat' --ref 'the cat is on the mat'\n"
-        "  bleu explain ref.en -i hyp.en --line 17\n\n"
+        epilog="examples:\n  mtscore explain --hyp 'the cat sat on the mat' --ref 'the cat is on the mat'\n"
+        "  mtscore explain ref.en -i hyp.en --line 17\n\n"
         "Segments use sentence-level defaults (exp smoothing, effective order); a file of several\n"
         "segments also gets the corpus computation. exit codes: 0 ok, 1 usage error, 2 input error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -454,7 +454,7 @@ def run_explain(argv: list[str]) -> int:
         elif len(hypotheses) > EXPLAIN_MAX_SEGMENTS:
             raise UsageError(
                 f"{args.input} has {len(hypotheses)} lines; explain shows at most {EXPLAIN_MAX_SEGMENTS}: "
-                "pick one with --line N, or use 'bleu REF -i HYP -sl' for every segment's score"
+                "pick one with --line N, or use 'mtscore REF -i HYP -sl' for every segment's score"
             )
     from ..metrics.bleu.explanation import explain
     from ..metrics.bleu.metric import BLEU
@@ -556,17 +556,17 @@ def _align_on_equals(lines: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``bleu`` command; returns the exit code."""
+    """Entry point of the ``mtscore`` command; returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
     explaining = bool(argv) and argv[0] == "explain"
     try:
         return run_explain(argv[1:]) if explaining else run(argv)
     except UsageError as error:
-        command = "bleu explain" if explaining else "bleu"
+        command = "mtscore explain" if explaining else "mtscore"
         print(f"{command}: usage error: {error}\nTry '{command} --help'.", file=sys.stderr)
         return EXIT_USAGE
     except BleuInputError as error:
-        print(f"bleu: error: {error}", file=sys.stderr)
+        print(f"mtscore: error: {error}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130

@@ -1,4 +1,4 @@
-"""Map a function over chunks on a few threads (a leaf: imports nothing from ``bleu``).
+"""Map a function over chunks on a few threads (a leaf: imports nothing from ``mtscore``).
 
 NumPy's sorting, searching and arithmetic release the GIL, so chunks of one array run in parallel.
 """

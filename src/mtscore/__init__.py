@@ -4,7 +4,7 @@ Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segme
 ``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references
 prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceScores``; chrF
 (``corpus_chrf``, ``sentence_chrf``, ``sentence_chrfs``, ``CHRF``), TER (``corpus_ter``,
-``sentence_ter``, ``sentence_ters``, ``TER``) and ``paired_test`` (significance). ``bleu.nltk``
+``sentence_ter``, ``sentence_ters``, ``TER``) and ``paired_test`` (significance). ``mtscore.nltk``
 is a drop-in for NLTK's ``bleu_score``.
 
 Everything but the errors and the version is imported on first use, so that ``import bleu`` and

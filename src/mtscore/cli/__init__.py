@@ -1,4 +1,4 @@
-"""The ``bleu`` command. May import everything below it (``report``, ``significance``, ``metrics``,
+"""The ``mtscore`` command. May import everything below it (``report``, ``significance``, ``metrics``,
 ``core`` ...); nothing imports ``cli``."""
 
 from .score import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main

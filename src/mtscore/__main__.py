@@ -1,4 +1,4 @@
-"""``python -m bleu``: the command line."""
+"""``python -m mtscore``: the command line."""
 
 import sys
 

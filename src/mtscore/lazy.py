@@ -1,4 +1,4 @@
-"""Package attributes imported on first use (a leaf: imports nothing from ``bleu``).
+"""Package attributes imported on first use (a leaf: imports nothing from ``mtscore``).
 
 A package's ``__init__`` stays light (no NumPy), so that ``import bleu``, the command line and a
 metric's option declarations load fast; the modules behind its public names load when first used.

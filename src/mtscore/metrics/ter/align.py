@@ -2,7 +2,7 @@
 
 Tercom (Snover et al., 2006) counts the edits that turn a hypothesis into its reference:
 insertions, deletions and substitutions of words (a Levenshtein distance computed within a beam,
-``bleu.ter_beam``), plus *shifts* that move a block of hypothesis words elsewhere, each counting
+``mtscore.ter_beam``), plus *shifts* that move a block of hypothesis words elsewhere, each counting
 as one edit. Finding the best shifts is hard, so tercom is greedy: while some shift lowers the
 edit distance, it applies the one that lowers it most (ties: the longest block, then the
 earliest block, then the earliest target).
