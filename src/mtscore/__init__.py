@@ -7,7 +7,8 @@ prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceS
 ``sentence_ter``, ``sentence_ters``, ``TER``) and ``paired_test`` (significance). ``mtscore.nltk``
 is a drop-in for NLTK's ``bleu_score``.
 
-Everything but the errors and the version is imported on first use, so that ``import bleu`` and
+Everything but the errors is imported on first use (the version too: it is read from the
+installed metadata), so that ``import bleu`` and
 the command line start without loading NumPy.
 """
 
@@ -17,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from .errors import BleuInputError, LengthMismatchError
 from .lazy import lazy_attributes
-from .version import __version__
 
 if TYPE_CHECKING:
+    from .version import __version__
     from .core.signature import Signature
     from .metrics.bleu import (
         BLEU,
@@ -44,6 +45,7 @@ _LAZY = {
     **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
     "Signature": "core.signature",
     "paired_test": "significance",
+    "__version__": "version",
 }
 __getattr__ = lazy_attributes(__name__, _LAZY)
 

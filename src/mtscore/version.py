@@ -1,3 +1,11 @@
-"""The package version, in one place (a leaf: imports nothing)."""
+"""The version, read from the installed distribution's metadata: ``pyproject.toml`` is the one place
+it is written. A leaf: imports nothing from ``mtscore``; loaded only when the version is asked for."""
 
-__version__ = "0.1.0"
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("mtscore")
+except PackageNotFoundError:  # a source tree on sys.path that was never installed
+    __version__ = "0+unknown"
