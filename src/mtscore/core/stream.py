@@ -11,10 +11,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 
-import numpy as np
-
 from ..files.read import STDIN, read_blocks
 from ..progress import Progress
+from .stats import Statistics
 
 BLOCK_SEGMENTS = 20_000
 
@@ -59,27 +58,24 @@ def aligned_blocks(paths: Sequence[str], check: Callable[[list[int]], None], seg
 
 
 def stream_scores(make_metrics: Callable[[list[list[str]]], list], hypothesis_path: str,
-                      reference_paths: Sequence[str], check: Callable[[list[int]], None],
-                      segments: int = BLOCK_SEGMENTS, progress: bool = False) -> list:
+                  reference_paths: Sequence[str], check: Callable[[list[int]], None],
+                  segments: int = BLOCK_SEGMENTS, progress: bool = False) -> list:
     """Corpus scores of one system file against reference files, one block at a time.
-    ``make_metrics(reference_streams)`` builds the metrics on a block's references."""
+    ``make_metrics(reference_streams)`` builds the metrics on a block's references. Each metric
+    keeps one row of sums for the blocks before and the last block's rows as they are."""
     bar = _progress_for(hypothesis_path) if progress else None
-    earlier: list[np.ndarray | None] = []
-    last: list[np.ndarray] = []
+    kept: list[Statistics | None] = []
     metrics: list = []
     for hypotheses, *references in aligned_blocks([hypothesis_path, *reference_paths], check, segments,
                                                   progress=bar):
         metrics = make_metrics(references)
-        if not last:
-            earlier, last = [None] * len(metrics), [None] * len(metrics)
+        kept = kept or [None] * len(metrics)
         for i, metric in enumerate(metrics):
-            if last[i] is not None:
-                earlier[i] = last[i].sum(axis=0) + (0 if earlier[i] is None else earlier[i])
-            last[i] = metric.segment_statistics(hypotheses)
+            block = metric.statistics(hypotheses)
+            kept[i] = block if kept[i] is None else kept[i].total() + block
     if bar:
         bar.close()
-    return [metric.score_statistics(stats if before is None else np.vstack([before[None, :], stats]))
-            for metric, before, stats in zip(metrics, earlier, last)]
+    return [metric.score_statistics(statistics) for metric, statistics in zip(metrics, kept)]
 
 
 def _progress_for(path: str) -> Progress | None:
