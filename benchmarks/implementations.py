@@ -24,32 +24,34 @@ from typing import Any, ClassVar
 
 from workloads import KINDS
 
-# Which implementations run on which workload, in round-1 order (bleu first).
+# Which implementations run on which workload, in round-1 order (mtscore first).
 PLAN = {
-    "A": ["bleu", "sacrebleu", "nltk", "torchmetrics", "bleuscore"],
-    "B": ["bleu", "sacrebleu", "nltk", "torchmetrics", "bleuscore"],
-    "C": ["bleu", "sacrebleu", "nltk", "torchmetrics", "bleuscore"],
-    "D": ["bleu", "bleu-torch", "nltk", "sacrebleu", "bleuscore", "torchmetrics"],
-    "E": ["floor", "bleu"],
-    "F": ["bleu", "sacrebleu"],
-    "G": ["bleu", "sacrebleu"],
-    "H": ["bleu", "sacrebleu", "torchmetrics", "nltk", "bleu-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++"],
-    "I": ["bleu", "sacrebleu", "torchmetrics"],
+    "A": ["mtscore", "sacrebleu", "nltk", "torchmetrics", "bleuscore"],
+    "B": ["mtscore", "sacrebleu", "nltk", "torchmetrics", "bleuscore"],
+    "C": ["mtscore", "sacrebleu", "nltk", "torchmetrics", "bleuscore"],
+    "D": ["mtscore", "mtscore-torch", "nltk", "sacrebleu", "bleuscore", "torchmetrics"],
+    "E": ["floor", "mtscore"],
+    "F": ["mtscore", "sacrebleu"],
+    "G": ["mtscore", "sacrebleu"],
+    "H": ["mtscore", "sacrebleu", "torchmetrics", "nltk", "mtscore-chrf++", "sacrebleu-chrf++",
+          "torchmetrics-chrf++"],
+    "I": ["mtscore", "sacrebleu", "torchmetrics"],
 }
 # Whose scores every other implementation is checked against: (workload, implementation).
 REFERENCE = {"A": ("A", "sacrebleu"), "B": ("B", "sacrebleu"), "C": ("C", "sacrebleu"),
              "D": ("D", "nltk"), "E": ("B", "sacrebleu"), "F": ("F", "sacrebleu"), "G": ("G", "sacrebleu"),
              "H": ("H", "sacrebleu"), "I": ("I", "sacrebleu")}
 # Rows that measure a variant of their workload's metric (chrF++ on H): the row their time is divided
-# by and the row their scores are checked against, instead of bleu's and REFERENCE's.
-VARIANTS = {name: ("bleu-chrf++", "sacrebleu-chrf++") for name in ("bleu-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++")}
-# The issues' speed targets: (workload, peer, how many times faster than it bleu must be); below 1,
-# a bound on how much slower bleu may be (E: at most 5x the read-and-split floor).
+# by and the row their scores are checked against, instead of mtscore's and REFERENCE's.
+VARIANTS = {name: ("mtscore-chrf++", "sacrebleu-chrf++")
+            for name in ("mtscore-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++")}
+# The issues' speed targets: (workload, peer, how many times faster than it mtscore must be); below 1,
+# a bound on how much slower mtscore may be (E: at most 5x the read-and-split floor).
 TARGETS = [("B", "sacrebleu", 20), ("B", "bleuscore", 2), ("C", "sacrebleu", 30), ("D", "nltk", 10),
            ("D", "bleuscore", 3), ("E", "floor", 1 / 5), ("F", "sacrebleu", 20), ("G", "sacrebleu", 20),
            ("H", "sacrebleu", 10), ("I", "sacrebleu", 5)]
 # Packages whose versions the results record, by implementation.
-PACKAGES = {"bleu": "mtscore", "bleu-torch": "torch", "sacrebleu": "sacrebleu", "nltk": "nltk",
+PACKAGES = {"mtscore": "mtscore", "mtscore-torch": "torch", "sacrebleu": "sacrebleu", "nltk": "nltk",
             "torchmetrics": "torchmetrics", "bleuscore": "bleuscore"}
 # Environment variables that would change the significance tests' seed (12345 without them).
 SEED_VARIABLES = ("SACREBLEU_SEED", "MTSCORE_SEED")
@@ -131,53 +133,56 @@ def _significance_values(stdout: str):
     return np.array([[system["BLEU"][key] for key in keys] for system in json.loads(stdout)], dtype=np.float64).ravel()
 
 
-def _load_bleu():
-    """``bleu`` with its engine loaded: the package imports NumPy and the engine lazily on first use,
-    and the harness times no peer's imports either."""
+def _load_mtscore():
+    """``mtscore`` with its BLEU engine loaded: the package imports NumPy and the engine lazily on
+    first use (here, untimed), and the harness times no peer's imports either."""
+    import mtscore
 
+    _ = mtscore.BLEU  # the lazy attribute imports the metric, the engine and NumPy
     return mtscore
 
 
-class Bleu:
+class Mtscore:
     """This project's library."""
 
     not_comparable: ClassVar[dict[str, str]] = {}
     word_order: ClassVar[int] = 0  # chrF's word n-gram order (2 in the chrF++ rows)
 
     def prepare_corpus(self, hypotheses, streams) -> Timed:
-        mtscore = _load_bleu()
+        mtscore = _load_mtscore()
 
         return Timed(lambda: mtscore.corpus_bleu(hypotheses, streams), lambda result: result.score)
 
     def prepare_sentence(self, hypotheses, streams) -> Timed:
-        mtscore = _load_bleu()
+        mtscore = _load_mtscore()
 
         return Timed(lambda: mtscore.sentence_scores(hypotheses, streams), lambda result: result.scores)
 
     def prepare_ids(self, hypotheses, references) -> Timed:
-        mtscore = _load_bleu()
+        mtscore = _load_mtscore()
 
         return Timed(lambda: mtscore.sentence_scores(hypotheses, [references], smooth="nltk-method0"),
                      lambda result: result.scores, "NumPy int64 arrays, smooth='nltk-method0'")
 
     def prepare_files(self, files, segments) -> Timed:
-        """Read the files with ``mtscore.files.read.read_lines`` and score: the same reading work as the floor."""
-        mtscore = _load_bleu()
+        """Read the files as the command line does (``stages.read``, the harness's one internal
+        import) and score: the same reading work as the floor."""
+        mtscore = _load_mtscore()
         from workloads import read_file_pairs
 
-        from mtscore.files.read import read_lines
+        from mtscore.metrics.bleu import stages
 
         def call():
-            hypotheses, references = read_file_pairs(files, segments, read_lines)
+            hypotheses, references = read_file_pairs(files, segments, stages.read)
             return mtscore.corpus_bleu(hypotheses, [references])
 
-        return Timed(call, lambda result: result.score, "read_lines + corpus_bleu")
+        return Timed(call, lambda result: result.score, "stages.read (the CLI's reader) + corpus_bleu")
 
     def prepare_cli(self, references, systems, test) -> Timed:
         return _cli("mtscore", references, systems, test, "--no-progress")
 
     def prepare_chrf(self, hypotheses, streams) -> Timed:
-        _load_bleu()
+        _load_mtscore()
         from mtscore import corpus_chrf
 
         order = self.word_order
@@ -185,26 +190,26 @@ class Bleu:
                      f"corpus_chrf(hyps, streams, word_order={order})")
 
     def prepare_ter(self, hypotheses, streams) -> Timed:
-        _load_bleu()
+        _load_mtscore()
         from mtscore import corpus_ter
 
         return Timed(lambda: corpus_ter(hypotheses, streams), lambda result: result.score, "corpus_ter(hyps, streams)")
 
 
-class BleuChrfPlusPlus(Bleu):
+class MtscoreChrfPlusPlus(Mtscore):
     """The library's chrF++ (word order 2), on workload H."""
 
     not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are workload H only")
     word_order: ClassVar[int] = 2
 
 
-class BleuTorch(Bleu):
+class MtscoreTorch(Mtscore):
     """The library counting on torch CPU tensors."""
 
     not_comparable: ClassVar[dict[str, str]] = _only("ids", "token-id workload only")
 
     def prepare_ids(self, hypotheses, references) -> Timed:
-        mtscore = _load_bleu()
+        mtscore = _load_mtscore()
         import torch
 
         hyp, ref = torch.from_numpy(hypotheses), torch.from_numpy(references)
@@ -397,9 +402,9 @@ class Floor:
         return Timed(call, lambda result: None, "read + decode + split('\\n') + str.split()")
 
 
-IMPLEMENTATIONS = {"bleu": Bleu, "bleu-torch": BleuTorch, "sacrebleu": Sacrebleu, "nltk": Nltk,
+IMPLEMENTATIONS = {"mtscore": Mtscore, "mtscore-torch": MtscoreTorch, "sacrebleu": Sacrebleu, "nltk": Nltk,
                    "torchmetrics": Torchmetrics, "bleuscore": Bleuscore, "floor": Floor,
-                   "bleu-chrf++": BleuChrfPlusPlus, "sacrebleu-chrf++": SacrebleuChrfPlusPlus,
+                   "mtscore-chrf++": MtscoreChrfPlusPlus, "sacrebleu-chrf++": SacrebleuChrfPlusPlus,
                    "torchmetrics-chrf++": TorchmetricsChrfPlusPlus}
 
 
@@ -409,8 +414,8 @@ def not_comparable_reason(implementation: str, kind: str) -> str | None:
 
 
 def baseline_of(implementation: str) -> str:
-    """The row whose median a row's time is divided by: bleu's, or bleu's row of the same variant."""
-    return VARIANTS.get(implementation, ("bleu", None))[0]
+    """The row whose median a row's time is divided by: mtscore's, or mtscore's row of the same variant."""
+    return VARIANTS.get(implementation, ("mtscore", None))[0]
 
 
 def reference_of(workload: str, implementation: str) -> tuple[str, str]:

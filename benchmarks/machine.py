@@ -10,7 +10,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-PACKAGES = ("bleu", "numpy", "regex", "sacrebleu", "nltk", "torch", "torchmetrics", "bleuscore")
+PACKAGES = ("mtscore", "numpy", "regex", "sacrebleu", "nltk", "torch", "torchmetrics", "bleuscore")
 
 
 def cpu_model() -> str:
@@ -71,7 +71,7 @@ def dirty_files(repo: Path) -> list[str]:
 def source_digest(repo: Path) -> str:
     """A short SHA-256 over the library's source files, to tell whether they changed during a run."""
     digest = hashlib.sha256()
-    for path in sorted((repo / "src" / "bleu").rglob("*.py")):
+    for path in sorted((repo / "src" / "mtscore").rglob("*.py")):
         digest.update(str(path.relative_to(repo)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -96,7 +96,7 @@ def machine_info(repo: Path) -> dict:
         "packages": package_versions(),
         "commit": git_commit(repo),
         "dirty_files": dirty_files(repo),
-        "bleu_source_digest": source_digest(repo),
+        "source_digest": source_digest(repo),
         "load_average_start": load_average(),
     }
 
@@ -105,5 +105,5 @@ def summary(info: dict) -> str:
     """One line for the table's header."""
     versions = ", ".join(f"{name} {version}" for name, version in info["packages"].items() if version)
     return (f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB RAM; Python {info['python']}; "
-            f"{versions}; commit {info['commit']} (bleu sources {info.get('bleu_source_digest', 'not recorded')}); "
+            f"{versions}; commit {info['commit']} (mtscore sources {info.get('source_digest', 'not recorded')}); "
             f"load average at start {info['load_average_start']}")

@@ -12,7 +12,30 @@ from workloads import DESCRIPTIONS, KINDS
 TOLERANCE = 1e-9  # on the 0-100 scale
 VECTOR_KINDS = ("sentence", "ids", "cli")  # workloads whose rows are checked value by value
 COLUMNS = ("Workload", "Implementation", "Median s", "Range s", "Hyp tokens/s", "Peak RSS MiB*",
-           "Time / bleu", "Score", "Agreement")
+           "Time / mtscore", "Score", "Agreement")
+
+
+# Implementation names in results saved before the package was renamed ``mtscore`` (from ``bleu``).
+LEGACY_NAMES = {"bleu": "mtscore", "bleu-torch": "mtscore-torch", "bleu-chrf++": "mtscore-chrf++"}
+# Keys of saved rows and machine records renamed with it: old key -> today's.
+LEGACY_KEYS = {"time_vs_bleu": "time_vs_mtscore", "bleu_source_digest": "source_digest",
+               "bleu_source_digest_end": "source_digest_end"}
+
+
+def upgrade_saved(data: dict) -> dict:
+    """A saved results JSON (``--render``) in today's implementation names and keys, so that the
+    report code reads files saved before the rename; the file itself is left as it is."""
+
+    def renamed(record: dict) -> dict:
+        record = {LEGACY_KEYS.get(key, key): value for key, value in record.items()}
+        if "implementation" in record:
+            record["implementation"] = LEGACY_NAMES.get(record["implementation"], record["implementation"])
+        return record
+
+    config = dict(data["config"])
+    if config.get("impls"):
+        config["impls"] = [LEGACY_NAMES.get(name, name) for name in config["impls"]]
+    return {**data, "config": config, "machine": renamed(data["machine"]), "rows": [renamed(r) for r in data["rows"]]}
 
 
 def summarize(workload: str, implementation: str, records: list[dict], hyp_tokens: int | None) -> dict:
@@ -42,13 +65,13 @@ def summarize(workload: str, implementation: str, records: list[dict], hyp_token
 
 
 def add_ratios(rows: list[dict]) -> None:
-    """``time_vs_bleu``: each row's median time over bleu's (or bleu's row of its variant, e.g. chrF++)
-    on the same workload (> 1: bleu is faster)."""
+    """``time_vs_mtscore``: each row's median time over mtscore's (or mtscore's row of its variant,
+    e.g. chrF++) on the same workload (> 1: mtscore is faster)."""
     medians = {(r["workload"], r["implementation"]): r["median_s"] for r in rows if r["status"] == "ok"}
     for row in rows:
         base = medians.get((row["workload"], baseline_of(row["implementation"])))
         if row["status"] == "ok" and base:
-            row["time_vs_bleu"] = row["median_s"] / base
+            row["time_vs_mtscore"] = row["median_s"] / base
 
 
 def _load_scores(path):
@@ -113,10 +136,10 @@ KNOWN_CAUSES = {
                         "counts with those denominators reproduces NLTK's score; checked on B's first 20,000 segments).",
     ("sentence", "nltk"): "NLTK has no effective order: hypotheses shorter than 4 tokens get smoothed precisions "
                           "for orders they have no n-grams of (on B, every differing segment has 1-3 tokens).",
-    ("files", "bleu"): "mtscore.read.read_lines drops a UTF-8 byte order mark; the harness's own reader (used for "
+    ("files", "mtscore"): "mtscore's reader (the command line's) drops a UTF-8 byte order mark; the harness's own reader (used for "
                        "B, and so for sacrebleu) keeps it, as sacrebleu's command line does. One B file starts "
                        "with one (generaltest2022.uk-en.hyp.PROMT.en); sacrebleu on the BOM-stripped text gives "
-                       "bleu's E score.",
+                       "mtscore's E score.",
     ("corpus", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
     ("ids", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
     ("chrf", "torchmetrics"): _TORCHMETRICS_CHRF,
@@ -160,7 +183,7 @@ def cells(row: dict) -> list[str]:
     if row["status"] != "ok":
         reason = f"{row['status']}: {row.get('error', '')}".rstrip(": ")
         return head + ["-", "-", "-", "-", "-", "-", reason]
-    ratio = row.get("time_vs_bleu")
+    ratio = row.get("time_vs_mtscore")
     return head + [
         f"{row['median_s']:.3f}",
         f"{row['min_s']:.3f}-{row['max_s']:.3f}",
@@ -208,35 +231,35 @@ STAGE_COLUMNS = ("Stage", "What is timed", "Median s", "Share")
 
 
 def floor_notes(rows: list[dict]) -> list[str]:
-    """How far bleu is from the split-only floor (workload E), if both ran."""
+    """How far mtscore is from the split-only floor (workload E), if both ran."""
     index = {(r["workload"], r["implementation"]): r for r in rows if r["status"] == "ok"}
     floor = index.get(("E", "floor"))
     if not floor:
         return []
     notes = []
-    if ("E", "bleu") in index:
-        ratio = index[("E", "bleu")]["median_s"] / floor["median_s"]
-        notes.append(f"E: bleu reading the same files and scoring takes {ratio:.1f}x the split-only floor.")
-    if ("B", "bleu") in index:
-        ratio = index[("B", "bleu")]["median_s"] / floor["median_s"]
-        notes.append(f"B vs E: bleu's corpus_bleu on lines already in memory takes {ratio:.1f}x the floor "
+    if ("E", "mtscore") in index:
+        ratio = index[("E", "mtscore")]["median_s"] / floor["median_s"]
+        notes.append(f"E: mtscore reading the same files and scoring takes {ratio:.1f}x the split-only floor.")
+    if ("B", "mtscore") in index:
+        ratio = index[("B", "mtscore")]["median_s"] / floor["median_s"]
+        notes.append(f"B vs E: mtscore's corpus_bleu on lines already in memory takes {ratio:.1f}x the floor "
                      "(which also reads the files).")
     return notes
 
 
 def target_notes(rows: list[dict]) -> list[str]:
-    """One line per workload with a speed target: bleu's speed-up over the peer, and whether it is met."""
+    """One line per workload with a speed target: mtscore's speed-up over the peer, and whether it is met."""
     index = {(r["workload"], r["implementation"]): r for r in rows}
     notes = []
     for workload, peer, factor in TARGETS:
         row = index.get((workload, peer))
         if row is None:
             continue
-        ratio = row.get("time_vs_bleu")
+        ratio = row.get("time_vs_mtscore")
         if factor >= 1:
-            goal, shown = f"bleu at least {factor:g}x faster than {peer}", None if ratio is None else f"{ratio:.1f}x"
+            goal, shown = f"mtscore at least {factor:g}x faster than {peer}", None if ratio is None else f"{ratio:.1f}x"
         else:
-            goal, shown = f"bleu at most {1 / factor:g}x {peer}'s time", None if ratio is None else f"{1 / ratio:.2f}x"
+            goal, shown = f"mtscore at most {1 / factor:g}x {peer}'s time", None if ratio is None else f"{1 / ratio:.2f}x"
         verdict = "not measured" if ratio is None else f"{shown}: {'met' if ratio >= factor else 'NOT met'}"
         notes.append(f"- {workload}: {goal}: {verdict}")
     return notes

@@ -1,8 +1,8 @@
-"""Time ``bleu`` against its peers on the same inputs, each measurement in a fresh process.
+"""Time ``mtscore`` against its peers on the same inputs, each measurement in a fresh process.
 
     python benchmarks/run.py                       # every workload (A-I), 3 runs, full size
     python benchmarks/run.py --quick --runs 1      # B, C, E on their first 20,000 segments
-    python benchmarks/run.py --workloads A,D --runs 5 --impls bleu,sacrebleu,nltk
+    python benchmarks/run.py --workloads A,D --runs 5 --impls mtscore,sacrebleu,nltk
 
 Rounds alternate between implementations (round r starts r places further down the list), so that
 no implementation profits from another's warm caches. Results: a table on stdout, and
@@ -38,12 +38,12 @@ WORKER = HERE / "worker.py"
 FOOTNOTE = (
     "*Peak RSS is the worker's ru_maxrss: interpreter + imports + data loading + the call; "
     "'(CLI)': the command-line child process's ru_maxrss (F, G). "
-    "Time / bleu > 1 means bleu is faster (chrF++ rows: over bleu-chrf++). Agreement: |score - reference| "
+    "Time / mtscore > 1 means mtscore is faster (chrF++ rows: over mtscore-chrf++). Agreement: |score - reference| "
     "on the 0-100 scale (per-segment workloads: max over segments; F, G: max over every system's score, "
     "p-value, mean and CI); reference = sacrebleu (A, B, C, F-I; E against B's; chrF++ rows: sacrebleu-chrf++), "
     "NLTK (D); ok means <= 1e-9."
 )
-STAGE_NOTE = ("The stages call the library's internals one after another; 'read' is not part of "
+STAGE_NOTE = ("The stages are mtscore.metrics.bleu.stages' functions, called one after another; 'read' is not part of "
               "workload B's timing (B gets lines in memory).")
 
 
@@ -59,7 +59,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help=f"B, C and E on their first {QUICK_SEGMENTS:,} segments")
     parser.add_argument("--segments", type=int, default=None, help="B, C and E on their first N segments")
     parser.add_argument("--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B and H)")
-    parser.add_argument("--no-stages", action="store_true", help="skip bleu's stage breakdown on B")
+    parser.add_argument("--no-stages", action="store_true", help="skip mtscore's stage breakdown on B")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a worker is stopped")
     parser.add_argument("--results", type=Path, default=HERE / "results", help="where to write the results")
     parser.add_argument("--no-save", action="store_true", help="print the tables only")
@@ -169,7 +169,7 @@ def progress(record: dict) -> str:
 
 
 def measure_stages(args) -> list[dict]:
-    """bleu's stage breakdown on B, once per run, each in a fresh process."""
+    """mtscore's stage breakdown on B, once per run, each in a fresh process."""
     runs = []
     for round_index in range(args.runs):
         arguments = ["stages", "B"] + (["--segments", str(args.segments)] if args.segments else [])
@@ -212,7 +212,7 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
     out = []
     if markdown:
         date = date or datetime.date.today().isoformat()
-        out += [f"# bleu benchmark, {date}", "", f"Command: `{command}`", "",
+        out += [f"# mtscore benchmark, {date}", "", f"Command: `{command}`", "",
                 f"Machine: {machine.summary(machine_info)}", "", "Workloads:", ""]
         out += report.workload_lines(info) + [""]
     if machine_info.get("warning"):
@@ -224,7 +224,7 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
         out += ["", "Score differences and their causes:", ""] + causes
     targets = report.target_notes(rows)
     if targets:
-        out += ["", "Speed targets (the peer's median over bleu's):", ""] + targets
+        out += ["", "Speed targets (the peer's median over mtscore's):", ""] + targets
     floor_notes = report.floor_notes(rows)
     if floor_notes:
         out += [""] + floor_notes
@@ -232,7 +232,7 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
     if markdown and notes:
         out += ["", "How each implementation was called:", ""] + notes
     if stage_rows:
-        heading = "bleu stage breakdown on workload B (median per stage)"
+        heading = "mtscore stage breakdown on workload B (median per stage)"
         out += ["", f"## {heading}" if markdown else heading, ""]
         out.append(table(report.STAGE_COLUMNS, [report.stage_cells(r) for r in stage_rows]))
         out += ["", STAGE_NOTE]
@@ -270,7 +270,7 @@ def strip_scratch(rows: list[dict], records: dict) -> None:
 
 def rerender(path: Path) -> int:
     """Redraw a saved run's tables (e.g. after a change to the notes) into the .md beside its JSON."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = report.upgrade_saved(json.loads(path.read_text(encoding="utf-8")))
     args = argparse.Namespace(**data["config"])
     date = data["date"][:10]
     rows, stage_rows, info, machine_info = data["rows"], data["stages"], data["workloads"], data["machine"]
@@ -283,12 +283,12 @@ def rerender(path: Path) -> int:
 
 def compile_bytecode() -> None:
     """Write the library's bytecode, as ``pip install`` does: the command-line workloads start a
-    fresh interpreter, which would otherwise compile ``bleu``'s sources inside the timed call when
+    fresh interpreter, which would otherwise compile ``mtscore``'s sources inside the timed call when
     bytecode writing is off (``PYTHONDONTWRITEBYTECODE``, as in some sandboxes)."""
     import compileall
     import importlib.util
 
-    spec = importlib.util.find_spec("bleu")
+    spec = importlib.util.find_spec("mtscore")
     if spec is not None and spec.origin:
         compileall.compile_dir(Path(spec.origin).parent, quiet=1)
 
@@ -302,7 +302,7 @@ def main(argv=None) -> int:
     machine_info = machine.machine_info(REPO_ROOT)
     log(f"machine: {machine.summary(machine_info)}")
     info = workload_info(args.workloads, args)
-    scratch = Path(tempfile.mkdtemp(prefix="bleu-bench-"))
+    scratch = Path(tempfile.mkdtemp(prefix="mtscore-bench-"))
     try:
         skipped, records = [], {}
         for workload in args.workloads:
@@ -319,8 +319,8 @@ def main(argv=None) -> int:
     strip_scratch(rows, records)
     stage_rows = report.stage_rows(stage_runs)
     machine_info["load_average_end"] = machine.load_average()
-    machine_info["bleu_source_digest_end"] = machine.source_digest(REPO_ROOT)
-    if machine_info["bleu_source_digest_end"] != machine_info["bleu_source_digest"]:
+    machine_info["source_digest_end"] = machine.source_digest(REPO_ROOT)
+    if machine_info["source_digest_end"] != machine_info["source_digest"]:
         machine_info["warning"] = "the library's source files changed during the run: rows may mix versions"
         log(f"warning: {machine_info['warning']}")
     print(render(rows, stage_rows, info, machine_info, args, command, markdown=False))

@@ -1,17 +1,18 @@
-"""Where ``bleu``'s time goes on workload B: each pipeline stage timed through the library's internals.
+"""Where ``mtscore``'s time goes on workload B: each pipeline stage timed on its own.
 
-Stages, in order (each one's output feeds the next):
+The stages are the functions of ``mtscore.metrics.bleu.stages``, the one internal surface of the
+library the harness imports (it may change between versions; everything else here uses the public
+API). In order, each one's output feeding the next:
 
-- read: ``mtscore.files.read.read_lines`` on every hypothesis and reference file of B
-- distinct: ``mtscore.engine.keys.distinct_lines`` of both (a line that repeats is tokenized once)
-- tokenize hyp / tokenize ref: ``mtscore.tokenizers.lines.split_lines(lines, 13a)`` of the distinct lines (token spans
-  over the UTF-8 bytes)
-- keys: ``mtscore.engine.keys.TokenKeys.of`` of both (one 64-bit key per token)
-- references: ``PreparedReferences.from_keys`` (reference vocabulary and reference ids)
-- encode: ``prepared.vocabulary.encode`` of the hypothesis keys
-- count: ``prepared.ngrams.matches`` (clipped hypothesis n-gram matches)
-- stats: n-gram totals and closest reference lengths into ``Stats``
-- score: ``metric.score_stats`` (the corpus formula)
+- read: ``stages.read`` (the command line's reader) on every hypothesis and reference file of B
+- distinct: ``stages.distinct`` of both (a line that repeats is tokenized once)
+- tokenize hyp / tokenize ref: ``stages.tokenize`` (13a) of the distinct lines (token spans over the UTF-8 bytes)
+- keys: ``stages.keys`` of both (one 64-bit key per token)
+- references: ``stages.references`` (reference vocabulary, ids and n-gram tables)
+- encode: ``stages.encode`` of the hypothesis keys (ids in the reference vocabulary)
+- count: ``stages.count`` (clipped hypothesis n-gram matches)
+- stats: ``stages.stats`` (n-gram totals and closest reference lengths into ``Stats``)
+- score: ``stages.score`` (the corpus formula)
 """
 
 from __future__ import annotations
@@ -21,16 +22,16 @@ from contextlib import contextmanager
 
 STAGES = ("read", "distinct", "tokenize hyp", "tokenize ref", "keys", "references", "encode", "count", "stats", "score")
 DESCRIPTIONS = {
-    "read": "mtscore.files.read.read_lines per file",
-    "distinct": "mtscore.engine.keys.distinct_lines(lines), hypotheses and references",
-    "tokenize hyp": "mtscore.tokenizers.lines.split_lines(distinct hypotheses, 13a): token spans",
-    "tokenize ref": "mtscore.tokenizers.lines.split_lines(distinct references, 13a): token spans",
-    "keys": "mtscore.engine.keys.TokenKeys.of(spans), hypotheses and references",
-    "references": "PreparedReferences.from_keys (vocabulary + reference ids)",
-    "encode": "prepared.vocabulary.encode(hypothesis keys)",
-    "count": "prepared.ngrams.matches(ids, lengths)",
-    "stats": "n-gram totals + closest reference lengths -> Stats",
-    "score": "metric.score_stats(stats)",
+    "read": "stages.read per file (files.read.read_lines)",
+    "distinct": "stages.distinct(lines), hypotheses and references",
+    "tokenize hyp": "stages.tokenize(BLEU(), distinct hypotheses): 13a token spans",
+    "tokenize ref": "stages.tokenize(BLEU(), distinct references): 13a token spans",
+    "keys": "stages.keys(spans, rows), hypotheses and references",
+    "references": "stages.references (vocabulary + reference ids + n-gram tables)",
+    "encode": "stages.encode(prepared, hypothesis keys)",
+    "count": "stages.count(prepared, ids, lengths): clipped matches",
+    "stats": "stages.stats: n-gram totals + closest reference lengths -> Stats",
+    "score": "stages.score: BLEU.score_stats(stats)",
 }
 
 
@@ -49,40 +50,32 @@ class StageTimer:
 
 def stage_breakdown(segments: int | None = None) -> dict:
     """Run B (its first ``segments``) stage by stage; returns the seconds per stage and the score."""
-    import numpy as np
     from workloads import b_file_pairs, read_file_pairs
 
-    from mtscore.engine.keys import TokenKeys, distinct_lines
-    from mtscore.engine.ngrams import ngram_totals
-    from mtscore.files.read import read_lines
-    from mtscore.metrics.bleu import BLEU, Stats
-    from mtscore.metrics.bleu.brevity import closest_lengths
-    from mtscore.metrics.bleu.references import PreparedReferences
-    from mtscore.tokenizers.lines import split_lines
+    from mtscore import BLEU
+    from mtscore.metrics.bleu import stages
 
     files = b_file_pairs()
     metric = BLEU()
     timer = StageTimer()
     with timer("read"):
-        hypotheses, references = read_file_pairs(files, segments, read_lines)
+        hypotheses, references = read_file_pairs(files, segments, stages.read)
     with timer("distinct"):
-        (hyp_lines, hyp_rows), (ref_lines, ref_rows) = distinct_lines(hypotheses), distinct_lines(references)
+        (hyp_lines, hyp_rows), (ref_lines, ref_rows) = stages.distinct(hypotheses), stages.distinct(references)
     with timer("tokenize hyp"):
-        hyp_split = split_lines(hyp_lines, metric.tokenizer)
+        hyp_split = stages.tokenize(metric, hyp_lines)
     with timer("tokenize ref"):
-        ref_split = split_lines(ref_lines, metric.tokenizer)
+        ref_split = stages.tokenize(metric, ref_lines)
     with timer("keys"):
-        hyp_keys, ref_keys = TokenKeys.of(hyp_split, hyp_rows), TokenKeys.of(ref_split, ref_rows)
+        hyp_keys, ref_keys = stages.keys(hyp_split, hyp_rows), stages.keys(ref_split, ref_rows)
     with timer("references"):
-        present = np.ones((1, len(references)), dtype=bool)
-        prepared = PreparedReferences.from_keys(ref_keys, present, metric.scoring.stats_order)
+        prepared = stages.references(metric, ref_keys)
     with timer("encode"):
-        ids, lengths = prepared.vocabulary.encode(hyp_keys)
+        ids, lengths = stages.encode(prepared, hyp_keys)
     with timer("count"):
-        matches = prepared.ngrams.matches(ids, lengths)
+        matches = stages.count(prepared, ids, lengths)
     with timer("stats"):
-        stats = Stats(matches=matches, totals=ngram_totals(lengths, prepared.ngrams.max_order), hyp_len=lengths,
-                      ref_len=closest_lengths(lengths, prepared.lengths, prepared.present))
+        stats = stages.stats(prepared, matches, lengths)
     with timer("score"):
-        result = metric.score_stats(stats, prepared.nrefs)
+        result = stages.score(metric, stats, prepared)
     return {"stages": timer.seconds, "score": result.score, "n_segments": len(hypotheses)}

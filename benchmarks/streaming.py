@@ -1,13 +1,13 @@
-"""Streaming check: the ``bleu`` command on a generated 10M-segment corpus, with bounded memory.
+"""Streaming check: the ``mtscore`` command on a generated 10M-segment corpus, with bounded memory.
 
-    python benchmarks/streaming.py [--segments 10000000] [--base 1000000] [--dir /tmp/bleu-streaming]
+    python benchmarks/streaming.py [--segments 10000000] [--base 1000000] [--dir /tmp/mtscore-streaming]
 
 A base corpus of ``--base`` segment pairs is generated (seeded, cached in ``--dir``), and the
 big corpus is that base repeated until it has ``--segments`` lines. Repeating every line k times
 multiplies every statistic by k, which leaves every precision and the brevity penalty, and so the
 score, unchanged to the last bit (the quotients are the same, and IEEE division is correctly
 rounded): the streamed score of the big files must equal the in-memory score of the base. The run
-is one fresh ``bleu`` process, started by a small launcher process; its wall time and peak RSS
+is one fresh ``mtscore`` process, started by a small launcher process; its wall time and peak RSS
 (the launcher's ``RUSAGE_CHILDREN``) are reported and written to ``benchmarks/results/streaming-DATE.md``.
 """
 
@@ -60,7 +60,7 @@ _LAUNCHER = ("import resource, subprocess, sys; out = subprocess.run(sys.argv[1:
 
 
 def run_cli(ref: Path, hyp: Path) -> tuple[float, float, int]:
-    """(score, wall seconds, peak RSS in MiB) of one ``bleu`` process."""
+    """(score, wall seconds, peak RSS in MiB) of one ``mtscore`` process."""
     command = [sys.executable, "-m", "mtscore", str(ref), "-i", str(hyp), "-b", "-w", "17", "--no-progress"]
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-c", _LAUNCHER, *command], capture_output=True, text=True, check=True)
@@ -73,7 +73,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--segments", type=int, default=10_000_000)
     parser.add_argument("--base", type=int, default=1_000_000)
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/bleu-streaming"))
+    parser.add_argument("--dir", type=Path, default=Path("/tmp/mtscore-streaming"))
     args = parser.parse_args(argv)
     if args.segments % args.base:
         parser.error("--segments must be a multiple of --base")
@@ -85,14 +85,14 @@ def main(argv=None) -> int:
 
     score, seconds, rss = run_cli(big_ref, big_hyp)
     import mtscore
-    from mtscore.files.read import read_lines
+    from mtscore.metrics.bleu import stages  # the command line's reader
 
-    in_memory = mtscore.corpus_bleu(read_lines(hyp), [read_lines(ref)]).score
+    in_memory = mtscore.corpus_bleu(stages.read(hyp), [stages.read(ref)]).score
     size = (big_hyp.stat().st_size + big_ref.stat().st_size) / 2**20
     lines = [
-        f"# Streaming: `bleu` on {args.segments:,} generated segments ({datetime.date.today()})", "",
+        f"# Streaming: `mtscore` on {args.segments:,} generated segments ({datetime.date.today()})", "",
         f"- files: {size:,.0f} MiB together ({copies} copies of a {args.base:,}-segment base corpus)",
-        f"- `bleu REF -i HYP`: {seconds:.1f} s, {args.segments / seconds:,.0f} segments/s",
+        f"- `mtscore REF -i HYP`: {seconds:.1f} s, {args.segments / seconds:,.0f} segments/s",
         f"- peak RSS: {rss} MiB (target: under {LIMIT_MIB} MiB): {'met' if rss < LIMIT_MIB else 'NOT met'}",
         (f"- score {score!r}; in-memory score of the base corpus {in_memory!r}: "
         f"{'identical' if score == in_memory else f'DIFFERENT by {abs(score - in_memory):.3g}'}"),

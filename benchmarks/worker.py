@@ -2,7 +2,7 @@
 
     python benchmarks/worker.py IMPL WORKLOAD [--segments N] [--scores-out FILE.npy]
     python benchmarks/worker.py info WORKLOAD [--segments N]     # segments and hypothesis tokens
-    python benchmarks/worker.py stages B [--segments N]          # bleu's stage breakdown
+    python benchmarks/worker.py stages B [--segments N]          # mtscore's stage breakdown
 
 Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``).
 Peak RSS is ``getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) and so includes the interpreter,

@@ -3,6 +3,9 @@
 tokenize -> keys (``engine.keys``) -> clipped n-gram counts (``engine.ngrams``) -> ``Stats`` ->
 the formula (``formula``, NLTK's in ``chen_cherry``) -> ``BLEUScore``. May import ``core``,
 ``engine``, ``tokenizers`` and ``files``; nothing above ``metrics``.
+
+``stages`` runs that pipeline one stage at a time: the internal surface the benchmark harness
+times (not public API; it may change between versions).
 """
 
 from __future__ import annotations

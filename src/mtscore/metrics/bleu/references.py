@@ -93,15 +93,17 @@ class PreparedReferences:
         systems = [(ids[ends[k] : ends[k + 1]], hyp_len[k * n : (k + 1) * n]) for k in range(n_systems)]
         matches = self.ngrams.matches_of(systems)
         hyp_len = self.ops.to_numpy(hyp_len).astype(np.int64).reshape(n_systems, n)
-        return [
-            Stats(
-                matches=matches[k],
-                totals=ngram_totals(hyp_len[k], self.ngrams.max_order),
-                hyp_len=hyp_len[k],
-                ref_len=closest_lengths(hyp_len[k], self.lengths, self.present),
-            )
-            for k in range(n_systems)
-        ]
+        return [self.stats_from(matches[k], hyp_len[k]) for k in range(n_systems)]
+
+    def stats_from(self, matches: np.ndarray, hyp_len: np.ndarray) -> Stats:
+        """One system's statistics from its clipped matches and hypothesis lengths (NumPy int64):
+        n-gram totals and the closest reference lengths added."""
+        return Stats(
+            matches=matches,
+            totals=ngram_totals(hyp_len, self.ngrams.max_order),
+            hyp_len=hyp_len,
+            ref_len=closest_lengths(hyp_len, self.lengths, self.present),
+        )
 
 
 def _ids_or_missing(stream) -> bool:
