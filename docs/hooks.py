@@ -4,9 +4,10 @@ A page asks for a parser's reference with a marker on a line of its own::
 
     <!-- mtscore-cli: mtscore -->            the option tables and the full --help of `mtscore`
     <!-- mtscore-cli: mtscore explain -->    the same for `mtscore explain`
+    <!-- mtscore-options: bleu -->           the options a metric declares (metrics/<name>/options.py)
 
-Nothing of the help text is copied into the docs: every build reads it from the parsers, so the
-reference cannot drift from the command. The sources in ``src/`` come first on ``sys.path``, so the
+Nothing of the help text is copied into the docs: every build reads it from the parsers and the
+metrics' option declarations, so the reference cannot drift from the command. The sources in ``src/`` come first on ``sys.path``, so the
 docs describe this checkout, not whatever version happens to be installed.
 """
 
@@ -25,6 +26,7 @@ if str(SRC) not in sys.path:
 
 HELP_WIDTH = 100  # --help is formatted at this width whatever the terminal of the build
 MARKER = re.compile(r"^<!-- mtscore-cli: (?P<prog>[\w -]+?) -->$", re.M)
+OPTIONS_MARKER = re.compile(r"^<!-- mtscore-options: (?P<metric>\w+) -->$", re.M)
 
 
 def parser_builders() -> dict[str, Callable[[], argparse.ArgumentParser]]:
@@ -104,6 +106,27 @@ def reference(prog: str) -> str:
             "    ```text\n" + "\n".join(f"    {line}".rstrip() for line in help_text.splitlines()) + "\n    ```\n")
 
 
+def metric_options_table(name: str) -> str:
+    """The options metric ``name`` declares (``mtscore/metrics/<name>/options.py``) as a table:
+    the Python keyword, its command-line flags, the default, the allowed values and the meaning."""
+    from mtscore.metrics import metric_options
+
+    rows = ["| keyword | command line | default | meaning |", "|---|---|---|---|"]
+    for option in metric_options(name):
+        if option.kind is bool:
+            default, spelling = "`False`", "/".join(option.flags)
+        else:
+            metavar = option.metavar or ("NAME" if option.choices else "VALUE")
+            default = "`None`" if option.default is None else _code_cell(repr(option.default))
+            spelling = "/".join(option.flags) + (f" {metavar} ..." if option.nargs == "+" else f" {metavar}")
+        choices = option.choice_list()
+        meaning = _cell(option.help) + (f" (one of {', '.join(f'`{c}`' for c in choices)})" if choices else "")
+        rows.append(f"| `{option.name}` | {_code_cell(spelling)} | {default} | {meaning} |")
+    return "\n".join(rows)
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """Replace each ``<!-- mtscore-cli: PROG -->`` marker by PROG's generated reference."""
-    return MARKER.sub(lambda match: reference(match["prog"]), markdown)
+    """Replace each ``<!-- mtscore-cli: PROG -->`` marker by PROG's generated reference and each
+    ``<!-- mtscore-options: METRIC -->`` marker by the metric's options table."""
+    markdown = MARKER.sub(lambda match: reference(match["prog"]), markdown)
+    return OPTIONS_MARKER.sub(lambda match: metric_options_table(match["metric"]), markdown)
