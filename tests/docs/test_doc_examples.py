@@ -175,3 +175,32 @@ def test_shell_examples_print_their_output(sh: Block, text: Block):
         output.append(run.stdout.decode("utf-8"))
     actual = "".join(output)
     assert _matches(text.code, actual), f"{sh.where}: the output shown at {text.where} is not what runs:\n{actual}"
+
+
+# The collector itself.
+
+
+def test_blocks_are_found_indented_and_marked(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("text\n\n```python\nprint(1)   # 1\n```\n\n- item\n\n    ```sh\n    mtscore a -i b\n    ```\n"
+                    "\n<!-- no-test -->\n```python\nimport missing\n```\n", encoding="utf-8")
+    blocks = blocks_of(page)
+    assert [(b.lang, b.code, b.line, b.skip) for b in blocks] == [
+        ("python", "print(1)   # 1\n", 4, False),
+        ("sh", "mtscore a -i b\n", 10, False),
+        ("python", "import missing\n", 15, True),
+    ]
+
+
+def test_output_matching_with_ellipsis():
+    assert _matches("a\n...\nd\n", "a\nb\nc\nd\n")
+    assert _matches("a\n...\nb\n", "a\nb\n")
+    assert _matches("a  \nb\n", "a\nb   \n")
+    assert not _matches("a\nb\n", "a\nb\nc\n")
+    assert not _matches("a\n...\nd\n", "a\nb\nc\n")
+
+
+def test_promises_are_single_line_prints():
+    assert PROMISE.match('print(x.score)   # 82.59')["text"] == "82.59"
+    assert PROMISE.match("print(x)#no space") is None
+    assert PROMISE.match("x = 1   # not a print") is None
