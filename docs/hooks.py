@@ -1,0 +1,132 @@
+"""MkDocs hooks: the command-line reference is rendered from the argparse parsers at build time.
+
+A page asks for a parser's reference with a marker on a line of its own::
+
+    <!-- mtscore-cli: mtscore -->            the option tables and the full --help of `mtscore`
+    <!-- mtscore-cli: mtscore explain -->    the same for `mtscore explain`
+    <!-- mtscore-options: bleu -->           the options a metric declares (metrics/<name>/options.py)
+
+Nothing of the help text is copied into the docs: every build reads it from the parsers and the
+metrics' option declarations, so the reference cannot drift from the command. The sources in ``src/`` come first on ``sys.path``, so the
+docs describe this checkout, not whatever version happens to be installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+if str(SRC) not in sys.path:
+    sys.path.insert(0, str(SRC))
+
+HELP_WIDTH = 100  # --help is formatted at this width whatever the terminal of the build
+MARKER = re.compile(r"^<!-- mtscore-cli: (?P<prog>[\w -]+?) -->$", re.M)
+OPTIONS_MARKER = re.compile(r"^<!-- mtscore-options: (?P<metric>\w+) -->$", re.M)
+
+
+def parser_builders() -> dict[str, Callable[[], argparse.ArgumentParser]]:
+    """The command's parsers by program name."""
+    # ---- THE ONE PLACE THAT IMPORTS THE PARSER BUILDERS --------------------------------------
+    # When the CLI is split into mtscore/cli/score.py and mtscore/cli/explain.py, change the
+    # import of build_explain_parser below (`from mtscore.cli.explain import build_explain_parser`).
+    from mtscore.cli.score import build_explain_parser, build_parser
+    # -------------------------------------------------------------------------------------------
+    return {"mtscore": build_parser, "mtscore explain": build_explain_parser}
+
+
+def _fixed_width(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parser, formatting its help at ``HELP_WIDTH`` with its own formatter class."""
+    formatter = parser.formatter_class
+    parser.formatter_class = lambda prog: formatter(prog, width=HELP_WIDTH)
+    return parser
+
+
+def _cell(text: str) -> str:
+    """Prose for a Markdown table cell: one line, HTML escaped, pipes kept out of the table syntax."""
+    return html.escape(" ".join(text.split()), quote=False).replace("|", "&#124;")
+
+
+def _code_cell(text: str) -> str:
+    """A code span for a Markdown table cell (a code span shows entities as typed: no escaping)."""
+    if "|" in text or "`" in text:
+        raise ValueError(f"cannot put {text!r} in a table's code span")
+    return f"`{text}`"
+
+
+def _spelling(action: argparse.Action, parser: argparse.ArgumentParser) -> str:
+    """``-tok/--tokenize {13a,intl,...}`` as the usage line writes it."""
+    formatter = parser._get_formatter()
+    if not action.option_strings:
+        return formatter._format_args(action, formatter._get_default_metavar_for_positional(action))
+    names = "/".join(action.option_strings)
+    if action.nargs == 0:
+        return names
+    return f"{names} {formatter._format_args(action, formatter._get_default_metavar_for_optional(action))}"
+
+
+def _default(action: argparse.Action) -> str:
+    if action.nargs == 0 or action.default in (None, argparse.SUPPRESS):
+        return ""
+    value = " ".join(map(str, action.default)) if isinstance(action.default, list) else str(action.default)
+    return _code_cell(value)
+
+
+def options_tables(parser: argparse.ArgumentParser) -> str:
+    """One Markdown table per argument group of ``parser``: spelling, meaning, default."""
+    parts = []
+    for group in parser._action_groups:
+        actions = [action for action in group._group_actions if action.help is not argparse.SUPPRESS]
+        if not actions:
+            continue
+        title = {"positional arguments": "Arguments", "options": "Options",
+                 "optional arguments": "Options"}.get(group.title, group.title)
+        rows = ["| option | meaning | default |", "|---|---|---|"]
+        for action in actions:
+            meaning = parser._get_formatter()._expand_help(action) if action.help else ""
+            rows.append(f"| {_code_cell(_spelling(action, parser))} | {_cell(meaning)} | {_default(action)} |")
+        parts.append(f"**{title}**\n\n" + "\n".join(rows))
+    return "\n\n".join(parts)
+
+
+def reference(prog: str) -> str:
+    """The Markdown reference of one parser: the description, option tables, then the full --help."""
+    builders = parser_builders()
+    if prog not in builders:
+        raise KeyError(f"no parser for {prog!r}; known: {', '.join(builders)}")
+    parser = _fixed_width(builders[prog]())
+    description = parser.description or ""
+    help_text = parser.format_help().rstrip()
+    return (f"{description}\n\n{options_tables(parser)}\n\n"
+            f"??? note \"`{prog} --help`, as the command prints it\"\n\n"
+            "    ```text\n" + "\n".join(f"    {line}".rstrip() for line in help_text.splitlines()) + "\n    ```\n")
+
+
+def metric_options_table(name: str) -> str:
+    """The options metric ``name`` declares (``mtscore/metrics/<name>/options.py``) as a table:
+    the Python keyword, its command-line flags, the default, the allowed values and the meaning."""
+    from mtscore.metrics import metric_options
+
+    rows = ["| keyword | command line | default | meaning |", "|---|---|---|---|"]
+    for option in metric_options(name):
+        if option.kind is bool:
+            default, spelling = "`False`", "/".join(option.flags)
+        else:
+            metavar = option.metavar or ("NAME" if option.choices else "VALUE")
+            default = "`None`" if option.default is None else _code_cell(repr(option.default))
+            spelling = "/".join(option.flags) + (f" {metavar} ..." if option.nargs == "+" else f" {metavar}")
+        choices = option.choice_list()
+        meaning = _cell(option.help) + (f" (one of {', '.join(f'`{c}`' for c in choices)})" if choices else "")
+        rows.append(f"| `{option.name}` | {_code_cell(spelling)} | {default} | {meaning} |")
+    return "\n".join(rows)
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    """Replace each ``<!-- mtscore-cli: PROG -->`` marker by PROG's generated reference and each
+    ``<!-- mtscore-options: METRIC -->`` marker by the metric's options table."""
+    markdown = MARKER.sub(lambda match: reference(match["prog"]), markdown)
+    return OPTIONS_MARKER.sub(lambda match: metric_options_table(match["metric"]), markdown)
