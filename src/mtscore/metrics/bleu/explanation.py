@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .stats import Stats
+
+if TYPE_CHECKING:
+    from .metric import BLEU
+    from .result import BLEUScore, SentenceScores
 
 
 @dataclass(frozen=True)
@@ -68,8 +73,8 @@ class Explanation:
 
     segments: list[SegmentTables]
     stats: Stats
-    segment_scores: object  # SentenceScores
-    corpus: object  # BLEUScore
+    segment_scores: SentenceScores
+    corpus: BLEUScore
     smoothing: str
     effective_order: bool
     max_order: int
@@ -117,7 +122,7 @@ def _order_table(n: int, rows: list[NgramRow], precision: float) -> list[str]:
     return lines
 
 
-def _summary(score, smoothing: str, effective_order: bool, level: str) -> list[str]:
+def _summary(score: BLEUScore, smoothing: str, effective_order: bool, level: str) -> list[str]:
     c, r = score.sys_len, score.ref_len
     reference, hypothesis = ("best-match reference length", "hypothesis length") if level == "segment" else (
         "sum of best-match reference lengths", "sum of hypothesis lengths")
@@ -135,7 +140,7 @@ def _summary(score, smoothing: str, effective_order: bool, level: str) -> list[s
     ]
 
 
-def hints_for(tables: SegmentTables, score, smooth: str, effective_order: bool, max_order: int) -> list[str]:
+def hints_for(tables: SegmentTables, score: BLEUScore, smooth: str, effective_order: bool, max_order: int) -> list[str]:
     """Plain-language reasons for a score of 0 or 100, and for segments too short for every order."""
     hints = []
     length = len(tables.hypothesis)
@@ -166,7 +171,8 @@ def hints_for(tables: SegmentTables, score, smooth: str, effective_order: bool, 
     return hints
 
 
-def explain(hypotheses: list[str], references: list[list[str | None]], metric, sentence_metric) -> Explanation:
+def explain(hypotheses: list[str], references: list[list[str | None]], metric: BLEU,
+            sentence_metric: BLEU) -> Explanation:
     """Tables and scores of ``hypotheses`` against reference streams, with ``metric``'s options for the
     corpus score and ``sentence_metric``'s (sentence-level defaults) for each segment."""
     prepared = metric.prepare(references, len(hypotheses))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.inputs import is_sequence
+from ...core.references import References
 from ...engine.backend import NUMPY, TorchOps, is_tensor
 from ...engine.ids import encode_ids, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, Vocabulary, distinct_lines
@@ -17,7 +18,7 @@ from .stats import Stats
 _DIRECT_IDS = 1 << 20  # token ids below this (any tokenizer's vocabulary) are counted as they are
 
 
-class PreparedReferences:
+class PreparedReferences(References):
     """Encoded and counted references, reusable for any number of systems.
 
     ``kind`` is ``"text"`` (tokens mapped through a vocabulary) or ``"ids"`` (token ids mapped
@@ -28,15 +29,12 @@ class PreparedReferences:
                  groups: np.ndarray | None = None):
         """``streams``: each stream's (ids, lengths) over the distinct reference segments, which
         ``groups`` gives for each segment (``None``: every segment is distinct)."""
+        super().__init__(present)
         self.kind, self.vocabulary, self.ops = kind, vocabulary, ops
-        self.present = present
-        self.n_segments = present.shape[1]
         self.lengths = np.stack([ops.to_numpy(lengths) for _, lengths in streams]).astype(np.int64)
         if groups is not None:
             self.lengths = self.lengths[:, groups]
         self.ngrams = ReferenceNgrams(streams, len(vocabulary), max_order, ops, groups)
-        counts = set(present.sum(axis=0).tolist())
-        self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
 
     @classmethod
     def from_keys(cls, tokens: TokenKeys, present: np.ndarray, max_order: int) -> "PreparedReferences":
