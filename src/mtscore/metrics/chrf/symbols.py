@@ -8,6 +8,7 @@ another and each line's count, the form the n-gram counting takes.
 from __future__ import annotations
 
 from itertools import chain, repeat
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,7 @@ _SPACE = np.array([chr(code).isspace() for code in range(0x3002)])
 PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
-def running_type(size: int) -> type:
+def running_type(size: int) -> type[np.signedinteger[Any]]:
     """The integer type for running counts over ``size`` items: int32 (much faster to accumulate) when wide enough."""
     return np.int32 if size < 2**31 else np.int64
 

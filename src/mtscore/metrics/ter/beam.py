@@ -11,12 +11,14 @@ be scored by recomputing only the rows its shift changed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 BEAM_WIDTH = 25
 
 
-def cells(longest: int) -> tuple[type, int]:
+def cells(longest: int) -> tuple[type[np.signedinteger[Any]], int]:
     """The matrix cell type for a chunk whose largest ``|hyp| + |ref|`` is ``longest`` (int16, half
     the memory traffic, when it fits) and the value of an unreachable cell: above any distance plus
     a row's width, so it never wins a minimum, and twice it without overflow."""
@@ -26,7 +28,7 @@ def cells(longest: int) -> tuple[type, int]:
 class Beam:
     """The beam of a chunk of pairs: per pair and row, the allowed columns ``[lo, hi)``."""
 
-    def __init__(self, nh: np.ndarray, nr: np.ndarray, n_rows: int, dtype: type, inf: int):
+    def __init__(self, nh: np.ndarray, nr: np.ndarray, n_rows: int, dtype: type[np.signedinteger[Any]], inf: int):
         self.inf = dtype(inf)
         ratio = nr / nh
         width = np.where(BEAM_WIDTH < ratio / 2, np.ceil(ratio / 2 + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
