@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..core.signature import Signature
 
 
 @dataclass(frozen=True)
@@ -17,7 +21,7 @@ class SystemResult:
     mean: float | None = None
     ci: float | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
 
 
@@ -47,7 +51,7 @@ class PairedTestResult:
     metrics: list[str]
     results: dict[str, list[SystemResult]]
     comparisons: list[Comparison]
-    signatures: dict = field(default_factory=dict)
+    signatures: dict[str, Signature] = field(default_factory=dict)
     all_pairs: bool = False
 
     def comparison(self, metric: str, system: int, against: int) -> Comparison:
@@ -81,7 +85,7 @@ def to_json(result: PairedTestResult) -> str:
     ``p_value``, ``mean``, ``ci``; added: ``comparisons`` (difference, its 95% interval, p, Holm p)."""
     names, rows = display_names(result), []
     for index, name in enumerate(names):
-        row = {"system": name}
+        row: dict[str, Any] = {"system": name}
         for metric in result.metrics:
             fields = result.results[metric][index].to_dict()
             fields["comparisons"] = [
@@ -98,7 +102,7 @@ _TEXT_MARKS = {"pm": "±", "p": "(p = {})", "star": "*"}
 _LATEX_MARKS = {"pm": "$\\pm$", "p": "($p = {}$)", "star": "$^*$"}
 
 
-def _cell(score, width: int, marks: dict = _TEXT_MARKS) -> str:
+def _cell(score: SystemResult, width: int, marks: dict[str, str] = _TEXT_MARKS) -> str:
     """``score (mean ± ci) (p = 0.0010)*`` in text or LaTeX ``marks``."""
     text = f"{score.score:.{width}f}"
     if score.mean is not None:
