@@ -8,6 +8,7 @@ mark at the start of the file are removed.
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import sys
 import zlib
@@ -107,6 +108,10 @@ class _Prefixed:
         if size < 0:
             return prefix + self.raw.read()
         return prefix + self.raw.read(max(size - len(prefix), 0))
+
+    def seek(self, offset: int, /) -> int:
+        """Not supported: a stream read once (``GzipFile`` seeks only to rewind, which reading never does)."""
+        raise io.UnsupportedOperation("seek")
 
 
 class _Counting:
