@@ -93,7 +93,7 @@ class Beam:
 
 
 def _next_row(prev: np.ndarray, words: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-              cols: np.ndarray, inf) -> np.ndarray:
+              cols: np.ndarray, inf: np.signedinteger[Any]) -> np.ndarray:
     """Row ``i`` from row ``i - 1`` (one hypothesis word per pair), within the beam ``[lo, hi)``."""
     row = prev + 1  # delete the hypothesis word
     np.minimum(row[:, 1:], prev[:, :-1] + (words[:, None] != ref), out=row[:, 1:])  # match or substitute
@@ -112,7 +112,8 @@ def _down_and_diagonal(below: np.ndarray, words: np.ndarray, ref: np.ndarray) ->
     return row
 
 
-def _insertions_leftwards(row: np.ndarray, lo: np.ndarray, hi: np.ndarray, cols: np.ndarray, inf) -> np.ndarray:
+def _insertions_leftwards(row: np.ndarray, lo: np.ndarray, hi: np.ndarray, cols: np.ndarray,
+                          inf: np.signedinteger[Any]) -> np.ndarray:
     """Backward: add insertions within the row (a running minimum from the right), keep the beam."""
     row = np.where(cols >= hi[:, None], inf, row) + cols
     row = np.minimum.accumulate(row[:, ::-1], axis=1)[:, ::-1] - cols
