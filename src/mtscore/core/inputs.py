@@ -80,7 +80,7 @@ def check_references(references: object, n_hypotheses: int | None = None) -> np.
                 )
             raise LengthMismatchError(message)
     present = np.ones((len(references), n_hypotheses), dtype=bool)
-    for row, stream, none in zip(present, references, with_none):
+    for row, stream, none in zip(present, references, with_none, strict=True):
         if none:
             row[:] = np.fromiter(map(is_not, stream, repeat(None)), dtype=bool, count=n_hypotheses)
     if all(with_none) and not present.any(axis=0).all():

@@ -45,7 +45,9 @@ def _stack(statistics: list[np.ndarray]) -> tuple[np.ndarray, list[slice]]:
 
 def _check(statistics: dict[str, list[np.ndarray]], test: str, n_samples: int) -> None:
     if test not in DEFAULT_SAMPLES:
-        raise BleuInputError(f"unknown test {test!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
+        raise BleuInputError(
+            f"unknown test {test!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)"
+        )
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise BleuInputError(f"the number of resamples or trials must be a positive integer, got {n_samples!r}")
     counts = {len(s) for stats in statistics.values() for s in stats}
@@ -115,10 +117,11 @@ def paired_test_statistics(
             lower, upper = percentile_bounds(boot[b] - boot[a])
             found.append(Comparison(name, b, a, actual[b] - actual[a], float(lower), float(upper), p, 0.0))
         adjusted = holm([c.p_value for c in found])
-        comparisons += [Comparison(**{**c.__dict__, "p_holm": float(q)}) for c, q in zip(found, adjusted)]
+        comparisons += [Comparison(**{**c.__dict__, "p_holm": float(q)}) for c, q in zip(found, adjusted, strict=True)]
         baseline_p = {c.system: c.p_value for c in found if c.against == 0}
         results[name] = [
-            SystemResult(actual[i], baseline_p.get(i), *(confidence_interval(boot[i]) if test == "bs" else (None, None)))
+            SystemResult(actual[i], baseline_p.get(i),
+                         *(confidence_interval(boot[i]) if test == "bs" else (None, None)))
             for i in range(k)
         ]
     fields = {"seed": str(seed).lower(), test: str(n_samples)} | ({"bs": str(n_resamples)} if test == "ar" else {})

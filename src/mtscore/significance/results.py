@@ -77,7 +77,7 @@ ALPHA = 0.05
 
 def display_names(result: PairedTestResult) -> list[str]:
     """System names as sacrebleu shows them: the first is ``Baseline: name``."""
-    return [f"Baseline: {result.systems[0]}"] + list(result.systems[1:])
+    return [f"Baseline: {result.systems[0]}", *result.systems[1:]]
 
 
 def to_json(result: PairedTestResult) -> str:
@@ -121,7 +121,7 @@ def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for number, row in enumerate(rows):
-        cells = [row[0].rjust(widths[0])] + [cell.center(w) for cell, w in zip(row[1:], widths[1:])]
+        cells = [row[0].rjust(widths[0])] + [cell.center(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
         lines.append("  ".join(cells).rstrip())
         if number == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -142,7 +142,7 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
     names = display_names(result)
     rows = [["System"] + [_header(result, m) for m in result.metrics]]
     rows += [[name] + [_cell(result.results[m][i], width) for m in result.metrics] for i, name in enumerate(names)]
-    lines = _table(rows) + [""]
+    lines = [*_table(rows), ""]
     samples = "resamples" if result.test == "bs" else "trials"
     title = f"{TEST_NAMES[result.test].capitalize()} test with {result.n_samples} {samples} (seed: {result.seed})"
     scope = "every pair of systems" if result.all_pairs else f"each system against the baseline ({result.systems[0]})"
@@ -153,7 +153,7 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
               " - Δ is the row's score minus the other's, with its 95% bootstrap interval; p (Holm) is",
               "   adjusted for the number of comparisons per metric (Holm-Bonferroni).", ""]
     for metric in result.metrics:
-        lines += [f"{metric}:"] + _table(_comparison_rows(result, metric, width)) + [""]
+        lines += [f"{metric}:", *_table(_comparison_rows(result, metric, width)), ""]
     lines += ["Metric signatures:"]
     lines += [f" - {name:<10} {sig.format(short)}" for name, sig in result.signatures.items()]
     return "\n".join(lines)
@@ -171,7 +171,7 @@ def to_latex(result: PairedTestResult, width: int = 1) -> str:
     """A booktabs table (scores, bootstrap means and intervals, p-values; significant ones marked
     with $^*$), then one of the pairwise differences, signatures as comments; escaped for LaTeX."""
     heads = [latex_escape(m) + (r" ($\mu \pm$ 95\% CI)" if result.test == "bs" else "") for m in result.metrics]
-    lines = [r"\begin{tabular}{l" + "c" * len(heads) + "}", r"\toprule", " & ".join(["System"] + heads) + r" \\",
+    lines = [r"\begin{tabular}{l" + "c" * len(heads) + "}", r"\toprule", " & ".join(["System", *heads]) + r" \\",
              r"\midrule"]
     for i, name in enumerate(display_names(result)):
         cells = [_cell(result.results[m][i], width, _LATEX_MARKS) for m in result.metrics]

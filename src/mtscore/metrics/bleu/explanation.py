@@ -105,7 +105,8 @@ class Explanation:
     def _corpus_block(self) -> str:
         corpus = self.corpus
         lines = [f"Corpus ({len(self.segments)} segments): the sums over segments, then one formula"]
-        for n, (matches, total, precision) in enumerate(zip(corpus.counts, corpus.totals, corpus.precisions), 1):
+        orders = zip(corpus.counts, corpus.totals, corpus.precisions, strict=True)
+        for n, (matches, total, precision) in enumerate(orders, 1):
             lines.append(f"  {n}-grams: clipped sum / total = {matches}/{total}  ->  p_{n} = {precision:.2f}%")
         lines += _summary(corpus, self.corpus_smoothing, self.corpus_effective_order, "corpus")
         return "\n".join(lines)
@@ -165,9 +166,13 @@ def hints_for(tables: SegmentTables, score: BLEUScore, smooth: str, effective_or
     if score.score >= 100 - 1e-9:
         same = [number for number, reference in enumerate(tables.references, 1) if reference == tables.hypothesis]
         if same:
-            hints.append(f"the hypothesis is identical to reference {same[0]}, so every n-gram matches and BLEU is 100.")
+            hints.append(
+                f"the hypothesis is identical to reference {same[0]}, so every n-gram matches and BLEU is 100."
+            )
         else:
-            hints.append("every hypothesis n-gram matches a reference and the hypothesis is not shorter than r: BLEU is 100.")
+            hints.append(
+                "every hypothesis n-gram matches a reference and the hypothesis is not shorter than r: BLEU is 100."
+            )
     return hints
 
 
@@ -181,7 +186,7 @@ def explain(hypotheses: list[str], references: list[list[str | None]], metric: B
     scoring = metric.scoring
     segments = []
     for i, tokens in enumerate(hyp_tokens):
-        refs = [stream[i] for stream, lines in zip(ref_tokens, references) if lines[i] is not None]
+        refs = [stream[i] for stream, lines in zip(ref_tokens, references, strict=True) if lines[i] is not None]
         segments.append(ngram_tables(tokens, refs, scoring.stats_order))
     stats = Stats(
         matches=np.array([tables.matches for tables in segments], dtype=np.int64).reshape(-1, scoring.stats_order),

@@ -180,7 +180,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             raise BleuInputError("references of token ids: score each system with segment_statistics")
         for number, hypotheses in enumerate(systems[1:], 2):
             if len(hypotheses) != n_segments:
-                raise LengthMismatchError(f"system 1 has {n_segments} segments but system {number} has {len(hypotheses)}")
+                raise LengthMismatchError(
+                    f"system 1 has {n_segments} segments but system {number} has {len(hypotheses)}"
+                )
         tokens = self.keys(list(chain.from_iterable(systems)))
         return [stats.to_matrix() for stats in prepared.stats_of(tokens, len(systems))]
 

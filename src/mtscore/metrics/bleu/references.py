@@ -37,18 +37,20 @@ class PreparedReferences(References):
         self.ngrams = ReferenceNgrams(streams, len(vocabulary), max_order, ops, groups)
 
     @classmethod
-    def from_keys(cls, tokens: TokenKeys, present: np.ndarray, max_order: int) -> "PreparedReferences":
+    def from_keys(cls, tokens: TokenKeys, present: np.ndarray, max_order: int) -> PreparedReferences:
         """From the token keys of every reference stream, one after another (a missing reference
         is an empty line; ``present`` says which are there, streams x segments)."""
         vocabulary, ids = Vocabulary.of(tokens)
         if tokens.rows is None:
             lengths = tokens.lengths.reshape(present.shape)
             ends = np.cumsum(lengths.sum(axis=1))
-            streams = [(ids[end - size : end], stream) for stream, size, end in zip(lengths, lengths.sum(axis=1), ends)]
+            streams = [(ids[end - size : end], stream)
+                       for stream, size, end in zip(lengths, lengths.sum(axis=1), ends, strict=True)]
             return cls("text", streams, present, vocabulary, max_order)
         # Lines repeat: segments whose references are the same lines are counted with one copy.
         held = tokens.rows.reshape(present.shape)  # each reference as a held line
-        distinct, groups = distinct_lines(held[0].tolist() if len(held) == 1 else list(zip(*held.tolist())))
+        lines = held[0].tolist() if len(held) == 1 else list(zip(*held.tolist(), strict=True))
+        distinct, groups = distinct_lines(lines)
         firsts = np.arange(len(distinct))
         if groups is not None:  # each group's first segment
             firsts = np.flatnonzero(groups > np.maximum.accumulate(np.concatenate([[-1], groups[:-1]])))
@@ -56,14 +58,14 @@ class PreparedReferences(References):
         return cls("text", streams, present, vocabulary, max_order, groups=groups)
 
     @classmethod
-    def from_tokens(cls, segments: list[list[list | None]], max_order: int) -> "PreparedReferences":
+    def from_tokens(cls, segments: list[list[list | None]], max_order: int) -> PreparedReferences:
         """From tokenized reference streams (``None``: no reference for that segment)."""
         present = np.array([[tokens is not None for tokens in stream] for stream in segments], dtype=bool)
         filled = [tokens or [] for stream in segments for tokens in stream]
         return cls.from_keys(TokenKeys.of(split_tokens(filled)), present, max_order)
 
     @classmethod
-    def from_ids(cls, rows: list[tuple], max_order: int, ops) -> "PreparedReferences":
+    def from_ids(cls, rows: list[tuple], max_order: int, ops) -> PreparedReferences:
         """From per-stream (ids, lengths, present) of raw token ids."""
         ids = ops.concat([ids for ids, _, _ in rows])
         if len(ids) == 0 or (int(ids.min()) >= 0 and int(ids.max()) < _DIRECT_IDS):
@@ -71,12 +73,13 @@ class PreparedReferences(References):
         else:
             table, dense = ops.unique_inverse(ids)
         ends = np.cumsum([len(ids) for ids, _, _ in rows])
-        streams = [(dense[end - len(ids) : end], lengths) for (ids, lengths, _), end in zip(rows, ends)]
+        streams = [(dense[end - len(ids) : end], lengths) for (ids, lengths, _), end in zip(rows, ends, strict=True)]
         present = np.stack([present for _, _, present in rows])
         return cls("ids", streams, present, table, max_order, ops)
 
     def stats(self, hypotheses) -> Stats:
-        """Statistics of hypotheses (``TokenKeys``, or (ids, lengths) for id references) aligned with these references."""
+        """Statistics of hypotheses (``TokenKeys``, or (ids, lengths) for id references) aligned with these
+        references."""
         return self.stats_of(hypotheses, 1)[0]
 
     def stats_of(self, hypotheses, n_systems: int) -> list[Stats]:
@@ -148,7 +151,9 @@ def id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple]
             )
     missing = ~np.stack([present for _, _, present in rows]).any(axis=0)
     if missing.any():
-        raise BleuInputError(f"segment {int(np.argmax(missing))} has no reference: every reference stream has None there")
+        raise BleuInputError(
+            f"segment {int(np.argmax(missing))} has no reference: every reference stream has None there"
+        )
     return rows
 
 

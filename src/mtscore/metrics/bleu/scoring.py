@@ -28,7 +28,8 @@ class Scoring:
     Immutable and compared by value; a plain class rather than a dataclass so that the command
     line starts without importing ``dataclasses`` (and ``inspect``)."""
 
-    __slots__ = ("smooth", "smooth_value", "effective_order", "max_order", "weights")
+    # In the constructor's order, which __init__, _key and __repr__ follow.
+    __slots__ = ("smooth", "smooth_value", "effective_order", "max_order", "weights")  # noqa: RUF023
     smooth: str
     smooth_value: float | None
     effective_order: bool
@@ -37,7 +38,8 @@ class Scoring:
 
     def __init__(self, smooth: str = "exp", smooth_value: float | None = None, effective_order: bool = False,
                  max_order: int = 4, weights: tuple[float, ...] | None = None):
-        for name, value in zip(self.__slots__, (smooth, smooth_value, effective_order, max_order, weights)):
+        values = (smooth, smooth_value, effective_order, max_order, weights)
+        for name, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, name, value)
         self._validate()
 

@@ -123,7 +123,7 @@ class WordVocabulary:
         unseen = np.flatnonzero(first[ids] == 0).tolist()
         if unseen:
             new = list(dict.fromkeys(words[at] for at in unseen))
-            numbers = dict(zip(new, range(len(first), len(first) + len(new))))
+            numbers = dict(zip(new, range(len(first), len(first) + len(new)), strict=True))
             ids[unseen] = [numbers[words[at]] for at in unseen]
             more_first, more_second = self._token_ids(_pieces(new))
             first, second = np.concatenate([first, more_first]), np.concatenate([second, more_second])

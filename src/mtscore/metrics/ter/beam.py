@@ -31,7 +31,7 @@ class Beam:
     def __init__(self, nh: np.ndarray, nr: np.ndarray, n_rows: int, dtype: type[np.signedinteger[Any]], inf: int):
         self.inf = dtype(inf)
         ratio = nr / nh
-        width = np.where(BEAM_WIDTH < ratio / 2, np.ceil(ratio / 2 + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
+        width = np.where(ratio / 2 > BEAM_WIDTH, np.ceil(ratio / 2 + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
         rows = np.arange(n_rows + 1)
         diagonal = np.floor(rows * ratio[:, None]).astype(np.int64)
         self.lo = np.maximum(0, diagonal - width[:, None]).astype(np.int32)

@@ -67,7 +67,8 @@ class TERReferences(References):
         hyp_ids = [np.array([self.vocabulary.get(w, unknown) for w in words], dtype=np.int32) for words in hypotheses]
         streams, segments = np.nonzero(self.present)
         edits = np.full(self.present.shape, np.iinfo(np.int64).max)
-        references = cast("list[np.ndarray]", [self.ids[s][i] for s, i in zip(streams, segments)])  # present: no None
+        # Only present references (never None) are compared.
+        references = cast("list[np.ndarray]", [self.ids[s][i] for s, i in zip(streams, segments, strict=True)])
         edits[streams, segments] = count_edits([hyp_ids[i] for i in segments], references)
         statistics = np.empty((self.n_segments, 2))
         statistics[:, 0] = edits.min(axis=0)
@@ -137,7 +138,9 @@ class TER(Metric[TERReferences, TERScore]):
         """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
         statistics = np.asarray(statistics, dtype=np.float64)
         if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
-            raise BleuInputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
+            raise BleuInputError(
+                f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}"
+            )
         sums = np.cumsum(statistics, axis=0)[-1]
         nrefs = 1 if references is None else references.nrefs
         return TERScore(score=float(self.scores_of_sums(sums)), num_edits=int(sums[0]), ref_length=float(sums[1]),
@@ -145,8 +148,8 @@ class TER(Metric[TERReferences, TERScore]):
 
 
 
-def corpus_ter(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False, no_punct: bool = False,
-               asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
+def corpus_ter(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False,
+               no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
     """Corpus TER of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     return metric.corpus_score(hypotheses, references)
@@ -160,8 +163,8 @@ def sentence_ter(hypothesis: str, references: Sequence[str | None], normalized: 
                       no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
 
 
-def sentence_ters(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False, no_punct: bool = False,
-                  asian_support: bool = False, case_sensitive: bool = False) -> np.ndarray:
+def sentence_ters(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False,
+                  no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False) -> np.ndarray:
     """Every segment's TER at once (float64); references as for ``corpus_ter``."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     return metric.sentence_scores(hypotheses, references)
