@@ -36,7 +36,17 @@ class SmoothingFunction:
     """Chen & Cherry (2014) smoothing, NLTK's parameters: pass ``SmoothingFunction().method4``
     (or any ``methodN``) as ``smoothing_function``. NLTK's own ``SmoothingFunction`` works too."""
 
-    def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5) -> None:
+    # method0 ... method7, set below: markers to pass, never called here.
+    method0: Callable[..., NoReturn]
+    method1: Callable[..., NoReturn]
+    method2: Callable[..., NoReturn]
+    method3: Callable[..., NoReturn]
+    method4: Callable[..., NoReturn]
+    method5: Callable[..., NoReturn]
+    method6: Callable[..., NoReturn]
+    method7: Callable[..., NoReturn]
+
+    def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5):
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
 
 

@@ -118,7 +118,7 @@ def explain(
 
     check_sentence(hypothesis, references)
     options: dict[str, Any] = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
-                   max_order=max_order, weights=weights)
+                                   max_order=max_order, weights=weights)
     segment_metric = BLEU(**options, effective_order=sentence_effective_order(smooth, effective_order))
     return explain_segments([hypothesis], [[reference] for reference in references], BLEU(**options), segment_metric)
 
