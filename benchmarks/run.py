@@ -24,10 +24,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import machine
-import report
-from implementations import IMPLEMENTATIONS, PLAN, not_comparable_reason
-from workloads import KINDS, REPO_ROOT, WORKLOADS
+import machine  # noqa: E402
+import report  # noqa: E402
+from implementations import IMPLEMENTATIONS, PLAN, not_comparable_reason  # noqa: E402
+from workloads import KINDS, REPO_ROOT, WORKLOADS  # noqa: E402
 
 QUICK_SEGMENTS = 20_000
 SUBSET_WORKLOADS = ("B", "C", "E")  # the ones --segments cuts

@@ -96,7 +96,7 @@ def run(args) -> dict:
         return {"status": "not-comparable", "error": str(reason)}
     except ImportError as error:
         return {"status": "unavailable", "error": f"{type(error).__name__}: {error}"}
-    except Exception as error:  # noqa: BLE001 - a peer failing on a workload is a result, not a crash
+    except Exception as error:  # a peer failing on a workload is a result, not a crash
         traceback.print_exc(file=sys.stderr)
         return {"status": "error", "error": f"{type(error).__name__}: {error}"}
 

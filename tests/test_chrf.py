@@ -18,16 +18,16 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from helpers import fixed
-from hypothesis import given
-from hypothesis import strategies as st
-from sacrebleu.metrics import CHRF as SacreCHRF
-from shared_data import find_wmt22, read_lines, references, system_output, wmt22_dir
+from helpers import fixed  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from sacrebleu.metrics import CHRF as SacreCHRF  # noqa: E402
+from shared_data import find_wmt22, read_lines, references, system_output, wmt22_dir  # noqa: E402
 
-from mtscore.core.signature import TOOL_VERSION, Signature
-from mtscore.errors import BleuInputError, LengthMismatchError
-from mtscore.metrics import metric_class
-from mtscore.metrics.chrf import (
+from mtscore.core.signature import TOOL_VERSION, Signature  # noqa: E402
+from mtscore.errors import BleuInputError, LengthMismatchError  # noqa: E402
+from mtscore.metrics import metric_class  # noqa: E402
+from mtscore.metrics.chrf import (  # noqa: E402
     CHRF,
     CHRFScore,
     corpus_chrf,

@@ -31,13 +31,13 @@ hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
 from helpers import fixed  # noqa: E402
-from hypothesis import given
-from hypothesis import strategies as st
-from sacrebleu.metrics import BLEU as SacreBLEU
-from shared_data import read_lines, references, system_output
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
+from shared_data import read_lines, references, system_output  # noqa: E402
 
-import mtscore
-from mtscore import BleuInputError, LengthMismatchError
+import mtscore  # noqa: E402
+from mtscore import BleuInputError, LengthMismatchError  # noqa: E402
 
 TOLERANCE = 1e-9
 # (method, value): sacrebleu's four methods with their defaults, floor and add-k with another value too.

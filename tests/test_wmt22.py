@@ -8,7 +8,7 @@ tokenizer per target language, the reference order of ``-all`` rows and the stal
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -52,7 +52,7 @@ def bleu_rows(folder: Path) -> list[Row]:
     return rows
 
 
-@lru_cache(maxsize=None)
+@cache
 def rows_by_group() -> dict[tuple[str, str], list[Row]]:
     groups: dict[tuple[str, str], list[Row]] = defaultdict(list)
     for row in bleu_rows(wmt22_dir()):
@@ -83,7 +83,7 @@ def metric_for(pair: str, refset: str) -> mtscore.BLEU:
     return _METRICS[key]
 
 
-@lru_cache(maxsize=None)
+@cache
 def hypotheses(pair: str, system: str) -> tuple[str, ...]:
     return tuple(read_lines(system_output(pair, system)))
 

@@ -20,7 +20,6 @@ from .errors import BleuInputError, LengthMismatchError
 from .lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    from .version import __version__
     from .core.signature import Signature
     from .metrics.bleu import (
         BLEU,
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
     from .significance import paired_test
+    from .version import __version__
 
 # Public name -> the module that defines it.
 _LAZY = {
@@ -52,14 +52,15 @@ __getattr__ = lazy_attributes(__name__, _LAZY)
 
 __all__ = [
     "BLEU",
-    "BLEUScore",
     "CHRF",
     "TER",
+    "BLEUScore",
     "BleuInputError",
     "LengthMismatchError",
     "SentenceScores",
     "Signature",
     "Stats",
+    "__version__",
     "corpus_bleu",
     "corpus_chrf",
     "corpus_ter",
@@ -72,5 +73,4 @@ __all__ = [
     "sentence_ter",
     "sentence_ters",
     "tokenize",
-    "__version__",
 ]

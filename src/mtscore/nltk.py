@@ -15,13 +15,19 @@ wherever the two agree (methods 0-4, and any corpus of one segment).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import BleuInputError, LengthMismatchError
+
+if TYPE_CHECKING:
+    from .metrics.bleu.stats import Stats
 
 __all__ = ["SmoothingFunction", "corpus_bleu", "corpus_bleu_as_nltk", "sentence_bleu"]
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+# One weight per order, or a list of such tuples (one score each).
+Weights = Sequence[float] | Sequence[Sequence[float]]
 # Which SmoothingFunction parameter each method reads.
 _PARAMETER = {1: "epsilon", 4: "k", 6: "alpha", 7: "k"}
 
@@ -30,12 +36,22 @@ class SmoothingFunction:
     """Chen & Cherry (2014) smoothing, NLTK's parameters: pass ``SmoothingFunction().method4``
     (or any ``methodN``) as ``smoothing_function``. NLTK's own ``SmoothingFunction`` works too."""
 
+    # method0 ... method7, set below: markers to pass, never called here.
+    method0: Callable[..., NoReturn]
+    method1: Callable[..., NoReturn]
+    method2: Callable[..., NoReturn]
+    method3: Callable[..., NoReturn]
+    method4: Callable[..., NoReturn]
+    method5: Callable[..., NoReturn]
+    method6: Callable[..., NoReturn]
+    method7: Callable[..., NoReturn]
+
     def __init__(self, epsilon: float = 0.1, alpha: float = 5, k: float = 5):
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
 
 
-def _selector(number: int):
-    def method(self, *args, **kwargs):
+def _selector(number: int) -> Callable[..., NoReturn]:
+    def method(self: SmoothingFunction, *args: object, **kwargs: object) -> NoReturn:
         raise TypeError("pass this smoothing method as smoothing_function=...; it is not called on its own here")
 
     method.__name__, method.__qualname__ = f"method{number}", f"SmoothingFunction.method{number}"
@@ -47,7 +63,7 @@ for _number in range(8):
     setattr(SmoothingFunction, f"method{_number}", _selector(_number))
 
 
-def _method(smoothing_function) -> tuple[str, float | None]:
+def _method(smoothing_function: Callable[..., Any] | None) -> tuple[str, float | None]:
     """The smoothing name and value of ``SmoothingFunction().methodN`` (ours or NLTK's)."""
     if smoothing_function is None:
         return "nltk-method0", None
@@ -66,7 +82,7 @@ def _method(smoothing_function) -> tuple[str, float | None]:
     return f"nltk-method{number}", getattr(owner, _PARAMETER[number]) if number in _PARAMETER else None
 
 
-def _weight_list(weights) -> list:
+def _weight_list(weights: Any) -> list[Sequence[float]]:
     """One weight tuple, or a list of them (NLTK's rule: a list whose items are sequences)."""
     try:
         weights[0][0]
@@ -75,7 +91,7 @@ def _weight_list(weights) -> list:
     return list(weights)
 
 
-def _token_list(tokens, what: str) -> list:
+def _token_list(tokens: object, what: str) -> list[str]:
     if isinstance(tokens, str):
         raise BleuInputError(
             f"{what} is a str, but BLEU here takes lists of tokens (NLTK would silently count its characters); "
@@ -86,7 +102,8 @@ def _token_list(tokens, what: str) -> list:
     return list(tokens)
 
 
-def _stats(list_of_references, hypotheses, max_order: int):
+def _stats(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
+           max_order: int) -> Stats:
     """Per-segment statistics of token lists: NLTK's references per segment become reference streams."""
     from .engine.keys import TokenKeys
     from .metrics.bleu.references import PreparedReferences
@@ -110,16 +127,18 @@ def _stats(list_of_references, hypotheses, max_order: int):
     return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(split_tokens(hyps)))
 
 
-def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment):
+def _corpus(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
+            weights: Weights, smoothing_function: Callable[..., Any] | None, auto_reweigh: bool,
+            last_segment: bool) -> float | list[float]:
     from .metrics.bleu import chen_cherry
     from .metrics.bleu.scoring import NLTK_EXTRA_ORDER, Scoring
 
     weight_list = _weight_list(weights)
     order = max(len(weight) for weight in weight_list)
 
-    def scoring(weight) -> Scoring:  # shorter weight tuples leave the higher orders out
-        weight = tuple(float(w) for w in weight)
-        return Scoring(smooth, value, max_order=order, weights=weight + (0.0,) * (order - len(weight)))
+    def scoring(weight: Sequence[float]) -> Scoring:  # shorter weight tuples leave the higher orders out
+        given = tuple(float(w) for w in weight)
+        return Scoring(smooth, value, max_order=order, weights=given + (0.0,) * (order - len(given)))
 
     smooth, value = _method(smoothing_function)
     stats_order = max(order, NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
@@ -145,20 +164,23 @@ def _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_re
     return scores[0] if len(weight_list) == 1 else scores
 
 
-def corpus_bleu(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None,
-                auto_reweigh: bool = False):
+def corpus_bleu(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
+                weights: Weights = DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
+                auto_reweigh: bool = False) -> float | list[float]:
     """Corpus BLEU on the 0-1 scale, as NLTK's ``corpus_bleu``, smoothing with corpus-level statistics."""
     return _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment=False)
 
 
-def corpus_bleu_as_nltk(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None,
-                        auto_reweigh: bool = False):
+def corpus_bleu_as_nltk(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
+                        weights: Weights = DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
+                        auto_reweigh: bool = False) -> float | list[float]:
     """Exactly NLTK 3.10's ``corpus_bleu``, including its smoothing of methods 5-7 with the last
     segment's 5-gram precision and n-gram counts (so method 6 can exceed 1)."""
     return _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment=True)
 
 
-def sentence_bleu(references, hypothesis, weights=DEFAULT_WEIGHTS, smoothing_function=None,
-                  auto_reweigh: bool = False):
+def sentence_bleu(references: Sequence[Sequence[str]], hypothesis: Sequence[str], weights: Weights = DEFAULT_WEIGHTS,
+                  smoothing_function: Callable[..., Any] | None = None,
+                  auto_reweigh: bool = False) -> float | list[float]:
     """BLEU on the 0-1 scale of one tokenized hypothesis against its tokenized references, as NLTK's."""
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)

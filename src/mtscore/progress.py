@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TextIO
 
 
 class Progress:
     """``label  42% [########          ] 420/1000``, redrawn in place; silent unless stderr is a
     terminal and ``delay`` seconds have passed, so short runs and pipes stay clean."""
 
-    def __init__(self, label: str, total: int, stream=None, delay: float = 1.0, force: bool = False,
+    def __init__(self, label: str, total: int, stream: TextIO | None = None, delay: float = 1.0, force: bool = False,
                  unit: str = "", scale: int = 1):
         self.label, self.total, self.done = label, max(total, 1), 0
         self.unit, self.scale = unit, scale
@@ -41,5 +42,5 @@ class Progress:
     def __enter__(self) -> Progress:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

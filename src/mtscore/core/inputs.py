@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from operator import is_not
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
 from ..errors import BleuInputError, LengthMismatchError
+from .references import PreparedT
+
+# Reference streams: one list per reference, a line (or None: missing) per hypothesis.
+ReferenceStreams = Sequence[Sequence[str | None]]
 
 
-def is_sequence(value) -> bool:
+def is_sequence(value: object) -> TypeGuard[Sequence[Any]]:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
-def _check_items(items: Sequence, allowed: tuple[type, ...], problem) -> set[type]:
+def _check_items(items: Sequence[object], allowed: tuple[type, ...], problem: Callable[..., str]) -> set[type]:
     """The types of ``items`` (one fast pass when all are allowed); for the first item that is not
     an instance of ``allowed``, raise ``BleuInputError(problem(index, item))``."""
     types = set(map(type, items))
@@ -27,7 +31,7 @@ def _check_items(items: Sequence, allowed: tuple[type, ...], problem) -> set[typ
     return types
 
 
-def check_hypotheses(hypotheses) -> None:
+def check_hypotheses(hypotheses: object) -> None:
     """Hypotheses must be a non-empty list of str."""
     if isinstance(hypotheses, str):
         raise BleuInputError("hypotheses must be a list of str, got a single str; wrap it as [hypothesis]")
@@ -38,7 +42,7 @@ def check_hypotheses(hypotheses) -> None:
     _check_items(hypotheses, (str,), lambda index, item: f"hypothesis {index} is {type(item).__name__}, expected str")
 
 
-def check_references(references, n_hypotheses: int | None = None) -> np.ndarray:
+def check_references(references: object, n_hypotheses: int | None = None) -> np.ndarray:
     """References must be a list of streams (lists of str or None), each as long as the hypotheses.
     Returns which references are there (not ``None``), streams x segments."""
     if isinstance(references, str) or not is_sequence(references):
@@ -76,7 +80,7 @@ def check_references(references, n_hypotheses: int | None = None) -> np.ndarray:
                 )
             raise LengthMismatchError(message)
     present = np.ones((len(references), n_hypotheses), dtype=bool)
-    for row, stream, none in zip(present, references, with_none):
+    for row, stream, none in zip(present, references, with_none, strict=True):
         if none:
             row[:] = np.fromiter(map(is_not, stream, repeat(None)), dtype=bool, count=n_hypotheses)
     if all(with_none) and not present.any(axis=0).all():
@@ -85,7 +89,8 @@ def check_references(references, n_hypotheses: int | None = None) -> np.ndarray:
     return present
 
 
-def references_for(n_hypotheses: int, references, prepared, prepare):
+def references_for(n_hypotheses: int, references: Any, prepared: PreparedT | None,
+                   prepare: Callable[[Any, int], PreparedT]) -> PreparedT:
     """The references of a call: given with it (``prepare(references, n_hypotheses)``), or those
     prepared when the metric was created, which must have as many segments as the hypotheses."""
     if references is not None:
@@ -99,7 +104,7 @@ def references_for(n_hypotheses: int, references, prepared, prepare):
     return prepared
 
 
-def check_sentence(hypothesis: Any, references: Any) -> None:
+def check_sentence(hypothesis: object, references: object) -> None:
     """One segment's arguments: a str hypothesis and a list of str references (``None``: missing)."""
     if not isinstance(hypothesis, str):
         raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")

@@ -11,21 +11,25 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
 from ..errors import BleuInputError, LengthMismatchError
 from .inputs import check_hypotheses, is_sequence, references_for
 from .options import Option
-from .references import References
+from .references import PreparedT
 from .score import SacrebleuFormat
 from .signature import Signature
 from .stats import Statistics
 
+ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 
-class Metric(ABC):
-    """A metric with fixed options; give ``references`` once to score many systems against them."""
+
+class Metric(ABC, Generic[PreparedT, ScoreT]):
+    """A metric with fixed options; give ``references`` once to score many systems against them.
+
+    ``PreparedT``: the metric's prepared references; ``ScoreT``: its corpus result."""
 
     name: str  # the column title: "BLEU", "chrF2", "chrF2++", "TER"
     higher_is_better: ClassVar[bool] = True
@@ -33,16 +37,16 @@ class Metric(ABC):
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
-        self._references = None if references is None else self.prepare(references)
+        self._references: PreparedT | None = None if references is None else self.prepare(references)
 
     # What a metric defines.
 
     @abstractmethod
-    def prepare(self, references: Any, n_hypotheses: int | None = None) -> References:
+    def prepare(self, references: Any, n_hypotheses: int | None = None) -> PreparedT:
         """Check and prepare reference streams (one list per reference, a line or ``None`` per segment)."""
 
     @abstractmethod
-    def _statistics(self, prepared: Any, hypotheses: Any) -> np.ndarray:
+    def _statistics(self, prepared: PreparedT, hypotheses: Any) -> np.ndarray:
         """One row of statistics per segment of ``hypotheses`` (as ``_resolve`` gives them)."""
 
     @abstractmethod
@@ -50,7 +54,7 @@ class Metric(ABC):
         """The score of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
 
     @abstractmethod
-    def _score(self, statistics: np.ndarray, references: References | None) -> SacrebleuFormat:
+    def _score(self, statistics: np.ndarray, references: PreparedT | None) -> ScoreT:
         """The corpus result of per-segment statistics against ``references`` (``None``: not known)."""
 
     @abstractmethod
@@ -59,7 +63,7 @@ class Metric(ABC):
 
     # The shared flow.
 
-    def _resolve(self, hypotheses: Any, references: Any) -> tuple[Any, Any]:
+    def _resolve(self, hypotheses: Any, references: Any) -> tuple[PreparedT, Any]:
         """The prepared references of a call and the hypotheses in the form ``_statistics`` takes."""
         check_hypotheses(hypotheses)
         return references_for(len(hypotheses), references, self._references, self.prepare), hypotheses
@@ -82,12 +86,12 @@ class Metric(ABC):
                                           f"{len(hypotheses)}")
         return [self.segment_statistics(hypotheses) for hypotheses in systems]
 
-    def score_statistics(self, statistics: np.ndarray | Statistics) -> SacrebleuFormat:
+    def score_statistics(self, statistics: np.ndarray | Statistics) -> ScoreT:
         """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``)."""
         matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
         return self._score(matrix, self._references)
 
-    def corpus_score(self, hypotheses: Any, references: Any = None) -> SacrebleuFormat:
+    def corpus_score(self, hypotheses: Any, references: Any = None) -> ScoreT:
         """The corpus score: the formula over statistics summed across segments."""
         prepared, resolved = self._resolve(hypotheses, references)
         return self._score(self._statistics(prepared, resolved), prepared)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 
 
@@ -15,3 +17,7 @@ class References:
         counts = set(present.sum(axis=0).tolist())
         # sacrebleu's signature field: the references per segment, or "var" when that varies.
         self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
+
+
+# A metric's own prepared references (a ``References`` subclass).
+PreparedT = TypeVar("PreparedT", bound=References)

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .signature import Signature
 
 
 class SacrebleuFormat:
     """sacrebleu's text line and JSON object for a result with ``name``, ``score``, ``signature``
     and, for BLEU, ``verbose`` details (precisions and lengths); shared by every metric's result."""
 
-    verbose = ""
+    # Set by each result (a dataclass) as its own fields.
+    name: str
+    score: float
+    signature: Signature
+
+    @property
+    def verbose(self) -> str:
+        """Details after the score (BLEU's precisions and lengths); none by default."""
+        return ""
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
         """``NAME[|signature] = 48.53[ details]``, or the number alone."""

@@ -40,7 +40,7 @@ class Signature:
         self.info = {name: info[name] for name in order}
         self.short = short or {}  # a metric's own short names (TER's "tok" is "t")
 
-    def with_fields(self, **fields: str) -> "Signature":
+    def with_fields(self, **fields: str) -> Signature:
         """A copy with fields added or replaced (e.g. ``bs="1000", seed="12345"``)."""
         return Signature({**self.info, **fields}, self.short)
 
@@ -54,5 +54,5 @@ class Signature:
     def __repr__(self) -> str:
         return f"Signature({self.format()!r})"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Signature) and self.info == other.info

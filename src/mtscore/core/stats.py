@@ -91,7 +91,7 @@ class Statistics:
             return cls.from_matrix(data["matrix"])
 
 
-def float32_arithmetic() -> type:
+def float32_arithmetic() -> type[np.floating[Any]]:
     """The scalar type of ``100.0 * numpy.float32(x)`` under the installed NumPy: float32 from
     NumPy 2 (NEP 50), float64 before. sacrebleu's resampled scores are computed with it."""
     return type(100.0 * np.float32(1.0))

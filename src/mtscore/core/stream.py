@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..files.read import STDIN, read_blocks
 from ..progress import Progress
 from .stats import Statistics
+
+if TYPE_CHECKING:
+    from .metric import Metric
+    from .score import SacrebleuFormat
 
 BLOCK_SEGMENTS = 20_000
 
@@ -57,25 +62,23 @@ def aligned_blocks(paths: Sequence[str], check: Callable[[list[int]], None], seg
         yield parts
 
 
-def stream_scores(make_metrics: Callable[[list[list[str]]], list], hypothesis_path: str,
+def stream_scores(make_metrics: Callable[[list[list[str]]], Sequence[Metric[Any, Any]]], hypothesis_path: str,
                   reference_paths: Sequence[str], check: Callable[[list[int]], None],
-                  segments: int = BLOCK_SEGMENTS, progress: bool = False) -> list:
+                  segments: int = BLOCK_SEGMENTS, progress: bool = False) -> list[SacrebleuFormat]:
     """Corpus scores of one system file against reference files, one block at a time.
     ``make_metrics(reference_streams)`` builds the metrics on a block's references. Each metric
     keeps one row of sums for the blocks before and the last block's rows as they are."""
     bar = _progress_for(hypothesis_path) if progress else None
-    kept: list[Statistics | None] = []
-    metrics: list = []
+    kept: list[Statistics] = []
+    metrics: Sequence[Metric[Any, Any]] = []
     for hypotheses, *references in aligned_blocks([hypothesis_path, *reference_paths], check, segments,
                                                   progress=bar):
         metrics = make_metrics(references)
-        kept = kept or [None] * len(metrics)
-        for i, metric in enumerate(metrics):
-            block = metric.statistics(hypotheses)
-            kept[i] = block if kept[i] is None else kept[i].total() + block
+        blocks = [metric.statistics(hypotheses) for metric in metrics]
+        kept = [before.total() + block for before, block in zip(kept, blocks, strict=True)] if kept else blocks
     if bar:
         bar.close()
-    return [metric.score_statistics(statistics) for metric, statistics in zip(metrics, kept)]
+    return [metric.score_statistics(statistics) for metric, statistics in zip(metrics, kept, strict=True)]
 
 
 def _progress_for(path: str) -> Progress | None:

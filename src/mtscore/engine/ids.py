@@ -19,7 +19,7 @@ def is_token_ids(batch) -> bool:
     if isinstance(batch, (str, bytes)) or not isinstance(batch, Sequence):
         return False
     first = next((item for item in batch if item is not None), None)
-    return isinstance(first, (np.ndarray, Sequence)) and not isinstance(first, (str, bytes)) or is_tensor(first)
+    return (isinstance(first, (np.ndarray, Sequence)) and not isinstance(first, (str, bytes))) or is_tensor(first)
 
 
 def _check_integer(array, what: str) -> None:

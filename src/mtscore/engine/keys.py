@@ -65,7 +65,7 @@ class TokenKeys:
         return values[ranges(starts[rows], self.lengths[rows])]
 
     @classmethod
-    def of(cls, split: Split, rows: np.ndarray | None = None) -> "TokenKeys":
+    def of(cls, split: Split, rows: np.ndarray | None = None) -> TokenKeys:
         padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
         windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
 
@@ -156,7 +156,7 @@ class Vocabulary:
         self.table = KeyTable(distinct)
 
     @classmethod
-    def of(cls, tokens: TokenKeys) -> tuple["Vocabulary", np.ndarray]:
+    def of(cls, tokens: TokenKeys) -> tuple[Vocabulary, np.ndarray]:
         """The vocabulary of reference tokens, and the ids of the tokens of the lines held."""
         long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
         keys = _with_long_keys(tokens, long)

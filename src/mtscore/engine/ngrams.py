@@ -88,7 +88,7 @@ class ReferenceNgrams:
             a, b = firsts[first], firsts[last]
             hypotheses = (ids[hyp_offsets[a] : hyp_offsets[b]], lengths[a:b], groups[a:b] - first)
             references = [(stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
-                          for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets)]
+                          for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets, strict=True)]
             return _clipped_matches(ops, hypotheses, references, last - first, self.vocab_size + 1, self.max_order)
 
         columns = ops.map_chunks(count, chunks)

@@ -8,10 +8,12 @@ mark at the start of the file are removed.
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import sys
 import zlib
 from collections.abc import Iterator
+from typing import BinaryIO
 
 from ..errors import BleuInputError
 
@@ -99,7 +101,7 @@ def read_blocks(path: str | os.PathLike, block_bytes: int = 16 << 20) -> Iterato
 class _Prefixed:
     """A binary reader that first returns bytes already read from ``raw`` (to sniff gzip)."""
 
-    def __init__(self, prefix: bytes, raw):
+    def __init__(self, prefix: bytes, raw: _Counting):
         self.prefix, self.raw = prefix, raw
 
     def read(self, size: int = -1) -> bytes:
@@ -108,11 +110,15 @@ class _Prefixed:
             return prefix + self.raw.read()
         return prefix + self.raw.read(max(size - len(prefix), 0))
 
+    def seek(self, offset: int, /) -> int:
+        """Not supported: a stream read once (``GzipFile`` seeks only to rewind, which reading never does)."""
+        raise io.UnsupportedOperation("seek")
+
 
 class _Counting:
     """A binary file that counts the bytes read from it (for progress)."""
 
-    def __init__(self, handle):
+    def __init__(self, handle: BinaryIO):
         self.handle, self.consumed = handle, 0
 
     def read(self, size: int = -1) -> bytes:
@@ -123,7 +129,7 @@ class _Counting:
     def __enter__(self) -> _Counting:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.handle is not sys.stdin.buffer:
             self.handle.close()
 

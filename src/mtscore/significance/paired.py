@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations, pairwise
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from .resampling import (
 )
 from .results import TEST_NAMES, Comparison, PairedTestResult, SystemResult
 
+if TYPE_CHECKING:
+    from ..core.metric import Metric
+
 
 def _exact(sums: np.ndarray, like: np.ndarray) -> np.ndarray:
     """Sums in the type of the statistics (integers stay integers, as in sacrebleu's int matmul)."""
@@ -41,7 +45,9 @@ def _stack(statistics: list[np.ndarray]) -> tuple[np.ndarray, list[slice]]:
 
 def _check(statistics: dict[str, list[np.ndarray]], test: str, n_samples: int) -> None:
     if test not in DEFAULT_SAMPLES:
-        raise BleuInputError(f"unknown test {test!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
+        raise BleuInputError(
+            f"unknown test {test!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)"
+        )
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise BleuInputError(f"the number of resamples or trials must be a positive integer, got {n_samples!r}")
     counts = {len(s) for stats in statistics.values() for s in stats}
@@ -55,7 +61,7 @@ def _check(statistics: dict[str, list[np.ndarray]], test: str, n_samples: int) -
 
 
 def paired_test_statistics(
-    metrics: dict[str, object],
+    metrics: Mapping[str, Metric[Any, Any]],
     statistics: dict[str, list[np.ndarray]],
     systems: Sequence[str],
     test: str = "bs",
@@ -105,15 +111,17 @@ def paired_test_statistics(
                 differences = np.abs(boot[b] - boot[a])
                 p = p_value(differences - differences.mean(), observed)
             else:
+                assert trials is not None  # drawn above for "ar"
                 p = _randomization_p(metric, trials, where[name, a], where[name, b], totals[a], totals[b],
                                      stats[a], observed)
             lower, upper = percentile_bounds(boot[b] - boot[a])
             found.append(Comparison(name, b, a, actual[b] - actual[a], float(lower), float(upper), p, 0.0))
         adjusted = holm([c.p_value for c in found])
-        comparisons += [Comparison(**{**c.__dict__, "p_holm": float(q)}) for c, q in zip(found, adjusted)]
+        comparisons += [Comparison(**{**c.__dict__, "p_holm": float(q)}) for c, q in zip(found, adjusted, strict=True)]
         baseline_p = {c.system: c.p_value for c in found if c.against == 0}
         results[name] = [
-            SystemResult(actual[i], baseline_p.get(i), *(confidence_interval(boot[i]) if test == "bs" else (None, None)))
+            SystemResult(actual[i], baseline_p.get(i),
+                         *(confidence_interval(boot[i]) if test == "bs" else (None, None)))
             for i in range(k)
         ]
     fields = {"seed": str(seed).lower(), test: str(n_samples)} | ({"bs": str(n_resamples)} if test == "ar" else {})
@@ -124,8 +132,8 @@ def paired_test_statistics(
 
 def paired_test(
     systems: Mapping[str, Sequence[str]],
-    references=None,
-    metrics: Sequence = ("bleu",),
+    references: Any = None,
+    metrics: Sequence[str | Metric[Any, Any]] = ("bleu",),
     test: str = "bs",
     n_samples: int | None = None,
     seed: int | str | None = None,
@@ -137,7 +145,7 @@ def paired_test(
     default options) or metric objects created with the references (``BLEU(refs, tokenize="intl")``)."""
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise BleuInputError("systems must be a mapping of two or more names to hypotheses (the first is the baseline)")
-    built = {}
+    built: dict[str, Metric[Any, Any]] = {}
     for metric in metrics:
         if isinstance(metric, str):
             if metric.lower() not in METRICS:
@@ -150,7 +158,8 @@ def paired_test(
     return paired_test_statistics(built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress)
 
 
-def _randomization_p(metric, trials, cols_a, cols_b, total_a, total_b, like, observed) -> float:
+def _randomization_p(metric: Metric[Any, Any], trials: np.ndarray, cols_a: slice, cols_b: slice, total_a: np.ndarray,
+                     total_b: np.ndarray, like: np.ndarray, observed: float) -> float:
     """p-value of the randomization test: pseudo-systems swap the selected segments of a and b."""
     moved = trials[:, cols_a] - trials[:, cols_b]  # selected rows of a, minus the same rows of b
     first = metric.scores_of_sums(_exact(total_b + moved, like))  # a's selected rows, b's others

@@ -10,11 +10,15 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from statistics import mean as exact_average
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import BleuInputError
 from ..progress import Progress
+
+if TYPE_CHECKING:
+    from ..core.metric import Metric
 
 DEFAULT_SEED = 12345
 
@@ -62,7 +66,7 @@ def confidence_interval(scores: np.ndarray, exact_mean: bool = False) -> tuple[f
     return float(mean), float(0.5 * (upper - lower))
 
 
-def percentile_bounds(scores: np.ndarray) -> tuple:
+def percentile_bounds(scores: np.ndarray) -> tuple[Any, Any]:
     """The 2.5% and 97.5% bounds by sacrebleu's index rule (n//40 from either end of the sorted
     values), as NumPy scalars of the scores' type."""
     ordered = np.sort(scores)
@@ -94,7 +98,7 @@ def _rows_per_chunk(n_segments: int, block: int = 1) -> int:
     return max(block, rows // block * block)
 
 
-def _product_type(statistics: np.ndarray, largest: float) -> type:
+def _product_type(statistics: np.ndarray, largest: float) -> type[np.floating[Any]]:
     """float32 when the weighted sums are sums of integers that never exceed ``largest``, so
     that float32 holds every partial sum exactly (half the memory traffic), else float64."""
     if largest < _FLOAT32_INTEGERS and np.array_equal(statistics, np.rint(statistics)):
@@ -139,7 +143,7 @@ def randomization_sums(statistics: np.ndarray, n_trials: int, rng: np.random.Gen
     return sums
 
 
-def bootstrap_confidence(metric, statistics: np.ndarray, n_samples: int = DEFAULT_SAMPLES["bs"],
+def bootstrap_confidence(metric: Metric[Any, Any], statistics: np.ndarray, n_samples: int = DEFAULT_SAMPLES["bs"],
                          seed: int | str | None = None) -> tuple[float, float]:
     """The bootstrap mean and 95% half-width of one system's score (sacrebleu's ``--confidence``)."""
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:

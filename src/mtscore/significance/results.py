@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..core.signature import Signature
 
 
 @dataclass(frozen=True)
@@ -17,7 +21,7 @@ class SystemResult:
     mean: float | None = None
     ci: float | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
 
 
@@ -47,7 +51,7 @@ class PairedTestResult:
     metrics: list[str]
     results: dict[str, list[SystemResult]]
     comparisons: list[Comparison]
-    signatures: dict = field(default_factory=dict)
+    signatures: dict[str, Signature] = field(default_factory=dict)
     all_pairs: bool = False
 
     def comparison(self, metric: str, system: int, against: int) -> Comparison:
@@ -73,7 +77,7 @@ ALPHA = 0.05
 
 def display_names(result: PairedTestResult) -> list[str]:
     """System names as sacrebleu shows them: the first is ``Baseline: name``."""
-    return [f"Baseline: {result.systems[0]}"] + list(result.systems[1:])
+    return [f"Baseline: {result.systems[0]}", *result.systems[1:]]
 
 
 def to_json(result: PairedTestResult) -> str:
@@ -81,7 +85,7 @@ def to_json(result: PairedTestResult) -> str:
     ``p_value``, ``mean``, ``ci``; added: ``comparisons`` (difference, its 95% interval, p, Holm p)."""
     names, rows = display_names(result), []
     for index, name in enumerate(names):
-        row = {"system": name}
+        row: dict[str, Any] = {"system": name}
         for metric in result.metrics:
             fields = result.results[metric][index].to_dict()
             fields["comparisons"] = [
@@ -98,7 +102,7 @@ _TEXT_MARKS = {"pm": "±", "p": "(p = {})", "star": "*"}
 _LATEX_MARKS = {"pm": "$\\pm$", "p": "($p = {}$)", "star": "$^*$"}
 
 
-def _cell(score, width: int, marks: dict = _TEXT_MARKS) -> str:
+def _cell(score: SystemResult, width: int, marks: dict[str, str] = _TEXT_MARKS) -> str:
     """``score (mean ± ci) (p = 0.0010)*`` in text or LaTeX ``marks``."""
     text = f"{score.score:.{width}f}"
     if score.mean is not None:
@@ -117,7 +121,7 @@ def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for number, row in enumerate(rows):
-        cells = [row[0].rjust(widths[0])] + [cell.center(w) for cell, w in zip(row[1:], widths[1:])]
+        cells = [row[0].rjust(widths[0])] + [cell.center(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
         lines.append("  ".join(cells).rstrip())
         if number == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -138,7 +142,7 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
     names = display_names(result)
     rows = [["System"] + [_header(result, m) for m in result.metrics]]
     rows += [[name] + [_cell(result.results[m][i], width) for m in result.metrics] for i, name in enumerate(names)]
-    lines = _table(rows) + [""]
+    lines = [*_table(rows), ""]
     samples = "resamples" if result.test == "bs" else "trials"
     title = f"{TEST_NAMES[result.test].capitalize()} test with {result.n_samples} {samples} (seed: {result.seed})"
     scope = "every pair of systems" if result.all_pairs else f"each system against the baseline ({result.systems[0]})"
@@ -149,7 +153,7 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
               " - Δ is the row's score minus the other's, with its 95% bootstrap interval; p (Holm) is",
               "   adjusted for the number of comparisons per metric (Holm-Bonferroni).", ""]
     for metric in result.metrics:
-        lines += [f"{metric}:"] + _table(_comparison_rows(result, metric, width)) + [""]
+        lines += [f"{metric}:", *_table(_comparison_rows(result, metric, width)), ""]
     lines += ["Metric signatures:"]
     lines += [f" - {name:<10} {sig.format(short)}" for name, sig in result.signatures.items()]
     return "\n".join(lines)
@@ -167,7 +171,7 @@ def to_latex(result: PairedTestResult, width: int = 1) -> str:
     """A booktabs table (scores, bootstrap means and intervals, p-values; significant ones marked
     with $^*$), then one of the pairwise differences, signatures as comments; escaped for LaTeX."""
     heads = [latex_escape(m) + (r" ($\mu \pm$ 95\% CI)" if result.test == "bs" else "") for m in result.metrics]
-    lines = [r"\begin{tabular}{l" + "c" * len(heads) + "}", r"\toprule", " & ".join(["System"] + heads) + r" \\",
+    lines = [r"\begin{tabular}{l" + "c" * len(heads) + "}", r"\toprule", " & ".join(["System", *heads]) + r" \\",
              r"\midrule"]
     for i, name in enumerate(display_names(result)):
         cells = [_cell(result.results[m][i], width, _LATEX_MARKS) for m in result.metrics]

@@ -7,8 +7,9 @@ runs of whitespace between tokens (the pipeline splits on whitespace anyway).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
-from typing import Callable, Protocol
+from typing import Protocol
 
 
 class Tokenizer(Protocol):

@@ -29,7 +29,8 @@ class Split:
     def tokens(self) -> list[list[str]]:
         """Each line's tokens as strings."""
         raw = self.data.tobytes()
-        words = [raw[a:b].decode("utf-8", "surrogatepass") for a, b in zip(self.starts.tolist(), self.ends.tolist())]
+        spans = zip(self.starts.tolist(), self.ends.tolist(), strict=True)
+        words = [raw[a:b].decode("utf-8", "surrogatepass") for a, b in spans]
         bounds = np.concatenate([[0], np.cumsum(self.lengths)]).tolist()
         return [words[a:b] for a, b in pairwise(bounds)]
 

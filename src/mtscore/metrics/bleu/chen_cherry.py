@@ -56,7 +56,8 @@ def corpus_counts(stats: Stats, last_segment: bool = False) -> Counts:
         ngrams, extra = rows.ngrams[-1:], rows.extra[-1:]
     else:
         ngrams, extra = rows.ngrams.sum(axis=0, keepdims=True), _extra(matches, denominators)
-    return Counts(matches, denominators, ngrams, extra, stats.hyp_len.sum(keepdims=True), stats.ref_len.sum(keepdims=True))
+    return Counts(matches, denominators, ngrams, extra, stats.hyp_len.sum(keepdims=True),
+                  stats.ref_len.sum(keepdims=True))
 
 
 def smoothed_precisions(counts: Counts, scoring: Scoring) -> np.ndarray:

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .stats import Stats
+
+if TYPE_CHECKING:
+    from .metric import BLEU
+    from .result import BLEUScore, SentenceScores
 
 
 @dataclass(frozen=True)
@@ -68,8 +73,8 @@ class Explanation:
 
     segments: list[SegmentTables]
     stats: Stats
-    segment_scores: object  # SentenceScores
-    corpus: object  # BLEUScore
+    segment_scores: SentenceScores
+    corpus: BLEUScore
     smoothing: str
     effective_order: bool
     max_order: int
@@ -100,7 +105,8 @@ class Explanation:
     def _corpus_block(self) -> str:
         corpus = self.corpus
         lines = [f"Corpus ({len(self.segments)} segments): the sums over segments, then one formula"]
-        for n, (matches, total, precision) in enumerate(zip(corpus.counts, corpus.totals, corpus.precisions), 1):
+        orders = zip(corpus.counts, corpus.totals, corpus.precisions, strict=True)
+        for n, (matches, total, precision) in enumerate(orders, 1):
             lines.append(f"  {n}-grams: clipped sum / total = {matches}/{total}  ->  p_{n} = {precision:.2f}%")
         lines += _summary(corpus, self.corpus_smoothing, self.corpus_effective_order, "corpus")
         return "\n".join(lines)
@@ -117,7 +123,7 @@ def _order_table(n: int, rows: list[NgramRow], precision: float) -> list[str]:
     return lines
 
 
-def _summary(score, smoothing: str, effective_order: bool, level: str) -> list[str]:
+def _summary(score: BLEUScore, smoothing: str, effective_order: bool, level: str) -> list[str]:
     c, r = score.sys_len, score.ref_len
     reference, hypothesis = ("best-match reference length", "hypothesis length") if level == "segment" else (
         "sum of best-match reference lengths", "sum of hypothesis lengths")
@@ -135,7 +141,7 @@ def _summary(score, smoothing: str, effective_order: bool, level: str) -> list[s
     ]
 
 
-def hints_for(tables: SegmentTables, score, smooth: str, effective_order: bool, max_order: int) -> list[str]:
+def hints_for(tables: SegmentTables, score: BLEUScore, smooth: str, effective_order: bool, max_order: int) -> list[str]:
     """Plain-language reasons for a score of 0 or 100, and for segments too short for every order."""
     hints = []
     length = len(tables.hypothesis)
@@ -160,13 +166,18 @@ def hints_for(tables: SegmentTables, score, smooth: str, effective_order: bool, 
     if score.score >= 100 - 1e-9:
         same = [number for number, reference in enumerate(tables.references, 1) if reference == tables.hypothesis]
         if same:
-            hints.append(f"the hypothesis is identical to reference {same[0]}, so every n-gram matches and BLEU is 100.")
+            hints.append(
+                f"the hypothesis is identical to reference {same[0]}, so every n-gram matches and BLEU is 100."
+            )
         else:
-            hints.append("every hypothesis n-gram matches a reference and the hypothesis is not shorter than r: BLEU is 100.")
+            hints.append(
+                "every hypothesis n-gram matches a reference and the hypothesis is not shorter than r: BLEU is 100."
+            )
     return hints
 
 
-def explain(hypotheses: list[str], references: list[list[str | None]], metric, sentence_metric) -> Explanation:
+def explain(hypotheses: list[str], references: list[list[str | None]], metric: BLEU,
+            sentence_metric: BLEU) -> Explanation:
     """Tables and scores of ``hypotheses`` against reference streams, with ``metric``'s options for the
     corpus score and ``sentence_metric``'s (sentence-level defaults) for each segment."""
     prepared = metric.prepare(references, len(hypotheses))
@@ -175,7 +186,7 @@ def explain(hypotheses: list[str], references: list[list[str | None]], metric, s
     scoring = metric.scoring
     segments = []
     for i, tokens in enumerate(hyp_tokens):
-        refs = [stream[i] for stream, lines in zip(ref_tokens, references) if lines[i] is not None]
+        refs = [stream[i] for stream, lines in zip(ref_tokens, references, strict=True) if lines[i] is not None]
         segments.append(ngram_tables(tokens, refs, scoring.stats_order))
     stats = Stats(
         matches=np.array([tables.matches for tables in segments], dtype=np.int64).reshape(-1, scoring.stats_order),

@@ -9,6 +9,7 @@ percent, log(0) floored to -9999999999, a sum over orders then one exp. NLTK's m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def _checked(stats: Stats, scoring: Scoring) -> Stats:
     return stats
 
 
-def compute(stats: Stats, scoring: Scoring, dtype: np.dtype = np.float64) -> Rows:
+def compute(stats: Stats, scoring: Scoring, dtype: type[np.floating[Any]] = np.float64) -> Rows:
     """sacrebleu's BLEU formula applied to every row of ``stats``; precisions are computed in
     ``dtype`` (float32 reproduces sacrebleu's scores of float32 statistics, see ``score_sums``)."""
     _checked(stats, scoring)
@@ -74,6 +75,7 @@ def compute(stats: Stats, scoring: Scoring, dtype: np.dtype = np.float64) -> Row
             halving = (2.0 ** np.cumsum(missed, axis=1)).astype(dtype)
             precisions = np.where(missed, hundred / (halving * total), precisions)
         elif scoring.smooth == "floor":
+            assert value is not None  # floor always has a value (0.1 by default)
             precisions = np.where(missed, dtype(100.0 * value) / total, precisions)
         precisions = precisions.astype(np.float64)
         logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), LOG_ZERO)

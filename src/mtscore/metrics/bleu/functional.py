@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ...core.inputs import check_sentence
+from .explanation import Explanation
 from .explanation import explain as explain_segments
 from .metric import BLEU
 from .result import BLEUScore, SentenceScores
@@ -12,8 +14,8 @@ from .scoring import sentence_effective_order
 
 
 def corpus_bleu(
-    hypotheses,
-    references,
+    hypotheses: Any,
+    references: Any,
     tokenize: str = "13a",
     lowercase: bool = False,
     smooth: str = "exp",
@@ -42,8 +44,8 @@ def corpus_bleu(
 
 
 def sentence_scores(
-    hypotheses,
-    references,
+    hypotheses: Any,
+    references: Any,
     tokenize: str = "13a",
     lowercase: bool = False,
     smooth: str = "exp",
@@ -109,14 +111,14 @@ def explain(
     max_order: int = 4,
     weights: Sequence[float] | None = None,
     effective_order: bool | None = None,
-):
+) -> Explanation:
     """How BLEU scores one segment: ``str()`` of the result prints the paper's n-gram tables
     (Count, Max_Ref_Count, Count_clip), p_n, BP, smoothing, score and hints; ``.segments[0]``
     holds the tables and ``.segment_scores[0]`` the score (sentence-level defaults)."""
 
     check_sentence(hypothesis, references)
-    options = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
-                   max_order=max_order, weights=weights)
+    options: dict[str, Any] = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
+                                   max_order=max_order, weights=weights)
     segment_metric = BLEU(**options, effective_order=sentence_effective_order(smooth, effective_order))
     return explain_segments([hypothesis], [[reference] for reference in references], BLEU(**options), segment_metric)
 

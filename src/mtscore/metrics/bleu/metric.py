@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from itertools import chain
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from ...core.inputs import (
 )
 from ...core.metric import Metric
 from ...core.signature import TOOL_VERSION, Signature
-from ...engine.backend import NUMPY
+from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import id_rows, is_token_ids
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError, LengthMismatchError
@@ -30,7 +31,7 @@ from .scoring import Scoring
 from .stats import Stats
 
 
-class BLEU(Metric):
+class BLEU(Metric[PreparedReferences, BLEUScore]):
     """BLEU with fixed options; give ``references`` once to score many systems against them.
 
     Text is tokenized (``tokenize``, ``lowercase``); token ids (2-D integer arrays or tensors,
@@ -46,7 +47,7 @@ class BLEU(Metric):
 
     def __init__(
         self,
-        references=None,
+        references: Any = None,
         *,
         tokenize: str = "13a",
         lowercase: bool = False,
@@ -75,7 +76,8 @@ class BLEU(Metric):
         distinct, rows = distinct_lines(lines)
         return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
 
-    def prepare(self, references, n_hypotheses: int | None = None, ops=None) -> PreparedReferences:
+    def prepare(self, references: Any, n_hypotheses: int | None = None,
+                ops: NumpyOps | TorchOps | None = None) -> PreparedReferences:
         """Tokenize (text) or read (token ids) and count reference streams; ``None`` marks a missing line."""
         order = self.scoring.stats_order
         if not holds_ids(references):
@@ -93,7 +95,7 @@ class BLEU(Metric):
         if self.lowercase or self.tokenizer.name not in ("13a", "none"):
             raise BleuInputError("token ids are already tokenized: leave tokenize and lowercase unset")
 
-    def _resolve(self, hypotheses, references) -> tuple[PreparedReferences, object]:
+    def _resolve(self, hypotheses: Any, references: Any) -> tuple[PreparedReferences, TokenKeys | tuple[Any, Any]]:
         """The prepared references and the hypotheses in the form their ``stats`` takes."""
         ids = is_token_ids(hypotheses)
         if ids:
@@ -118,15 +120,15 @@ class BLEU(Metric):
             raise BleuInputError(f"hypothesis {int(np.argmin(present))} is None, expected token ids")
         return prepared, (flat, lengths)
 
-    def _statistics(self, prepared: PreparedReferences, hypotheses) -> np.ndarray:
+    def _statistics(self, prepared: PreparedReferences, hypotheses: TokenKeys | tuple[Any, Any]) -> np.ndarray:
         return prepared.stats(hypotheses).to_matrix()
 
-    def stats(self, hypotheses, references=None) -> Stats:
+    def stats(self, hypotheses: Any, references: Any = None) -> Stats:
         """Per-segment sufficient statistics."""
         prepared, resolved = self._resolve(hypotheses, references)
         return prepared.stats(resolved)
 
-    def statistics(self, hypotheses, references=None) -> Stats:
+    def statistics(self, hypotheses: Any, references: Any = None) -> Stats:
         """Per-segment sufficient statistics (``Stats``, the named form of ``segment_statistics``)."""
         return self.stats(hypotheses, references)
 
@@ -173,12 +175,14 @@ class BLEU(Metric):
         for hypotheses in systems:
             check_hypotheses(hypotheses)
         n_segments = len(systems[0])
-        prepared = references_for(n_segments, None, self._references, None)
+        prepared = references_for(n_segments, None, self._references, self.prepare)
         if prepared.kind != "text":
             raise BleuInputError("references of token ids: score each system with segment_statistics")
         for number, hypotheses in enumerate(systems[1:], 2):
             if len(hypotheses) != n_segments:
-                raise LengthMismatchError(f"system 1 has {n_segments} segments but system {number} has {len(hypotheses)}")
+                raise LengthMismatchError(
+                    f"system 1 has {n_segments} segments but system {number} has {len(hypotheses)}"
+                )
         tokens = self.keys(list(chain.from_iterable(systems)))
         return [stats.to_matrix() for stats in prepared.stats_of(tokens, len(systems))]
 
@@ -192,7 +196,7 @@ class BLEU(Metric):
         return SentenceScores(rows.scores, rows.precisions, rows.bp, stats, self.signature(nrefs, kind),
                               self.scoring.max_order)
 
-    def sentence_scores(self, hypotheses, references=None) -> SentenceScores:
+    def sentence_scores(self, hypotheses: Any, references: Any = None) -> SentenceScores:
         """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input)."""
         prepared, encoded = self._resolve(hypotheses, references)
         result = self.score_segments(prepared.stats(encoded), prepared.nrefs, prepared.kind)

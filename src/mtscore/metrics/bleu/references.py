@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.inputs import is_sequence
+from ...core.references import References
 from ...engine.backend import NUMPY, TorchOps, is_tensor
 from ...engine.ids import encode_ids, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, Vocabulary, distinct_lines
@@ -17,7 +18,7 @@ from .stats import Stats
 _DIRECT_IDS = 1 << 20  # token ids below this (any tokenizer's vocabulary) are counted as they are
 
 
-class PreparedReferences:
+class PreparedReferences(References):
     """Encoded and counted references, reusable for any number of systems.
 
     ``kind`` is ``"text"`` (tokens mapped through a vocabulary) or ``"ids"`` (token ids mapped
@@ -28,29 +29,28 @@ class PreparedReferences:
                  groups: np.ndarray | None = None):
         """``streams``: each stream's (ids, lengths) over the distinct reference segments, which
         ``groups`` gives for each segment (``None``: every segment is distinct)."""
+        super().__init__(present)
         self.kind, self.vocabulary, self.ops = kind, vocabulary, ops
-        self.present = present
-        self.n_segments = present.shape[1]
         self.lengths = np.stack([ops.to_numpy(lengths) for _, lengths in streams]).astype(np.int64)
         if groups is not None:
             self.lengths = self.lengths[:, groups]
         self.ngrams = ReferenceNgrams(streams, len(vocabulary), max_order, ops, groups)
-        counts = set(present.sum(axis=0).tolist())
-        self.nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
 
     @classmethod
-    def from_keys(cls, tokens: TokenKeys, present: np.ndarray, max_order: int) -> "PreparedReferences":
+    def from_keys(cls, tokens: TokenKeys, present: np.ndarray, max_order: int) -> PreparedReferences:
         """From the token keys of every reference stream, one after another (a missing reference
         is an empty line; ``present`` says which are there, streams x segments)."""
         vocabulary, ids = Vocabulary.of(tokens)
         if tokens.rows is None:
             lengths = tokens.lengths.reshape(present.shape)
             ends = np.cumsum(lengths.sum(axis=1))
-            streams = [(ids[end - size : end], stream) for stream, size, end in zip(lengths, lengths.sum(axis=1), ends)]
+            streams = [(ids[end - size : end], stream)
+                       for stream, size, end in zip(lengths, lengths.sum(axis=1), ends, strict=True)]
             return cls("text", streams, present, vocabulary, max_order)
         # Lines repeat: segments whose references are the same lines are counted with one copy.
         held = tokens.rows.reshape(present.shape)  # each reference as a held line
-        distinct, groups = distinct_lines(held[0].tolist() if len(held) == 1 else list(zip(*held.tolist())))
+        lines = held[0].tolist() if len(held) == 1 else list(zip(*held.tolist(), strict=True))
+        distinct, groups = distinct_lines(lines)
         firsts = np.arange(len(distinct))
         if groups is not None:  # each group's first segment
             firsts = np.flatnonzero(groups > np.maximum.accumulate(np.concatenate([[-1], groups[:-1]])))
@@ -58,14 +58,14 @@ class PreparedReferences:
         return cls("text", streams, present, vocabulary, max_order, groups=groups)
 
     @classmethod
-    def from_tokens(cls, segments: list[list[list | None]], max_order: int) -> "PreparedReferences":
+    def from_tokens(cls, segments: list[list[list | None]], max_order: int) -> PreparedReferences:
         """From tokenized reference streams (``None``: no reference for that segment)."""
         present = np.array([[tokens is not None for tokens in stream] for stream in segments], dtype=bool)
         filled = [tokens or [] for stream in segments for tokens in stream]
         return cls.from_keys(TokenKeys.of(split_tokens(filled)), present, max_order)
 
     @classmethod
-    def from_ids(cls, rows: list[tuple], max_order: int, ops) -> "PreparedReferences":
+    def from_ids(cls, rows: list[tuple], max_order: int, ops) -> PreparedReferences:
         """From per-stream (ids, lengths, present) of raw token ids."""
         ids = ops.concat([ids for ids, _, _ in rows])
         if len(ids) == 0 or (int(ids.min()) >= 0 and int(ids.max()) < _DIRECT_IDS):
@@ -73,12 +73,13 @@ class PreparedReferences:
         else:
             table, dense = ops.unique_inverse(ids)
         ends = np.cumsum([len(ids) for ids, _, _ in rows])
-        streams = [(dense[end - len(ids) : end], lengths) for (ids, lengths, _), end in zip(rows, ends)]
+        streams = [(dense[end - len(ids) : end], lengths) for (ids, lengths, _), end in zip(rows, ends, strict=True)]
         present = np.stack([present for _, _, present in rows])
         return cls("ids", streams, present, table, max_order, ops)
 
     def stats(self, hypotheses) -> Stats:
-        """Statistics of hypotheses (``TokenKeys``, or (ids, lengths) for id references) aligned with these references."""
+        """Statistics of hypotheses (``TokenKeys``, or (ids, lengths) for id references) aligned with these
+        references."""
         return self.stats_of(hypotheses, 1)[0]
 
     def stats_of(self, hypotheses, n_systems: int) -> list[Stats]:
@@ -150,7 +151,9 @@ def id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple]
             )
     missing = ~np.stack([present for _, _, present in rows]).any(axis=0)
     if missing.any():
-        raise BleuInputError(f"segment {int(np.argmax(missing))} has no reference: every reference stream has None there")
+        raise BleuInputError(
+            f"segment {int(np.argmax(missing))} has no reference: every reference stream has None there"
+        )
     return rows
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,5 +73,5 @@ class SentenceScores:
             signature=self.signature,
         )
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[BLEUScore]:
         return (self[index] for index in range(len(self)))

@@ -28,21 +28,28 @@ class Scoring:
     Immutable and compared by value; a plain class rather than a dataclass so that the command
     line starts without importing ``dataclasses`` (and ``inspect``)."""
 
-    __slots__ = ("smooth", "smooth_value", "effective_order", "max_order", "weights")
+    # In the constructor's order, which __init__, _key and __repr__ follow.
+    __slots__ = ("smooth", "smooth_value", "effective_order", "max_order", "weights")  # noqa: RUF023
+    smooth: str
+    smooth_value: float | None
+    effective_order: bool
+    max_order: int
+    weights: tuple[float, ...] | None
 
     def __init__(self, smooth: str = "exp", smooth_value: float | None = None, effective_order: bool = False,
                  max_order: int = 4, weights: tuple[float, ...] | None = None):
-        for name, value in zip(self.__slots__, (smooth, smooth_value, effective_order, max_order, weights)):
+        values = (smooth, smooth_value, effective_order, max_order, weights)
+        for name, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, name, value)
         self._validate()
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Scoring is immutable")
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Scoring) and self._key() == other._key()
 
     def __hash__(self) -> int:
@@ -83,12 +90,12 @@ class Scoring:
             raise BleuInputError(
                 f"effective order is sacrebleu's; {self.smooth} follows NLTK, which has no effective order"
             )
-        method, value = self.nltk_method, self.value
+        method, value = self.nltk_method, self.value  # methods 1, 4, 6 and 7 always have a value (a default)
         if method == 6 and self.max_order < 3:
             raise BleuInputError("nltk-method6 needs max order 3 or more (it interpolates from trigrams on)")
-        if method in (4, 6, 7) and value <= 0:
+        if method in (4, 6, 7) and value is not None and value <= 0:
             raise BleuInputError(f"{self.smooth} needs a positive smoothing value (k or alpha), got {value}")
-        if method == 1 and value < 0:
+        if method == 1 and value is not None and value < 0:
             raise BleuInputError(f"nltk-method1 needs a non-negative epsilon, got {value}")
 
     @property

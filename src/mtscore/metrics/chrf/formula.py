@@ -10,6 +10,8 @@ here carries whether it is still a Python float, and each operation follows NumP
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...core.stats import float32_arithmetic
@@ -20,22 +22,22 @@ EPS = 1e-16
 class _Value:
     """Rows of numbers, each a Python float (``exact``: float64 arithmetic) or a NumPy scalar of type ``narrow``."""
 
-    def __init__(self, value, exact, narrow: np.dtype):
+    def __init__(self, value: Any, exact: Any, narrow: np.dtype[Any]):
         self.value, self.exact, self.narrow = np.asarray(value, dtype=np.float64), np.asarray(exact), narrow
 
-    def _apply(self, ufunc, other: _Value) -> _Value:
+    def _apply(self, ufunc: np.ufunc, other: _Value) -> _Value:
         exact = self.exact & other.exact
         wide = ufunc(self.value, other.value)
         narrow = ufunc(self.value.astype(self.narrow), other.value.astype(self.narrow)).astype(np.float64)
         return _Value(np.where(exact, wide, narrow), exact, self.narrow)
 
-    def __add__(self, other):
+    def __add__(self, other: _Value) -> _Value:
         return self._apply(np.add, other)
 
-    def __mul__(self, other):
+    def __mul__(self, other: _Value) -> _Value:
         return self._apply(np.multiply, other)
 
-    def __truediv__(self, other):
+    def __truediv__(self, other: _Value) -> _Value:
         return self._apply(np.divide, other)
 
 
@@ -65,7 +67,8 @@ def f_scores(sums: np.ndarray, beta: float, eps_smoothing: bool) -> np.ndarray:
     return scores if exact.any() else scores.astype(narrow)
 
 
-def _effective_order(has_hyp, has_ref, precision, recall, beta, narrow) -> tuple[np.ndarray, np.ndarray]:
+def _effective_order(has_hyp: np.ndarray, has_ref: np.ndarray, precision: np.ndarray, recall: np.ndarray, beta: float,
+                     narrow: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
     """F-beta of precision and recall averaged over the orders with both counts positive, and
     which rows are Python floats in sacrebleu."""
     factor = beta**2
@@ -85,7 +88,8 @@ def _effective_order(has_hyp, has_ref, precision, recall, beta, narrow) -> tuple
     return np.where(scored, narrow.type(100) * f, 0.0).astype(np.float64), ~scored  # 0.0 is a Python float
 
 
-def _smoothed(has_hyp, has_ref, precision, recall, beta, narrow) -> tuple[np.ndarray, np.ndarray]:
+def _smoothed(has_hyp: np.ndarray, has_ref: np.ndarray, precision: np.ndarray, recall: np.ndarray, beta: float,
+              narrow: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
     """The mean over orders of each order's F-beta, 1e-16 for a missing precision, recall or F,
     and which rows are Python floats in sacrebleu."""
     rows, orders = has_hyp.shape

@@ -16,7 +16,7 @@ from numbers import Real
 
 import numpy as np
 
-from ...core.inputs import check_references, check_sentence
+from ...core.inputs import ReferenceStreams, check_references, check_sentence
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
@@ -28,9 +28,6 @@ from .options import OPTIONS
 from .symbols import Characters, Words
 
 __all__ = ["CHRF", "CHRFScore", "corpus_chrf", "sentence_chrf", "sentence_chrfs"]
-
-# Reference streams: one list per reference, a line (or None: missing) per hypothesis.
-ReferenceStreams = Sequence[Sequence[str | None]]
 
 
 @dataclass(frozen=True)
@@ -74,7 +71,7 @@ def _check_options(char_order: int, word_order: int, beta: float) -> None:
         raise BleuInputError(f"beta must be a finite number >= 0 (recall is beta times as important), got {beta!r}")
 
 
-class CHRF(Metric):
+class CHRF(Metric[PreparedReferences, CHRFScore]):
     """chrF/chrF++ with fixed options; give ``references`` once to score many systems against them.
 
     Options as sacrebleu's: ``char_order``/``word_order`` (n-gram orders; ``word_order=2`` is chrF++),
@@ -102,7 +99,8 @@ class CHRF(Metric):
         """Check, lowercase (if asked) and count reference streams; ``None`` marks a missing reference."""
         present = check_references(references, n_hypotheses)
         streams = [self._lines("" if line is None else line for line in stream) for stream in references]
-        kinds = [(Characters(self.whitespace), self.char_order), (Words(), self.word_order)]
+        kinds: list[tuple[Characters | Words, int]] = [(Characters(self.whitespace), self.char_order),
+                                                       (Words(), self.word_order)]
         return PreparedReferences(streams, present, kinds)
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
@@ -128,7 +126,7 @@ class CHRF(Metric):
             "version": TOOL_VERSION,
         })
 
-    def _score(self, statistics: np.ndarray, references: References | None) -> CHRFScore:
+    def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
         width = 3 * (self.char_order + self.word_order)
         if statistics.ndim != 2 or statistics.shape[1] != width:
             raise BleuInputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")

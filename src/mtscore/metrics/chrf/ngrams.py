@@ -9,6 +9,8 @@ be inserted among the reference keys.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .symbols import Characters, Words, running_type
@@ -173,7 +175,7 @@ class SymbolNgrams:
     """One kind of symbol's reference n-grams (orders 1..order), ready to give chrF statistics for hypotheses."""
 
     def __init__(self, streams: list[list[str]], symbols: Characters | Words, order: int):
-        split = [symbols.split(lines) for lines in streams]
+        split: list[tuple[Any, np.ndarray]] = [symbols.split(lines) for lines in streams]  # code points or words
         self.symbols, self.order = symbols, order
         self.vocabulary = symbols.vocabulary([items for items, _ in split])
         encoded = [self.vocabulary.encode(items, lengths) for items, lengths in split]

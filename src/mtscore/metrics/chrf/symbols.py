@@ -8,6 +8,7 @@ another and each line's count, the form the n-gram counting takes.
 from __future__ import annotations
 
 from itertools import chain, repeat
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,7 @@ _SPACE = np.array([chr(code).isspace() for code in range(0x3002)])
 PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
-def running_type(size: int) -> type:
+def running_type(size: int) -> type[np.signedinteger[Any]]:
     """The integer type for running counts over ``size`` items: int32 (much faster to accumulate) when wide enough."""
     return np.int32 if size < 2**31 else np.int64
 
@@ -122,7 +123,7 @@ class WordVocabulary:
         unseen = np.flatnonzero(first[ids] == 0).tolist()
         if unseen:
             new = list(dict.fromkeys(words[at] for at in unseen))
-            numbers = dict(zip(new, range(len(first), len(first) + len(new))))
+            numbers = dict(zip(new, range(len(first), len(first) + len(new)), strict=True))
             ids[unseen] = [numbers[words[at]] for at in unseen]
             more_first, more_second = self._token_ids(_pieces(new))
             first, second = np.concatenate([first, more_first]), np.concatenate([second, more_second])

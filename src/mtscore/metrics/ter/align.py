@@ -126,10 +126,11 @@ class _Found:
     """The distinct shift candidates of a round: pair (chunk row), block start ``a``, length ``l``,
     target ``t``; and ``counts``, how many candidates sacrebleu tries per pair (with repeats)."""
 
-    def __init__(self, pair, a, l, t, counts, nh):
+    def __init__(self, pair: np.ndarray, a: np.ndarray, l: np.ndarray, t: np.ndarray, counts: np.ndarray,
+                 nh: np.ndarray):
         self.pair, self.a, self.l, self.t, self.counts, self.nh = pair, a, l, t, counts, nh
 
-    def window(self, which=slice(None)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def window(self, which: slice | np.ndarray = slice(None)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each shift as a rotation: words ``[lo, lo + k)`` rotated left by ``rot``."""
         a, l, t, nh = self.a[which], self.l[which], self.t[which], self.nh[self.pair[which]]
         left = t < a

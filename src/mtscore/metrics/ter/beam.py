@@ -11,12 +11,14 @@ be scored by recomputing only the rows its shift changed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 BEAM_WIDTH = 25
 
 
-def cells(longest: int) -> tuple[type, int]:
+def cells(longest: int) -> tuple[type[np.signedinteger[Any]], int]:
     """The matrix cell type for a chunk whose largest ``|hyp| + |ref|`` is ``longest`` (int16, half
     the memory traffic, when it fits) and the value of an unreachable cell: above any distance plus
     a row's width, so it never wins a minimum, and twice it without overflow."""
@@ -26,10 +28,10 @@ def cells(longest: int) -> tuple[type, int]:
 class Beam:
     """The beam of a chunk of pairs: per pair and row, the allowed columns ``[lo, hi)``."""
 
-    def __init__(self, nh: np.ndarray, nr: np.ndarray, n_rows: int, dtype: type, inf: int):
+    def __init__(self, nh: np.ndarray, nr: np.ndarray, n_rows: int, dtype: type[np.signedinteger[Any]], inf: int):
         self.inf = dtype(inf)
         ratio = nr / nh
-        width = np.where(BEAM_WIDTH < ratio / 2, np.ceil(ratio / 2 + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
+        width = np.where(ratio / 2 > BEAM_WIDTH, np.ceil(ratio / 2 + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
         rows = np.arange(n_rows + 1)
         diagonal = np.floor(rows * ratio[:, None]).astype(np.int64)
         self.lo = np.maximum(0, diagonal - width[:, None]).astype(np.int32)
@@ -91,7 +93,7 @@ class Beam:
 
 
 def _next_row(prev: np.ndarray, words: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-              cols: np.ndarray, inf) -> np.ndarray:
+              cols: np.ndarray, inf: np.signedinteger[Any]) -> np.ndarray:
     """Row ``i`` from row ``i - 1`` (one hypothesis word per pair), within the beam ``[lo, hi)``."""
     row = prev + 1  # delete the hypothesis word
     np.minimum(row[:, 1:], prev[:, :-1] + (words[:, None] != ref), out=row[:, 1:])  # match or substitute
@@ -110,7 +112,8 @@ def _down_and_diagonal(below: np.ndarray, words: np.ndarray, ref: np.ndarray) ->
     return row
 
 
-def _insertions_leftwards(row: np.ndarray, lo: np.ndarray, hi: np.ndarray, cols: np.ndarray, inf) -> np.ndarray:
+def _insertions_leftwards(row: np.ndarray, lo: np.ndarray, hi: np.ndarray, cols: np.ndarray,
+                          inf: np.signedinteger[Any]) -> np.ndarray:
     """Backward: add insertions within the row (a running minimum from the right), keep the beam."""
     row = np.where(cols >= hi[:, None], inf, row) + cols
     row = np.minimum.accumulate(row[:, ::-1], axis=1)[:, ::-1] - cols

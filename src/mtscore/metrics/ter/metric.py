@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
-from ...core.inputs import check_references, check_sentence
+from ...core.inputs import ReferenceStreams, check_references, check_sentence
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
@@ -66,15 +67,16 @@ class TERReferences(References):
         hyp_ids = [np.array([self.vocabulary.get(w, unknown) for w in words], dtype=np.int32) for words in hypotheses]
         streams, segments = np.nonzero(self.present)
         edits = np.full(self.present.shape, np.iinfo(np.int64).max)
-        edits[streams, segments] = count_edits([hyp_ids[i] for i in segments],
-                                               [self.ids[s][i] for s, i in zip(streams, segments)])
+        # Only present references (never None) are compared.
+        references = cast("list[np.ndarray]", [self.ids[s][i] for s, i in zip(streams, segments, strict=True)])
+        edits[streams, segments] = count_edits([hyp_ids[i] for i in segments], references)
         statistics = np.empty((self.n_segments, 2))
         statistics[:, 0] = edits.min(axis=0)
         statistics[:, 1] = self.lengths.sum(axis=0) / self.present.sum(axis=0)
         return statistics
 
 
-class TER(Metric):
+class TER(Metric[TERReferences, TERScore]):
     """TER with fixed options (sacrebleu's names and defaults); give ``references`` once to score
     many systems against them.
 
@@ -87,12 +89,12 @@ class TER(Metric):
     higher_is_better = False
     options = OPTIONS
 
-    def __init__(self, references=None, *, normalized: bool = False, no_punct: bool = False,
+    def __init__(self, references: ReferenceStreams | None = None, *, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False):
         self.tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive)
         super().__init__(references)
 
-    def prepare(self, references, n_hypotheses: int | None = None) -> TERReferences:
+    def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> TERReferences:
         """Check and tokenize reference streams (``None`` marks a missing reference)."""
         present = check_references(references, n_hypotheses)
         return TERReferences([[None if line is None else self.tokenizer(line) for line in stream]
@@ -132,11 +134,13 @@ class TER(Metric):
             ratio = 100 * ratio
         return np.where(length > 0, ratio, np.where(edits > 0, 100.0, 0.0)).astype(ratio.dtype)
 
-    def _score(self, statistics: np.ndarray, references: References | None) -> TERScore:
+    def _score(self, statistics: np.ndarray, references: TERReferences | None) -> TERScore:
         """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
         statistics = np.asarray(statistics, dtype=np.float64)
         if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
-            raise BleuInputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
+            raise BleuInputError(
+                f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}"
+            )
         sums = np.cumsum(statistics, axis=0)[-1]
         nrefs = 1 if references is None else references.nrefs
         return TERScore(score=float(self.scores_of_sums(sums)), num_edits=int(sums[0]), ref_length=float(sums[1]),
@@ -144,14 +148,14 @@ class TER(Metric):
 
 
 
-def corpus_ter(hypotheses: Sequence[str], references, normalized: bool = False, no_punct: bool = False,
-               asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
+def corpus_ter(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False,
+               no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
     """Corpus TER of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     return metric.corpus_score(hypotheses, references)
 
 
-def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = False, no_punct: bool = False,
+def sentence_ter(hypothesis: str, references: Sequence[str | None], normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
     """TER of one segment against its references (a list of str)."""
     check_sentence(hypothesis, references)
@@ -159,8 +163,8 @@ def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = 
                       no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
 
 
-def sentence_ters(hypotheses: Sequence[str], references, normalized: bool = False, no_punct: bool = False,
-                  asian_support: bool = False, case_sensitive: bool = False) -> np.ndarray:
+def sentence_ters(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False,
+                  no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False) -> np.ndarray:
     """Every segment's TER at once (float64); references as for ``corpus_ter``."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     return metric.sentence_scores(hypotheses, references)
