@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import BleuInputError
 from ..metrics import metric_class, metric_options, metric_title
@@ -29,7 +29,7 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are ``UsageError`` (argparse would exit 2, which is kept
     for input errors)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
