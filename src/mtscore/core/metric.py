@@ -19,7 +19,7 @@ from ..errors import BleuInputError, LengthMismatchError
 from .inputs import check_hypotheses, is_sequence, references_for
 from .options import Option
 from .references import PreparedT
-from .score import SacrebleuFormat
+from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
 from .stats import Statistics
 
@@ -34,6 +34,8 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     name: str  # the column title: "BLEU", "chrF2", "chrF2++", "TER"
     higher_is_better: ClassVar[bool] = True
     options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
+    # The result attributes a TSV row lists (a list spreads over columns ``name_1`` ...); none: no TSV.
+    tsv_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
@@ -60,6 +62,26 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     @abstractmethod
     def signature(self, nrefs: int | str = 1) -> Signature:
         """The reproducibility signature for ``nrefs`` references per segment."""
+
+    # Hooks with a default.
+
+    def can_stream(self) -> bool:
+        """Whether large inputs may be scored block by block (``core.stream``) with these options."""
+        return True
+
+    def segment_metric(self) -> Metric:
+        """The metric that scores single segments (``-sl``, ``explain``): this one, unless the
+        metric scores segments with options of their own."""
+        return self
+
+    def segment_results(self, statistics: np.ndarray) -> SegmentResults:
+        """Each segment's score (sacrebleu's ``sentence_score``) and the corpus score, from
+        per-segment statistics against the references given at creation: bare scores under the
+        metric's name, with the corpus's signature."""
+        corpus = self.score_statistics(statistics)
+        scores = self.segment_metric().scores_of_sums(statistics)
+        return SegmentResults([NamedScore(self.name, float(score), corpus.signature) for score in scores],
+                              NamedScore(self.name, corpus.score, corpus.signature))
 
     # The shared flow.
 

@@ -1,18 +1,17 @@
 """``Option``: one option of a metric, declared once for its constructor, the command line and the docs.
 
-Declarations are plain data in each metric package's ``__init__`` (no NumPy), so the command line
-builds its parser from them without loading any metric.
+Declarations are plain data in each metric package's ``options`` module (no NumPy), so the command
+line builds its parser from them without loading any metric. ``Option`` is a named tuple rather than
+a dataclass so that ``mtscore --help`` starts without importing ``dataclasses`` (and ``inspect``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """``name``: the constructor's keyword; ``flags``: its command-line spellings (sacrebleu's);
     ``kind``: ``bool`` for a switch, else the type of one value (``nargs="+"``: several)."""
 

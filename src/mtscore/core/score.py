@@ -1,12 +1,13 @@
-"""The score base every result shares: sacrebleu's text line and JSON object."""
+"""The score base every result shares (sacrebleu's text line and JSON object), a bare named
+score, and what ``-sl`` lists for a system (``SegmentResults``)."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import NamedTuple
 
-if TYPE_CHECKING:
-    from .signature import Signature
+from .signature import Signature
 
 
 class SacrebleuFormat:
@@ -38,5 +39,27 @@ class SacrebleuFormat:
             data["verbose_score"] = self.verbose
         return json.dumps(data | self.signature.info, indent=1, ensure_ascii=False)
 
+    def to_dict(self) -> dict:
+        """The numbers at full precision: here the name and score; a metric's result adds its own."""
+        return {"name": self.name, "score": self.score}
+
     def __str__(self) -> str:
         return self.format()
+
+
+class NamedScore(SacrebleuFormat):
+    """A score under a metric's name, without details: a segment's score of a metric whose
+    segment results carry no statistics."""
+
+    def __init__(self, name: str, score: float, signature: Signature):
+        self.name, self.score, self.signature = name, score, signature
+
+
+class SegmentResults(NamedTuple):
+    """One system's results as ``-sl`` lists them: each segment's, then the corpus's (of the same
+    kind, so their rows have the same fields). ``segment_signature`` is set by a metric that scores
+    segments with options of their own (``Metric.segment_metric``)."""
+
+    segments: Sequence[SacrebleuFormat]
+    corpus: SacrebleuFormat
+    segment_signature: Signature | None = None

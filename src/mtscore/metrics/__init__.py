@@ -1,7 +1,7 @@
 """The metrics, by command-line name: each a subpackage whose class subclasses ``core.metric.Metric``.
 
-A metric's package holds its class and an ``options`` module declaring its options (light: no
-NumPy), so the command line, the report and the docs read them without loading the metric.
+A metric's package holds its class and an ``options`` module declaring its options and title
+(light: no NumPy), so the command line, the report and the docs read them without loading the metric.
 Adding a metric is one subpackage and one line in ``METRICS``. May import ``core``, ``engine``,
 ``tokenizers``, ``files`` and the leaf modules; never ``significance``, ``report`` or ``cli``.
 """
@@ -27,3 +27,8 @@ def metric_class(name: str) -> type[Metric]:
 def metric_options(name: str) -> tuple[Option, ...]:
     """The options the metric called ``name`` declares, without importing the metric itself."""
     return import_module(f".{name}.options", __name__).OPTIONS
+
+
+def metric_title(name: str) -> str:
+    """How the metric called ``name`` is named in the command line's help (``chrF``, ``TER``)."""
+    return import_module(f".{name}.options", __name__).TITLE

@@ -1,2 +1,19 @@
-"""Results as text, TSV, JSON lines and LaTeX (``paired``: significance tables). May import
-``significance``, ``metrics``, ``core`` and below; never ``cli``."""
+"""Results as the command line writes them: corpus scores as score lines, JSON or a table
+(``corpus``), scores with bootstrap intervals (``confidence``), every segment's score
+(``segments``), TSV rows (``tsv``) and paired tests (``paired``, over ``significance.results``).
+May import ``significance``, ``metrics``, ``core`` and below; never ``cli``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Form(NamedTuple):
+    """How results are written: ``format`` (json, text, tsv or latex), ``width`` (decimals of a
+    score), ``score_only`` (the numbers alone) and ``short`` (short signature field names)."""
+
+    format: str = "json"
+    width: int = 1
+    score_only: bool = False
+    short: bool = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Sequence
 from itertools import chain
@@ -17,6 +18,7 @@ from ...core.inputs import (
     references_for,
 )
 from ...core.metric import Metric
+from ...core.score import SegmentResults
 from ...core.signature import TOOL_VERSION, Signature
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import id_rows, is_token_ids
@@ -27,7 +29,7 @@ from .formula import corpus_rows, score_sums, segment_rows
 from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
 from .result import BLEUScore, SentenceScores
-from .scoring import Scoring
+from .scoring import Scoring, sentence_effective_order
 from .stats import Stats
 
 
@@ -44,6 +46,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     name = "BLEU"
     options = OPTIONS
+    tsv_fields = ("score", "bp", "sys_len", "ref_len", "counts", "totals", "precisions")
 
     def __init__(
         self,
@@ -164,8 +167,27 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         )
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> BLEUScore:
-        nrefs, kind = (references.nrefs, references.kind) if references is not None else (1, "text")
-        return self.score_stats(Stats.from_matrix(statistics), nrefs, kind)
+        return self.score_stats(Stats.from_matrix(statistics), *_nrefs_and_kind(references))
+
+    def can_stream(self) -> bool:
+        """NLTK's corpus smoothing is scored in memory."""
+        return self.scoring.nltk_method is None
+
+    def segment_metric(self) -> BLEU:
+        """sacrebleu's sentence-level BLEU: effective order on, except for NLTK's methods (whose
+        ``sentence_bleu`` has none)."""
+        scoring = self.scoring
+        segment = copy.copy(self)
+        segment.scoring = Scoring(scoring.smooth, scoring.smooth_value, sentence_effective_order(scoring.smooth, None),
+                                  scoring.max_order, scoring.weights)
+        return segment
+
+    def segment_results(self, statistics: np.ndarray) -> SegmentResults:
+        """Each segment's full BLEU (precisions, BP, lengths) under ``segment_metric``, with its
+        signature, then the corpus's."""
+        stats, info = Stats.from_matrix(statistics), _nrefs_and_kind(self._references)
+        segments = self.segment_metric().score_segments(stats, *info)
+        return SegmentResults(list(segments), self.score_stats(stats, *info), segments.signature)
 
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system, tokenized and counted together (a line that
@@ -205,3 +227,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             result = dataclasses.replace(result, scores=scores)
         return result
 
+
+def _nrefs_and_kind(references: PreparedReferences | None) -> tuple[int | str, str]:
+    """The references per segment and their kind (``text`` or ``ids``), for signatures."""
+    return (references.nrefs, references.kind) if references is not None else (1, "text")

@@ -6,6 +6,7 @@ from ... import tokenizers
 from ...core.options import Option
 from .scoring import SMOOTH_DEFAULTS
 
+TITLE = "BLEU"  # how the command line's help names the metric
 OPTIONS = (
     Option("tokenize", ("-tok", "--tokenize"), "tokenizer (default: 13a)", str, "13a", tokenizers.available),
     Option("lowercase", ("-lc", "--lowercase"), "case-insensitive BLEU"),

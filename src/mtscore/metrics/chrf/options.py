@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core.options import Option
 
+TITLE = "chrF"  # how the command line's help names the metric
 OPTIONS = (
     Option("char_order", ("-cc", "--chrf-char-order"), "character n-gram order (default: 6)", int, 6, metavar="N"),
     Option("word_order", ("-cw", "--chrf-word-order"), "word n-gram order; 2 gives chrF++ (default: 0)", int, 0,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core.options import Option
 
+TITLE = "TER"  # how the command line's help names the metric
 OPTIONS = (
     Option("case_sensitive", ("--ter-case-sensitive",), "case-sensitive TER"),
     Option("asian_support", ("--ter-asian-support",), "split Asian characters (tercom's -a)"),

@@ -1,0 +1,104 @@
+"""What every subcommand shares: exit codes, the parser that reports usage errors, every metric's
+options built from its declarations (``metrics.metric_options``), reading files and checking their
+line counts. Light: building a parser loads no metric (and no NumPy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from ..errors import BleuInputError
+from ..metrics import metric_class, metric_options, metric_title
+
+if TYPE_CHECKING:
+    from ..core.metric import Metric
+    from ..core.options import Option
+
+EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 1, 2
+STDIN = "-"
+
+
+class UsageError(Exception):
+    """Wrong arguments: exit 1 with a message."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are ``UsageError`` (argparse would exit 2, which is kept
+    for input errors)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def add_metric_options(parser: argparse.ArgumentParser, names: Iterable[str], grouped: bool) -> None:
+    """The declared options of each metric in ``names``, with sacrebleu's flags; ``grouped``: each
+    metric's under a title of its own, ``chrF (with -m chrf)``."""
+    for name in names:
+        target = parser.add_argument_group(f"{metric_title(name)} (with -m {name})") if grouped else parser
+        for option in metric_options(name):
+            if option.kind is bool:
+                target.add_argument(*option.flags, dest=_dest(option), action="store_true", help=option.help)
+            else:
+                target.add_argument(*option.flags, dest=_dest(option), type=option.kind, default=option.default,
+                                    choices=option.choice_list(), metavar=option.metavar, nargs=option.nargs,
+                                    help=option.help)
+
+
+def _dest(option: Option) -> str:
+    """The attribute that holds an option's value: its first long flag, as argparse names it
+    (``--smooth-method``: ``smooth_method``)."""
+    flag = next((flag for flag in option.flags if flag.startswith("--")), option.flags[0])
+    return flag.lstrip("-").replace("-", "_")
+
+
+def metric_keywords(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    """The constructor keywords of metric ``name`` given on the command line, by its declared options."""
+    return {option.name: getattr(args, _dest(option)) for option in metric_options(name)}
+
+
+def configured_metric(args: argparse.Namespace, name: str) -> Metric:
+    """Metric ``name`` with the options of the command line, without references: bad option values
+    are usage errors, found before any file is read."""
+    try:
+        return metric_class(name)(**metric_keywords(args, name))
+    except BleuInputError as error:
+        raise UsageError(str(error)) from None
+
+
+def read(path: str) -> list[str]:
+    """The segments of a file (``-``: standard input); unreadable or malformed files are input errors."""
+    from ..files.read import read_lines
+
+    return read_lines(path)
+
+
+def check_counts(ref_paths: Sequence[str], ref_counts: Sequence[int], hyp_paths: Sequence[str],
+                 hyp_counts: Sequence[int]) -> None:
+    """Every file has lines, and as many as the first reference file."""
+    for path, count, what in [*zip(ref_paths, ref_counts, ["references"] * len(ref_paths)),
+                              *zip(hyp_paths, hyp_counts, ["hypotheses"] * len(hyp_paths))]:
+        if count == 0:
+            raise BleuInputError(f"{_display(path)} is empty: no {what} to score")
+    for path, count in zip(ref_paths[1:], ref_counts[1:]):
+        if count != ref_counts[0]:
+            raise BleuInputError(
+                f"reference files differ in length: {ref_paths[0]} has {ref_counts[0]} lines, {path} has {count}"
+            )
+    for path, count in zip(hyp_paths, hyp_counts):
+        if count != ref_counts[0]:
+            raise BleuInputError(
+                f"{_display(path)} has {count} lines but {ref_paths[0]} has {ref_counts[0]}; "
+                "hypotheses and references need one line per segment"
+            )
+
+
+def _display(path: str) -> str:
+    return "standard input" if path == STDIN else path
+
+
+def print_lines(lines: Iterable[str]) -> None:
+    """Each line to standard output as it comes."""
+    sys.stdout.writelines(f"{line}\n" for line in lines)

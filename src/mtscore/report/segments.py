@@ -1,0 +1,50 @@
+"""Every segment's score then the corpus score, per system (``-sl``): text lines, JSON lines, TSV
+rows or the numbers alone, from each system's ``core.score.SegmentResults``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..core.score import SacrebleuFormat, SegmentResults
+from . import Form
+from .tsv import tsv_lines
+
+
+def segment_lines(systems: Iterable[tuple[str, SegmentResults]], form: Form, several: bool,
+                  tsv_fields: Sequence[str] = ()) -> Iterator[str]:
+    """The lines of each ``(system, results)``, each prefixed with the system's name when there are
+    ``several`` (TSV rows and JSON lines name it anyway); TSV has one header over all systems."""
+    if form.format == "tsv" and not form.score_only:
+        rows: list[tuple[str, int | str, SacrebleuFormat]] = []
+        for source, results in systems:
+            rows += [(source, line, score) for line, score in enumerate(results.segments, 1)]
+            rows.append((source, "corpus", results.corpus))
+        yield from tsv_lines(tsv_fields, rows)
+        return
+    for source, results in systems:
+        yield from _system_lines(source, results, form, f"{source}\t" if several else "")
+
+
+def _system_lines(source: str, results: SegmentResults, form: Form, prefix: str) -> Iterator[str]:
+    width, corpus = form.width, results.corpus
+    segments = list(enumerate(results.segments, 1))
+    signature = corpus.signature.format(form.short)
+    if form.score_only:
+        yield from (f"{prefix}{line}\t{score.format(width, score_only=True)}" for line, score in segments)
+        yield f"{prefix}corpus\t{corpus.format(width, score_only=True)}"
+    elif form.format == "json":
+        for line, score in segments:
+            yield json.dumps({"system": source, "line": line, **score.to_dict()}, ensure_ascii=False)
+        row = {"system": source, "line": "corpus", **corpus.to_dict(), "signature": signature}
+        if results.segment_signature is not None:
+            row["segment_signature"] = results.segment_signature.format(form.short)
+        yield json.dumps(row, ensure_ascii=False)
+    else:
+        yield from (f"{prefix}{line}\t{score.format(width)}" for line, score in segments)
+        yield f"{prefix}corpus\t{corpus.format(width)}"
+        if results.segment_signature is None:
+            yield f"{prefix}signature: {signature}"
+        else:
+            yield f"{prefix}segment signature: {results.segment_signature.format(form.short)}"
+            yield f"{prefix}corpus signature: {signature}"
