@@ -33,6 +33,22 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+class VersionAction(argparse.Action):
+    """``--version``: prints ``mtscore VERSION`` and exits, reading the installed version only when
+    asked (``importlib.metadata`` costs about 15 ms that ``--help`` and scoring need not pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str = "show program's version number and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> NoReturn:
+        from ..version import __version__
+
+        print(f"mtscore {__version__}")
+        parser.exit()
+
+
 def add_metric_options(parser: argparse.ArgumentParser, names: Iterable[str], grouped: bool) -> None:
     """The declared options of each metric in ``names``, with sacrebleu's flags; ``grouped``: each
     metric's under a title of its own, ``chrF (with -m chrf)``."""

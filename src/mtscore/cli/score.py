@@ -15,12 +15,12 @@ from ..metrics import METRICS, metric_class
 from ..report import Form
 from ..report.corpus import render_scores
 from ..report.segments import segment_lines
-from ..version import __version__
 from .common import (
     EXIT_OK,
     STDIN,
     Parser,
     UsageError,
+    VersionAction,
     add_metric_options,
     check_counts,
     configured_metric,
@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="short signature field names")
-    parser.add_argument("-V", "--version", action="version", version=f"mtscore {__version__}")
+    parser.add_argument("-V", "--version", action=VersionAction)
     return parser
 
 
