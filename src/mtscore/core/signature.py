@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from ..version import __version__
+from functools import cache
 
-TOOL_VERSION = f"mtscore-{__version__}"
+
+@cache
+def tool_version() -> str:
+    """``mtscore-VERSION``, every signature's ``version`` field: the installed version, read from
+    the package metadata when a signature is first made (not when this module loads)."""
+    from ..version import __version__
+
+    return f"mtscore-{__version__}"
+
+
+def __getattr__(name: str) -> str:
+    """``TOOL_VERSION``: ``tool_version()`` as a module constant, read on first use."""
+    if name == "TOOL_VERSION":
+        return tool_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # Field name -> short name (sacrebleu's abbreviations) for every metric's fields.
 _SHORT = {

@@ -19,7 +19,7 @@ from ...core.inputs import (
 )
 from ...core.metric import Metric
 from ...core.score import SegmentResults
-from ...core.signature import TOOL_VERSION, Signature
+from ...core.signature import Signature, tool_version
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import id_rows, is_token_ids
 from ...engine.keys import TokenKeys, distinct_lines
@@ -143,7 +143,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             "eff": "yes" if scoring.effective_order else "no",
             "tok": "ids" if kind == "ids" else self.tokenizer.name,
             "smooth": scoring.smooth_label(),
-            "version": TOOL_VERSION,
+            "version": tool_version(),
         }
         if scoring.max_order != 4:
             info["ngram"] = str(scoring.max_order)

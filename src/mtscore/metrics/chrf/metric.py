@@ -20,7 +20,7 @@ from ...core.inputs import ReferenceStreams, check_references, check_sentence
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import TOOL_VERSION, Signature
+from ...core.signature import Signature, tool_version
 from ...errors import BleuInputError
 from .formula import f_scores
 from .ngrams import SymbolNgrams
@@ -123,7 +123,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
             "nc": str(self.char_order),
             "nw": str(self.word_order),
             "space": "yes" if self.whitespace else "no",
-            "version": TOOL_VERSION,
+            "version": tool_version(),
         })
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:

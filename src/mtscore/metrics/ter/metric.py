@@ -20,7 +20,7 @@ from ...core.inputs import ReferenceStreams, check_references, check_sentence
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import TOOL_VERSION, Signature
+from ...core.signature import Signature, tool_version
 from ...core.stats import float32_arithmetic
 from ...errors import BleuInputError
 from ...tokenizers.tercom import TercomTokenizer
@@ -111,7 +111,7 @@ class TER(Metric[TERReferences, TERScore]):
             "norm": yes_no[options.normalized],
             "punct": yes_no[not options.no_punct],
             "asian": yes_no[options.asian_support],
-            "version": TOOL_VERSION,
+            "version": tool_version(),
         }, short={"tok": "t"})
 
     def _statistics(self, prepared: TERReferences, hypotheses: Sequence[str]) -> np.ndarray:
