@@ -1,24 +1,37 @@
-"""Small helpers shared by the test modules: reproducible Hypothesis settings, files of lines."""
+"""Small helpers shared by the test modules: reproducible Hypothesis settings, files of lines, the
+command line run in-process, and sacrebleu's command line as an oracle."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
 
 def fixed(**kwargs):
-    """Hypothesis settings for reproducible runs: derandomized, no example database, no deadline."""
-    return settings(
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        **kwargs,
-    )
+    """Hypothesis settings on top of the reproducible profile that ``conftest.py`` loads
+    (derandomized, no example database, no deadline)."""
+    return settings(**kwargs)
 
 
 def write(path: Path, lines, newline: str = "\n", encoding: str = "utf-8") -> str:
     """Write ``lines``, each ended by ``newline``, and return the path as str."""
     path.write_bytes("".join(line + newline for line in lines).encode(encoding))
     return str(path)
+
+
+def run(capsys, *argv):
+    """``mtscore ARGV`` in this process: (exit code, standard output, standard error)."""
+    from mtscore.cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def sacrebleu_cli(*argv) -> str:
+    """The standard output of ``sacrebleu ARGV`` (the oracle), in a clean environment."""
+    command = [sys.executable, "-m", "sacrebleu", *map(str, argv)]
+    return subprocess.run(command, capture_output=True, text=True, check=True, env={"PATH": "/usr/bin:/bin"}).stdout

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# What str.split() splits on beyond ASCII, as UTF-8 (``tests/test_spans.py`` checks the list is complete).
+# What str.split() splits on beyond ASCII, as UTF-8 (``tests/engine/test_spans.py`` checks the list is complete).
 UNICODE_SPACES = "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 _UNICODE_SPACE_BYTES = [char.encode("utf-8") for char in UNICODE_SPACES]
 

@@ -20,21 +20,22 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from helpers import fixed, write  # noqa: E402
+from helpers import fixed, run, write
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from paper_examples import CANDIDATE_1, REFERENCES_1, words  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
-from test_paper import CANDIDATE_1, REFERENCES_1, words  # noqa: E402
+from shared_data import REPO_ROOT
 
 import mtscore  # noqa: E402
 from mtscore import BleuInputError  # noqa: E402
-from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main  # noqa: E402
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE  # noqa: E402
 
 # NLTK's method 0 warns on a missing order.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 TOLERANCE = 1e-9
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = REPO_ROOT / "examples"
 EX_HYP, EX_REF_A, EX_REF_B = (str(EXAMPLES / name) for name in ("hyp.en", "ref.A.en", "ref.B.en"))
 
 # Small files: an empty hypothesis, a one-word one, one shorter than 4 tokens, a perfect one.
@@ -57,11 +58,6 @@ def files(tmp_path):
         "other": write(tmp_path / "other.txt", OTHER),
     }
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def read(path):

@@ -4,17 +4,15 @@ and streaming, against sacrebleu 2.6.0."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 import sacrebleu
-from helpers import write
+from helpers import run, sacrebleu_cli, write
 from sacrebleu.significance import PairedTest
 from shared_data import read_lines, references, system_output
 
-from mtscore.cli import EXIT_OK, EXIT_USAGE, main
+from mtscore.cli import EXIT_OK, EXIT_USAGE
 from mtscore.cli import score as cli
 from mtscore.core import stream
 from mtscore.significance import paired_test
@@ -23,15 +21,6 @@ SYSTEMS = ["Online-A", "PROMT", "Online-B"]
 SUBSET = 300  # sacrebleu's TER is slow: paired tests compare on the first segments
 
 
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def sacrebleu_cli(*argv) -> str:
-    command = [sys.executable, "-m", "sacrebleu", *map(str, argv)]
-    return subprocess.run(command, capture_output=True, text=True, check=True, env={"PATH": "/usr/bin:/bin"}).stdout
 
 
 def without_version(text: str) -> str:

@@ -9,13 +9,13 @@ import subprocess
 import sys
 
 import pytest
-from helpers import fixed, write
+from helpers import fixed, run, write
 from hypothesis import given
 from hypothesis import strategies as st
 from shared_data import references, system_output
 
 from mtscore import BLEU
-from mtscore.cli import EXIT_INPUT, EXIT_OK, main
+from mtscore.cli import EXIT_INPUT, EXIT_OK
 from mtscore.cli import score as cli
 from mtscore.core import stream
 from mtscore.core.stream import aligned_blocks, stream_scores
@@ -81,11 +81,6 @@ def test_streamed_scores_equal_in_memory_on_wmt22(options, segments):
     in_memory = BLEU([read_lines(path) for path in refs], **options).corpus_score(read_lines(hyp))
     assert streamed == in_memory and streamed.signature == in_memory.signature
 
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "tsv"], ["-b", "-w", "6"], ["-lc", "-tok", "intl"]])

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 import sacrebleu
-from helpers import write
+from helpers import run, write
 
 from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
 
@@ -29,11 +29,6 @@ def files(tmp_path):
         "dir": str(tmp_path),
     }
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def oracle(hyps, refs, **kwargs):

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 import sacrebleu
+from helpers import run, sacrebleu_cli
 from sacrebleu.significance import PairedTest, _bootstrap_resample
 from shared_data import read_lines, references, system_output
 
 from mtscore import BLEU
-from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE, main
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from mtscore.progress import Progress
 from mtscore.significance import paired_test, paired_test_statistics
 from mtscore.significance import resampling as significance
@@ -261,16 +260,6 @@ def test_progress_bar_only_on_a_terminal():
 # --- command line ---------------------------------------------------------------------------------------------
 
 
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def sacrebleu_cli(*argv):
-    command = [sys.executable, "-m", "sacrebleu", *map(str, argv)]
-    env = {"PATH": "/usr/bin:/bin"}
-    return subprocess.run(command, capture_output=True, text=True, check=True, env=env).stdout
 
 
 @pytest.mark.parametrize("test", ["--paired-bs", "--paired-ar"])
