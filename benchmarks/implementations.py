@@ -33,26 +33,50 @@ PLAN = {
     "E": ["floor", "mtscore"],
     "F": ["mtscore", "sacrebleu"],
     "G": ["mtscore", "sacrebleu"],
-    "H": ["mtscore", "sacrebleu", "torchmetrics", "nltk", "mtscore-chrf++", "sacrebleu-chrf++",
-          "torchmetrics-chrf++"],
+    "H": ["mtscore", "sacrebleu", "torchmetrics", "nltk", "mtscore-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++"],
     "I": ["mtscore", "sacrebleu", "torchmetrics"],
 }
 # Whose scores every other implementation is checked against: (workload, implementation).
-REFERENCE = {"A": ("A", "sacrebleu"), "B": ("B", "sacrebleu"), "C": ("C", "sacrebleu"),
-             "D": ("D", "nltk"), "E": ("B", "sacrebleu"), "F": ("F", "sacrebleu"), "G": ("G", "sacrebleu"),
-             "H": ("H", "sacrebleu"), "I": ("I", "sacrebleu")}
+REFERENCE = {
+    "A": ("A", "sacrebleu"),
+    "B": ("B", "sacrebleu"),
+    "C": ("C", "sacrebleu"),
+    "D": ("D", "nltk"),
+    "E": ("B", "sacrebleu"),
+    "F": ("F", "sacrebleu"),
+    "G": ("G", "sacrebleu"),
+    "H": ("H", "sacrebleu"),
+    "I": ("I", "sacrebleu"),
+}
 # Rows that measure a variant of their workload's metric (chrF++ on H): the row their time is divided
 # by and the row their scores are checked against, instead of mtscore's and REFERENCE's.
-VARIANTS = {name: ("mtscore-chrf++", "sacrebleu-chrf++")
-            for name in ("mtscore-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++")}
+VARIANTS = {
+    name: ("mtscore-chrf++", "sacrebleu-chrf++")
+    for name in ("mtscore-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++")
+}
 # The issues' speed targets: (workload, peer, how many times faster than it mtscore must be); below 1,
 # a bound on how much slower mtscore may be (E: at most 5x the read-and-split floor).
-TARGETS = [("B", "sacrebleu", 20), ("B", "bleuscore", 2), ("C", "sacrebleu", 30), ("D", "nltk", 10),
-           ("D", "bleuscore", 3), ("E", "floor", 1 / 5), ("F", "sacrebleu", 20), ("G", "sacrebleu", 20),
-           ("H", "sacrebleu", 10), ("I", "sacrebleu", 5)]
+TARGETS = [
+    ("B", "sacrebleu", 20),
+    ("B", "bleuscore", 2),
+    ("C", "sacrebleu", 30),
+    ("D", "nltk", 10),
+    ("D", "bleuscore", 3),
+    ("E", "floor", 1 / 5),
+    ("F", "sacrebleu", 20),
+    ("G", "sacrebleu", 20),
+    ("H", "sacrebleu", 10),
+    ("I", "sacrebleu", 5),
+]
 # Packages whose versions the results record, by implementation.
-PACKAGES = {"mtscore": "mtscore", "mtscore-torch": "torch", "sacrebleu": "sacrebleu", "nltk": "nltk",
-            "torchmetrics": "torchmetrics", "bleuscore": "bleuscore"}
+PACKAGES = {
+    "mtscore": "mtscore",
+    "mtscore-torch": "torch",
+    "sacrebleu": "sacrebleu",
+    "nltk": "nltk",
+    "torchmetrics": "torchmetrics",
+    "bleuscore": "bleuscore",
+}
 # Environment variables that would change the significance tests' seed (12345 without them).
 SEED_VARIABLES = ("SACREBLEU_SEED", "MTSCORE_SEED")
 
@@ -95,7 +119,7 @@ def _tokenize_13a(lines: list[str]) -> list[list[str]]:
 
 def _per_segment(streams: list[list[str]]) -> list[list[str]]:
     """Reference streams regrouped as one list of references per segment (torchmetrics, bleuscore, NLTK)."""
-    return [list(references) for references in zip(*streams)]
+    return [list(references) for references in zip(*streams, strict=False)]
 
 
 def _id_strings(array) -> list[str]:
@@ -119,10 +143,22 @@ def _run_cli(command: list[str]) -> str:
 
 def _cli(module: str, references, systems, test: str, *extra: str) -> Timed:
     """``python -m module REFS -i SYSTEMS TEST -f json EXTRA``, timed as a whole, its report flattened."""
-    command = [sys.executable, "-m", module, *map(str, references), "-i", *map(str, systems), test, "-f", "json", *extra]
+    command = [
+        sys.executable,
+        "-m",
+        module,
+        *map(str, references),
+        "-i",
+        *map(str, systems),
+        test,
+        "-f",
+        "json",
+        *extra,
+    ]
     note = f"python -m {module} REF.A REF.B -i {len(systems)} systems {test} -f json {' '.join(extra)}".rstrip()
-    return Timed(lambda: _run_cli(command), _significance_values, note, headline=lambda values: values[0],
-                 in_child=True)
+    return Timed(
+        lambda: _run_cli(command), _significance_values, note, headline=lambda values: values[0], in_child=True
+    )
 
 
 def _significance_values(stdout: str):
@@ -161,8 +197,11 @@ class Mtscore:
     def prepare_ids(self, hypotheses, references) -> Timed:
         mtscore = _load_mtscore()
 
-        return Timed(lambda: mtscore.sentence_scores(hypotheses, [references], smooth="nltk-method0"),
-                     lambda result: result.scores, "NumPy int64 arrays, smooth='nltk-method0'")
+        return Timed(
+            lambda: mtscore.sentence_scores(hypotheses, [references], smooth="nltk-method0"),
+            lambda result: result.scores,
+            "NumPy int64 arrays, smooth='nltk-method0'",
+        )
 
     def prepare_files(self, files, segments) -> Timed:
         """Read the files as the command line does (``stages.read``, the harness's one internal
@@ -186,8 +225,11 @@ class Mtscore:
         from mtscore import corpus_chrf
 
         order = self.word_order
-        return Timed(lambda: corpus_chrf(hypotheses, streams, word_order=order), lambda result: result.score,
-                     f"corpus_chrf(hyps, streams, word_order={order})")
+        return Timed(
+            lambda: corpus_chrf(hypotheses, streams, word_order=order),
+            lambda result: result.score,
+            f"corpus_chrf(hyps, streams, word_order={order})",
+        )
 
     def prepare_ter(self, hypotheses, streams) -> Timed:
         _load_mtscore()
@@ -213,9 +255,11 @@ class MtscoreTorch(Mtscore):
         import torch
 
         hyp, ref = torch.from_numpy(hypotheses), torch.from_numpy(references)
-        return Timed(lambda: mtscore.sentence_scores(hyp, [ref], smooth="nltk-method0"),
-                     lambda result: result.scores.numpy(), f"torch {torch.__version__} CPU tensors, "
-                     f"{torch.get_num_threads()} threads")
+        return Timed(
+            lambda: mtscore.sentence_scores(hyp, [ref], smooth="nltk-method0"),
+            lambda result: result.scores.numpy(),
+            f"torch {torch.__version__} CPU tensors, {torch.get_num_threads()} threads",
+        )
 
 
 class Sacrebleu:
@@ -235,7 +279,7 @@ class Sacrebleu:
         references = _per_segment(streams)
 
         def call():
-            return [sacrebleu.sentence_bleu(h, refs).score for h, refs in zip(hypotheses, references)]
+            return [sacrebleu.sentence_bleu(h, refs).score for h, refs in zip(hypotheses, references, strict=False)]
 
         return Timed(call, _from_percent, "loop of sentence_bleu(h, [r])")
 
@@ -246,8 +290,10 @@ class Sacrebleu:
         hyp, ref = _id_strings(hypotheses), _id_strings(references)
 
         def call():
-            return [sacrebleu.sentence_bleu(h, [r], smooth_method="none", tokenize="none",
-                                            use_effective_order=False).score for h, r in zip(hyp, ref)]
+            return [
+                sacrebleu.sentence_bleu(h, [r], smooth_method="none", tokenize="none", use_effective_order=False).score
+                for h, r in zip(hyp, ref, strict=False)
+            ]
 
         return Timed(call, _from_percent, "loop over space-joined id strings, tokenize='none', smooth 'none'")
 
@@ -258,14 +304,20 @@ class Sacrebleu:
         from sacrebleu.metrics import CHRF
 
         order = self.word_order
-        return Timed(lambda: CHRF(word_order=order).corpus_score(hypotheses, streams), lambda result: result.score,
-                     f"CHRF(word_order={order}).corpus_score(hyps, streams)")
+        return Timed(
+            lambda: CHRF(word_order=order).corpus_score(hypotheses, streams),
+            lambda result: result.score,
+            f"CHRF(word_order={order}).corpus_score(hyps, streams)",
+        )
 
     def prepare_ter(self, hypotheses, streams) -> Timed:
         from sacrebleu.metrics import TER
 
-        return Timed(lambda: TER().corpus_score(hypotheses, streams), lambda result: result.score,
-                     "TER().corpus_score(hyps, streams)")
+        return Timed(
+            lambda: TER().corpus_score(hypotheses, streams),
+            lambda result: result.score,
+            "TER().corpus_score(hyps, streams)",
+        )
 
 
 class SacrebleuChrfPlusPlus(Sacrebleu):
@@ -281,7 +333,7 @@ class Nltk:
     not_comparable: ClassVar[dict[str, str]] = {
         "files": "not part of the floor workload",
         "chrf": "its corpus_chrf takes one reference per hypothesis (H has 2) and macro-averages sentence "
-                "F-scores (beta 3 by default); sacrebleu's chrF sums statistics over the corpus",
+        "F-scores (beta 3 by default); sacrebleu's chrF sums statistics over the corpus",
     }
 
     def prepare_corpus(self, hypotheses, streams) -> Timed:
@@ -289,8 +341,11 @@ class Nltk:
 
         hyp_tokens = _tokenize_13a(hypotheses)
         references = _per_segment([_tokenize_13a(stream) for stream in streams])
-        return Timed(lambda: corpus_bleu(references, hyp_tokens), lambda result: result * 100,
-                     "corpus_bleu on 13a tokens (tokenized untimed)")
+        return Timed(
+            lambda: corpus_bleu(references, hyp_tokens),
+            lambda result: result * 100,
+            "corpus_bleu on 13a tokens (tokenized untimed)",
+        )
 
     def prepare_sentence(self, hypotheses, streams) -> Timed:
         from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
@@ -301,7 +356,10 @@ class Nltk:
         method3 = SmoothingFunction().method3  # NIST geometric smoothing = sacrebleu's 'exp'
 
         def call():
-            return [sentence_bleu(refs, h, smoothing_function=method3) for h, refs in zip(hyp_tokens, references)]
+            return [
+                sentence_bleu(refs, h, smoothing_function=method3)
+                for h, refs in zip(hyp_tokens, references, strict=False)
+            ]
 
         return Timed(call, _from_fraction, "loop of sentence_bleu, method3 (exp smoothing, no effective order)")
 
@@ -309,8 +367,11 @@ class Nltk:
         from nltk.translate.bleu_score import sentence_bleu
 
         hyp, ref = hypotheses.tolist(), references.tolist()
-        return Timed(lambda: [sentence_bleu([r], h) for h, r in zip(hyp, ref)], _from_fraction,
-                     "loop of sentence_bleu on int lists, defaults")
+        return Timed(
+            lambda: [sentence_bleu([r], h) for h, r in zip(hyp, ref, strict=False)],
+            _from_fraction,
+            "loop of sentence_bleu on int lists, defaults",
+        )
 
 
 class Torchmetrics:
@@ -326,8 +387,11 @@ class Torchmetrics:
         from torchmetrics.functional.text import sacre_bleu_score
 
         references = _per_segment(streams)
-        return Timed(lambda: sacre_bleu_score(hypotheses, references), lambda result: float(result) * 100,
-                     "sacre_bleu_score, tokenize='13a'")
+        return Timed(
+            lambda: sacre_bleu_score(hypotheses, references),
+            lambda result: float(result) * 100,
+            "sacre_bleu_score, tokenize='13a'",
+        )
 
     def prepare_ids(self, hypotheses, references) -> Timed:
         from torchmetrics.functional.text import bleu_score
@@ -335,7 +399,7 @@ class Torchmetrics:
         hyp, ref = _id_strings(hypotheses), _id_strings(references)
 
         def call():
-            return [float(bleu_score([h], [[r]])) for h, r in zip(hyp, ref)]
+            return [float(bleu_score([h], [[r]])) for h, r in zip(hyp, ref, strict=False)]
 
         return Timed(call, _from_fraction, "loop of bleu_score over space-joined id strings")
 
@@ -343,15 +407,21 @@ class Torchmetrics:
         from torchmetrics.functional.text import chrf_score
 
         references, order = _per_segment(streams), self.word_order
-        return Timed(lambda: chrf_score(hypotheses, references, n_word_order=order), lambda result: float(result) * 100,
-                     f"chrf_score(hyps, refs_per_segment, n_word_order={order})")
+        return Timed(
+            lambda: chrf_score(hypotheses, references, n_word_order=order),
+            lambda result: float(result) * 100,
+            f"chrf_score(hyps, refs_per_segment, n_word_order={order})",
+        )
 
     def prepare_ter(self, hypotheses, streams) -> Timed:
         from torchmetrics.functional.text import translation_edit_rate
 
         references = _per_segment(streams)
-        return Timed(lambda: translation_edit_rate(hypotheses, references), lambda result: float(result) * 100,
-                     "translation_edit_rate(hyps, refs_per_segment) (lowercase=True: sacrebleu's default)")
+        return Timed(
+            lambda: translation_edit_rate(hypotheses, references),
+            lambda result: float(result) * 100,
+            "translation_edit_rate(hyps, refs_per_segment) (lowercase=True: sacrebleu's default)",
+        )
 
 
 class TorchmetricsChrfPlusPlus(Torchmetrics):
@@ -373,8 +443,11 @@ class Bleuscore:
         import bleuscore
 
         references = _per_segment(streams)
-        return Timed(lambda: bleuscore.compute(references, hypotheses, ref_len_method="closest"),
-                     lambda result: result["bleu"] * 100, "compute(..., ref_len_method='closest'), its own 13a")
+        return Timed(
+            lambda: bleuscore.compute(references, hypotheses, ref_len_method="closest"),
+            lambda result: result["bleu"] * 100,
+            "compute(..., ref_len_method='closest'), its own 13a",
+        )
 
     def prepare_ids(self, hypotheses, references) -> Timed:
         import bleuscore
@@ -382,7 +455,9 @@ class Bleuscore:
         hyp, ref = _id_strings(hypotheses), _id_strings(references)
 
         def call():
-            return [bleuscore.compute([[r]], [h], ref_len_method="closest")["bleu"] for h, r in zip(hyp, ref)]
+            return [
+                bleuscore.compute([[r]], [h], ref_len_method="closest")["bleu"] for h, r in zip(hyp, ref, strict=False)
+            ]
 
         return Timed(call, _from_fraction, "loop of compute over space-joined id strings (its 13a tokenizer)")
 
@@ -402,10 +477,18 @@ class Floor:
         return Timed(call, lambda result: None, "read + decode + split('\\n') + str.split()")
 
 
-IMPLEMENTATIONS = {"mtscore": Mtscore, "mtscore-torch": MtscoreTorch, "sacrebleu": Sacrebleu, "nltk": Nltk,
-                   "torchmetrics": Torchmetrics, "bleuscore": Bleuscore, "floor": Floor,
-                   "mtscore-chrf++": MtscoreChrfPlusPlus, "sacrebleu-chrf++": SacrebleuChrfPlusPlus,
-                   "torchmetrics-chrf++": TorchmetricsChrfPlusPlus}
+IMPLEMENTATIONS = {
+    "mtscore": Mtscore,
+    "mtscore-torch": MtscoreTorch,
+    "sacrebleu": Sacrebleu,
+    "nltk": Nltk,
+    "torchmetrics": Torchmetrics,
+    "bleuscore": Bleuscore,
+    "floor": Floor,
+    "mtscore-chrf++": MtscoreChrfPlusPlus,
+    "sacrebleu-chrf++": SacrebleuChrfPlusPlus,
+    "torchmetrics-chrf++": TorchmetricsChrfPlusPlus,
+}
 
 
 def not_comparable_reason(implementation: str, kind: str) -> str | None:

@@ -49,10 +49,16 @@ def package_versions() -> dict[str, str | None]:
 def git_commit(repo: Path) -> str | None:
     """The repository's HEAD, with ``+dirty`` when the working tree has changes."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
     return head + ("+dirty" if dirty else "")
@@ -61,8 +67,13 @@ def git_commit(repo: Path) -> str | None:
 def dirty_files(repo: Path) -> list[str]:
     """Tracked files with uncommitted changes (what ``+dirty`` in the commit refers to)."""
     try:
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo,
-                                capture_output=True, text=True, check=True).stdout
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return []
     return [line[3:] for line in status.splitlines() if line.strip()]
@@ -104,6 +115,8 @@ def machine_info(repo: Path) -> dict:
 def summary(info: dict) -> str:
     """One line for the table's header."""
     versions = ", ".join(f"{name} {version}" for name, version in info["packages"].items() if version)
-    return (f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB RAM; Python {info['python']}; "
-            f"{versions}; commit {info['commit']} (mtscore sources {info.get('source_digest', 'not recorded')}); "
-            f"load average at start {info['load_average_start']}")
+    return (
+        f"{info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB RAM; Python {info['python']}; "
+        f"{versions}; commit {info['commit']} (mtscore sources {info.get('source_digest', 'not recorded')}); "
+        f"load average at start {info['load_average_start']}"
+    )

@@ -11,15 +11,27 @@ from workloads import DESCRIPTIONS, KINDS
 
 TOLERANCE = 1e-9  # on the 0-100 scale
 VECTOR_KINDS = ("sentence", "ids", "cli")  # workloads whose rows are checked value by value
-COLUMNS = ("Workload", "Implementation", "Median s", "Range s", "Hyp tokens/s", "Peak RSS MiB*",
-           "Time / mtscore", "Score", "Agreement")
+COLUMNS = (
+    "Workload",
+    "Implementation",
+    "Median s",
+    "Range s",
+    "Hyp tokens/s",
+    "Peak RSS MiB*",
+    "Time / mtscore",
+    "Score",
+    "Agreement",
+)
 
 
 # Implementation names in results saved before the package was renamed ``mtscore`` (from ``bleu``).
 LEGACY_NAMES = {"bleu": "mtscore", "bleu-torch": "mtscore-torch", "bleu-chrf++": "mtscore-chrf++"}
 # Keys of saved rows and machine records renamed with it: old key -> today's.
-LEGACY_KEYS = {"time_vs_bleu": "time_vs_mtscore", "bleu_source_digest": "source_digest",
-               "bleu_source_digest_end": "source_digest_end"}
+LEGACY_KEYS = {
+    "time_vs_bleu": "time_vs_mtscore",
+    "bleu_source_digest": "source_digest",
+    "bleu_source_digest_end": "source_digest_end",
+}
 
 
 def upgrade_saved(data: dict) -> dict:
@@ -124,7 +136,8 @@ def add_agreement(rows: list[dict]) -> None:
 
 _TORCHMETRICS_CHRF = (
     "torchmetrics removes only ASCII spaces before counting character n-grams (sacrebleu removes all whitespace, "
-    "e.g. the no-break spaces in 23 of H's hypothesis and reference lines), averages the per-order F-scores (sacrebleu's eps_smoothing=True; "
+    "e.g. the no-break spaces in 23 of H's hypothesis and reference lines), averages the per-order F-scores "
+    "(sacrebleu's eps_smoothing=True; "
     "its default takes the F-score of the averaged precision and recall) and returns float32. With all other "
     "whitespace replaced by spaces, sacrebleu's CHRF(eps_smoothing=True) reproduces its chrF and chrF++ scores "
     "on H within 6e-6."
@@ -132,22 +145,25 @@ _TORCHMETRICS_CHRF = (
 # Why a peer's score differs from the reference, where the cause is known (shown only for DIFF rows).
 KNOWN_CAUSES = {
     ("corpus", "nltk"): "NLTK divides each order's matches by max(1, hypothesis n-grams) per segment, so every "
-                        "hypothesis shorter than n adds 1 to that order's denominator (recomputing sacrebleu's "
-                        "counts with those denominators reproduces NLTK's score; checked on B's first 20,000 segments).",
+    "hypothesis shorter than n adds 1 to that order's denominator (recomputing sacrebleu's "
+    "counts with those denominators reproduces NLTK's score; checked on B's first 20,000 segments).",
     ("sentence", "nltk"): "NLTK has no effective order: hypotheses shorter than 4 tokens get smoothed precisions "
-                          "for orders they have no n-grams of (on B, every differing segment has 1-3 tokens).",
-    ("files", "mtscore"): "mtscore's reader (the command line's) drops a UTF-8 byte order mark; the harness's own reader (used for "
-                       "B, and so for sacrebleu) keeps it, as sacrebleu's command line does. One B file starts "
-                       "with one (generaltest2022.uk-en.hyp.PROMT.en); sacrebleu on the BOM-stripped text gives "
-                       "mtscore's E score.",
+    "for orders they have no n-grams of (on B, every differing segment has 1-3 tokens).",
+    (
+        "files",
+        "mtscore",
+    ): "mtscore's reader (the command line's) drops a UTF-8 byte order mark; the harness's own reader (used for "
+    "B, and so for sacrebleu) keeps it, as sacrebleu's command line does. One B file starts "
+    "with one (generaltest2022.uk-en.hyp.PROMT.en); sacrebleu on the BOM-stripped text gives "
+    "mtscore's E score.",
     ("corpus", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
     ("ids", "torchmetrics"): "torchmetrics returns a float32 tensor: about 7 significant digits.",
     ("chrf", "torchmetrics"): _TORCHMETRICS_CHRF,
     ("chrf", "torchmetrics-chrf++"): _TORCHMETRICS_CHRF,
     ("ter", "torchmetrics"): "torchmetrics' _compute_sentence_statistics passes the reference where its edit-rate "
-                             "function takes the hypothesis, so its greedy shift search moves reference words (the "
-                             "edit distance is symmetric, the shifts are not). sacrebleu's lib_ter with the two "
-                             "swapped reproduces its I score within 1e-6 (float32).",
+    "function takes the hypothesis, so its greedy shift search moves reference words (the "
+    "edit distance is symmetric, the shifts are not). sacrebleu's lib_ter with the two "
+    "swapped reproduces its I score within 1e-6 (float32).",
 }
 
 
@@ -182,9 +198,10 @@ def cells(row: dict) -> list[str]:
     head = [row["workload"], row["implementation"]]
     if row["status"] != "ok":
         reason = f"{row['status']}: {row.get('error', '')}".rstrip(": ")
-        return head + ["-", "-", "-", "-", "-", "-", reason]
+        return [*head, "-", "-", "-", "-", "-", "-", reason]
     ratio = row.get("time_vs_mtscore")
-    return head + [
+    return [
+        *head,
         f"{row['median_s']:.3f}",
         f"{row['min_s']:.3f}-{row['max_s']:.3f}",
         _human_rate(row.get("tokens_per_s")),
@@ -198,13 +215,17 @@ def cells(row: dict) -> list[str]:
 def text_table(header, body: list[list[str]]) -> str:
     """Columns padded to their widest cell."""
     widths = [max(len(str(line[i])) for line in [header, *body]) for i in range(len(header))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip() for line in [header, *body]]
+    lines = [
+        "  ".join(str(c).ljust(w) for c, w in zip(line, widths, strict=False)).rstrip() for line in [header, *body]
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
 def markdown_table(header, body: list[list[str]]) -> str:
-    escape = lambda cell: str(cell).replace("|", "\\|")
+    def escape(cell) -> str:
+        return str(cell).replace("|", "\\|")
+
     lines = ["| " + " | ".join(map(escape, header)) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(map(escape, line)) + " |" for line in body]
     return "\n".join(lines)
@@ -217,8 +238,15 @@ def stage_rows(stage_runs: list[dict]) -> list[dict]:
         return []
     medians = {name: statistics.median(r["stages"][name] for r in ok) for name in STAGES}
     total = sum(medians.values())
-    rows = [{"stage": name, "what": STAGE_DESCRIPTIONS[name], "median_s": medians[name],
-             "share": medians[name] / total if total else 0.0} for name in STAGES]
+    rows = [
+        {
+            "stage": name,
+            "what": STAGE_DESCRIPTIONS[name],
+            "median_s": medians[name],
+            "share": medians[name] / total if total else 0.0,
+        }
+        for name in STAGES
+    ]
     rows.append({"stage": "total", "what": "sum of the stage medians", "median_s": total, "share": 1.0})
     return rows
 
@@ -242,8 +270,10 @@ def floor_notes(rows: list[dict]) -> list[str]:
         notes.append(f"E: mtscore reading the same files and scoring takes {ratio:.1f}x the split-only floor.")
     if ("B", "mtscore") in index:
         ratio = index[("B", "mtscore")]["median_s"] / floor["median_s"]
-        notes.append(f"B vs E: mtscore's corpus_bleu on lines already in memory takes {ratio:.1f}x the floor "
-                     "(which also reads the files).")
+        notes.append(
+            f"B vs E: mtscore's corpus_bleu on lines already in memory takes {ratio:.1f}x the floor "
+            "(which also reads the files)."
+        )
     return notes
 
 
@@ -259,7 +289,10 @@ def target_notes(rows: list[dict]) -> list[str]:
         if factor >= 1:
             goal, shown = f"mtscore at least {factor:g}x faster than {peer}", None if ratio is None else f"{ratio:.1f}x"
         else:
-            goal, shown = f"mtscore at most {1 / factor:g}x {peer}'s time", None if ratio is None else f"{1 / ratio:.2f}x"
+            goal, shown = (
+                f"mtscore at most {1 / factor:g}x {peer}'s time",
+                None if ratio is None else f"{1 / ratio:.2f}x",
+            )
         verdict = "not measured" if ratio is None else f"{shown}: {'met' if ratio >= factor else 'NOT met'}"
         notes.append(f"- {workload}: {goal}: {verdict}")
     return notes
@@ -269,7 +302,10 @@ def workload_lines(workload_info: dict) -> list[str]:
     """One line per workload: what it is, segments, hypothesis tokens."""
     lines = []
     for name, info in workload_info.items():
-        size = f"{info['n_segments']:,} segments, {info['hyp_tokens']:,} hypothesis tokens (13a)" \
-            if info.get("status") == "ok" else f"inputs unavailable: {info.get('error', '')}"
+        size = (
+            f"{info['n_segments']:,} segments, {info['hyp_tokens']:,} hypothesis tokens (13a)"
+            if info.get("status") == "ok"
+            else f"inputs unavailable: {info.get('error', '')}"
+        )
         lines.append(f"- **{name}**: {DESCRIPTIONS[name]}. {size}.")
     return lines

@@ -43,8 +43,10 @@ FOOTNOTE = (
     "p-value, mean and CI); reference = sacrebleu (A, B, C, F-I; E against B's; chrF++ rows: sacrebleu-chrf++), "
     "NLTK (D); ok means <= 1e-9."
 )
-STAGE_NOTE = ("The stages are mtscore.metrics.bleu.stages' functions, called one after another; 'read' is not part of "
-              "workload B's timing (B gets lines in memory).")
+STAGE_NOTE = (
+    "The stages are mtscore.metrics.bleu.stages' functions, called one after another; 'read' is not part of "
+    "workload B's timing (B gets lines in memory)."
+)
 
 
 def log(message: str) -> None:
@@ -58,13 +60,20 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=3, help="fresh-process runs per implementation and workload")
     parser.add_argument("--quick", action="store_true", help=f"B, C and E on their first {QUICK_SEGMENTS:,} segments")
     parser.add_argument("--segments", type=int, default=None, help="B, C and E on their first N segments")
-    parser.add_argument("--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B and H)")
+    parser.add_argument(
+        "--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B and H)"
+    )
     parser.add_argument("--no-stages", action="store_true", help="skip mtscore's stage breakdown on B")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a worker is stopped")
     parser.add_argument("--results", type=Path, default=HERE / "results", help="where to write the results")
     parser.add_argument("--no-save", action="store_true", help="print the tables only")
-    parser.add_argument("--render", type=Path, default=None, metavar="JSON",
-                        help="measure nothing: redraw the tables of a saved results JSON and rewrite its .md")
+    parser.add_argument(
+        "--render",
+        type=Path,
+        default=None,
+        metavar="JSON",
+        help="measure nothing: redraw the tables of a saved results JSON and rewrite its .md",
+    )
     args = parser.parse_args(argv)
     args.workloads = [w.strip().upper() for w in args.workloads.split(",") if w.strip()]
     unknown = sorted(set(args.workloads) - set(WORKLOADS))
@@ -90,8 +99,7 @@ def call_worker(arguments: list[str], timeout: float) -> dict:
     """Run the worker in a fresh interpreter; its last stdout line is the JSON record."""
     command = [sys.executable, str(WORKER), *arguments]
     try:
-        done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
-                              check=False)
+        done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "error": f"stopped after {timeout:.0f} s"}
     for line in reversed(done.stdout.strip().splitlines()):
@@ -212,25 +220,33 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
     out = []
     if markdown:
         date = date or datetime.date.today().isoformat()
-        out += [f"# mtscore benchmark, {date}", "", f"Command: `{command}`", "",
-                f"Machine: {machine.summary(machine_info)}", "", "Workloads:", ""]
-        out += report.workload_lines(info) + [""]
+        out += [
+            f"# mtscore benchmark, {date}",
+            "",
+            f"Command: `{command}`",
+            "",
+            f"Machine: {machine.summary(machine_info)}",
+            "",
+            "Workloads:",
+            "",
+        ]
+        out += [*report.workload_lines(info), ""]
     if machine_info.get("warning"):
         out += [f"**Warning: {machine_info['warning']}.**" if markdown else f"WARNING: {machine_info['warning']}.", ""]
     out.append(table(report.COLUMNS, [report.cells(r) for r in rows]))
     out += ["", f"Median of {args.runs} run(s), each in a fresh process; only the scoring call is timed. {FOOTNOTE}"]
     causes = report.known_causes(rows)
     if causes:
-        out += ["", "Score differences and their causes:", ""] + causes
+        out += ["", "Score differences and their causes:", "", *causes]
     targets = report.target_notes(rows)
     if targets:
-        out += ["", "Speed targets (the peer's median over mtscore's):", ""] + targets
+        out += ["", "Speed targets (the peer's median over mtscore's):", "", *targets]
     floor_notes = report.floor_notes(rows)
     if floor_notes:
-        out += [""] + floor_notes
+        out += ["", *floor_notes]
     notes = [f"- {r['workload']} {r['implementation']}: {r['note']}" for r in rows if r.get("note")]
     if markdown and notes:
-        out += ["", "How each implementation was called:", ""] + notes
+        out += ["", "How each implementation was called:", "", *notes]
     if stage_rows:
         heading = "mtscore stage breakdown on workload B (median per stage)"
         out += ["", f"## {heading}" if markdown else heading, ""]
@@ -325,9 +341,17 @@ def main(argv=None) -> int:
         log(f"warning: {machine_info['warning']}")
     print(render(rows, stage_rows, info, machine_info, args, command, markdown=False))
     if not args.no_save:
-        data = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "command": command,
-                "machine": machine_info, "config": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
-                "workloads": info, "rows": rows, "stages": stage_rows, "stage_runs": stage_runs, "runs": records}
+        data = {
+            "date": datetime.datetime.now().isoformat(timespec="seconds"),
+            "command": command,
+            "machine": machine_info,
+            "config": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+            "workloads": info,
+            "rows": rows,
+            "stages": stage_rows,
+            "stage_runs": stage_runs,
+            "runs": records,
+        }
         markdown = render(rows, stage_rows, info, machine_info, args, command, markdown=True)
         for path in save(args.results, markdown, data, dated_stem(args)):
             log(f"wrote {os.path.relpath(path, REPO_ROOT)}")

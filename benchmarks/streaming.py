@@ -40,7 +40,9 @@ def generate_base(folder: Path, segments: int, seed: int = 0) -> tuple[Path, Pat
     for path, ids in ((ref, words), (hyp, kept)):
         tokens = np.char.add("w", ids.astype(str))
         with open(path, "w", encoding="utf-8") as handle:
-            handle.writelines(" ".join(tokens[start:end]) + " .\n" for start, end in zip(ends - lengths, ends))
+            handle.writelines(
+                " ".join(tokens[start:end]) + " .\n" for start, end in zip(ends - lengths, ends, strict=False)
+            )
     return hyp, ref
 
 
@@ -55,8 +57,10 @@ def repeat(path: Path, copies: int, target: Path) -> Path:
 
 # A small launcher process runs the command and reports its child's peak RSS: measured from this
 # script, the RSS would include this process's own memory (Linux carries it over fork and exec).
-_LAUNCHER = ("import resource, subprocess, sys; out = subprocess.run(sys.argv[1:], capture_output=True, text=True, "
-             "check=True).stdout; print(out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+_LAUNCHER = (
+    "import resource, subprocess, sys; out = subprocess.run(sys.argv[1:], capture_output=True, text=True, "
+    "check=True).stdout; print(out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
 
 
 def run_cli(ref: Path, hyp: Path) -> tuple[float, float, int]:
@@ -90,12 +94,15 @@ def main(argv=None) -> int:
     in_memory = mtscore.corpus_bleu(stages.read(hyp), [stages.read(ref)]).score
     size = (big_hyp.stat().st_size + big_ref.stat().st_size) / 2**20
     lines = [
-        f"# Streaming: `mtscore` on {args.segments:,} generated segments ({datetime.date.today()})", "",
+        f"# Streaming: `mtscore` on {args.segments:,} generated segments ({datetime.date.today()})",
+        "",
         f"- files: {size:,.0f} MiB together ({copies} copies of a {args.base:,}-segment base corpus)",
         f"- `mtscore REF -i HYP`: {seconds:.1f} s, {args.segments / seconds:,.0f} segments/s",
         f"- peak RSS: {rss} MiB (target: under {LIMIT_MIB} MiB): {'met' if rss < LIMIT_MIB else 'NOT met'}",
-        (f"- score {score!r}; in-memory score of the base corpus {in_memory!r}: "
-        f"{'identical' if score == in_memory else f'DIFFERENT by {abs(score - in_memory):.3g}'}"),
+        (
+            f"- score {score!r}; in-memory score of the base corpus {in_memory!r}: "
+            f"{'identical' if score == in_memory else f'DIFFERENT by {abs(score - in_memory):.3g}'}"
+        ),
     ]
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)

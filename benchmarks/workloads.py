@@ -30,19 +30,34 @@ DESCRIPTIONS = {
     "A": f"WMT22 {A_PAIR} {A_SYSTEM}, 2 references (ref.A, ref.B); corpus BLEU",
     "B": "every WMT22 *-en system x each reference of its pair, concatenated; corpus BLEU, 1 reference stream",
     "C": "sentence BLEU of every segment of B (exp smoothing, effective order: sacrebleu's sentence defaults)",
-    "D": (f"per-sentence BLEU of {D_BATCH} token-id sequences of length {D_LENGTH} (vocabulary {D_VOCABULARY}), "
-          "1 reference each; NLTK's default (method0, uniform weights)"),
+    "D": (
+        f"per-sentence BLEU of {D_BATCH} token-id sequences of length {D_LENGTH} (vocabulary {D_VOCABULARY}), "
+        "1 reference each; NLTK's default (method0, uniform weights)"
+    ),
     "E": "split-only floor: read B's files and str.split() every hypothesis and reference line",
-    "F": (f"paired bootstrap resampling (--paired-bs: 1,000 resamples, seed 12345) of every WMT22 {A_PAIR} system "
-          "(sorted; the first is the baseline) with ref.A and ref.B: one command-line run, -f json; segments and "
-          "tokens are all systems' together"),
-    "G": (f"paired approximate randomization (--paired-ar: 10,000 trials, seed 12345) of F's {A_PAIR} systems and "
-          "references: one command-line run, -f json"),
+    "F": (
+        f"paired bootstrap resampling (--paired-bs: 1,000 resamples, seed 12345) of every WMT22 {A_PAIR} system "
+        "(sorted; the first is the baseline) with ref.A and ref.B: one command-line run, -f json; segments and "
+        "tokens are all systems' together"
+    ),
+    "G": (
+        f"paired approximate randomization (--paired-ar: 10,000 trials, seed 12345) of F's {A_PAIR} systems and "
+        "references: one command-line run, -f json"
+    ),
     "H": "corpus chrF (char order 6, word order 0, beta 2) of A's data; chrF++ (word order 2) in the '-chrf++' rows",
     "I": "corpus TER (defaults: case-insensitive, no normalization, punctuation kept) of A's data",
 }
-KINDS = {"A": "corpus", "B": "corpus", "C": "sentence", "D": "ids", "E": "files", "F": "cli", "G": "cli",
-         "H": "chrf", "I": "ter"}
+KINDS = {
+    "A": "corpus",
+    "B": "corpus",
+    "C": "sentence",
+    "D": "ids",
+    "E": "files",
+    "F": "cli",
+    "G": "cli",
+    "H": "chrf",
+    "I": "ter",
+}
 WORKLOADS = tuple(KINDS)
 
 
@@ -77,8 +92,11 @@ def _names(folder: str, kind: str, pair: str) -> list[str]:
     """Sorted system (``kind="hyp"``) or reference (``kind="ref"``) names of ``pair``."""
     target = pair.split("-")[1]
     start, end = f"{PREFIX}.{pair}.{kind}.", f".{target}"
-    names = [p.name[len(start) : -len(end)] for p in (data_dir() / folder).iterdir()
-             if p.name.startswith(start) and p.name.endswith(end)]
+    names = [
+        p.name[len(start) : -len(end)]
+        for p in (data_dir() / folder).iterdir()
+        if p.name.startswith(start) and p.name.endswith(end)
+    ]
     return sorted(names)
 
 
@@ -110,8 +128,10 @@ def workload_a() -> TextWorkload:
     """One en-de system (Online-A, or the first alphabetically if absent) with ref.A and ref.B."""
     systems = _names("system-outputs", "hyp", A_PAIR)
     system = A_SYSTEM if A_SYSTEM in systems else systems[0]
-    return TextWorkload(read_text_lines(hypothesis_path(A_PAIR, system)),
-                        [read_text_lines(reference_path(A_PAIR, name)) for name in A_REFERENCES])
+    return TextWorkload(
+        read_text_lines(hypothesis_path(A_PAIR, system)),
+        [read_text_lines(reference_path(A_PAIR, name)) for name in A_REFERENCES],
+    )
 
 
 def workload_b(segments: int | None = None) -> TextWorkload:

@@ -7,8 +7,9 @@ A page asks for a parser's reference with a marker on a line of its own::
     <!-- mtscore-options: bleu -->           the options a metric declares (metrics/<name>/options.py)
 
 Nothing of the help text is copied into the docs: every build reads it from the parsers and the
-metrics' option declarations, so the reference cannot drift from the command. The sources in ``src/`` come first on ``sys.path``, so the
-docs describe this checkout, not whatever version happens to be installed.
+metrics' option declarations, so the reference cannot drift from the command. The sources in
+``src/`` come first on ``sys.path``, so the docs describe this checkout, not whatever version
+happens to be installed.
 """
 
 from __future__ import annotations
@@ -31,12 +32,10 @@ OPTIONS_MARKER = re.compile(r"^<!-- mtscore-options: (?P<metric>\w+) -->$", re.M
 
 def parser_builders() -> dict[str, Callable[[], argparse.ArgumentParser]]:
     """The command's parsers by program name."""
-    # ---- THE ONE PLACE THAT IMPORTS THE PARSER BUILDERS --------------------------------------
-    # When the CLI is split into mtscore/cli/score.py and mtscore/cli/explain.py, change the
-    # import of build_explain_parser below (`from mtscore.cli.explain import build_explain_parser`).
-    from mtscore.cli.score import build_explain_parser, build_parser
-    # -------------------------------------------------------------------------------------------
-    return {"mtscore": build_parser, "mtscore explain": build_explain_parser}
+    # The one place that names the parser builders: one per subcommand module of mtscore.cli.
+    from mtscore.cli import explain, score
+
+    return {"mtscore": score.build_parser, "mtscore explain": explain.build_parser}
 
 
 def _fixed_width(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -83,8 +82,9 @@ def options_tables(parser: argparse.ArgumentParser) -> str:
         actions = [action for action in group._group_actions if action.help is not argparse.SUPPRESS]
         if not actions:
             continue
-        title = {"positional arguments": "Arguments", "options": "Options",
-                 "optional arguments": "Options"}.get(group.title, group.title)
+        title = {"positional arguments": "Arguments", "options": "Options", "optional arguments": "Options"}.get(
+            group.title, group.title
+        )
         rows = ["| option | meaning | default |", "|---|---|---|"]
         for action in actions:
             meaning = parser._get_formatter()._expand_help(action) if action.help else ""
@@ -101,9 +101,11 @@ def reference(prog: str) -> str:
     parser = _fixed_width(builders[prog]())
     description = parser.description or ""
     help_text = parser.format_help().rstrip()
-    return (f"{description}\n\n{options_tables(parser)}\n\n"
-            f"??? note \"`{prog} --help`, as the command prints it\"\n\n"
-            "    ```text\n" + "\n".join(f"    {line}".rstrip() for line in help_text.splitlines()) + "\n    ```\n")
+    return (
+        f"{description}\n\n{options_tables(parser)}\n\n"
+        f'??? note "`{prog} --help`, as the command prints it"\n\n'
+        "    ```text\n" + "\n".join(f"    {line}".rstrip() for line in help_text.splitlines()) + "\n    ```\n"
+    )
 
 
 def metric_options_table(name: str) -> str:

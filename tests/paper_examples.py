@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 # Example 1 (Section 2): two candidates for the same Chinese source, three references.
-CANDIDATE_1 = (
-    "It is a guide to action which ensures that the military always obeys the commands of the party."
-)
+CANDIDATE_1 = "It is a guide to action which ensures that the military always obeys the commands of the party."
 CANDIDATE_2 = "It is to insure the troops forever hearing the activity guidebook that party direct."
 REFERENCES_1 = [
     "It is a guide to action that ensures that the military will forever heed Party commands.",

@@ -39,8 +39,20 @@ if TYPE_CHECKING:
 
 # Public name -> the module that defines it.
 _LAZY = {
-    **dict.fromkeys(["BLEU", "BLEUScore", "SentenceScores", "Stats", "corpus_bleu", "explain", "sentence_bleu",
-                     "sentence_scores", "tokenize"], "metrics.bleu"),
+    **dict.fromkeys(
+        [
+            "BLEU",
+            "BLEUScore",
+            "SentenceScores",
+            "Stats",
+            "corpus_bleu",
+            "explain",
+            "sentence_bleu",
+            "sentence_scores",
+            "tokenize",
+        ],
+        "metrics.bleu",
+    ),
     **dict.fromkeys(["CHRF", "corpus_chrf", "sentence_chrf", "sentence_chrfs"], "metrics.chrf"),
     **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
     "Signature": "core.signature",

@@ -71,8 +71,10 @@ def _method(smoothing_function: Callable[..., Any] | None) -> tuple[str, float |
     number = name[len("method") :]
     function = getattr(smoothing_function, "__func__", None)
     # Only the genuine methods (ours or NLTK's): a subclass that overrides one would be silently ignored.
-    genuine = getattr(function, "__module__", None) in (__name__, "nltk.translate.bleu_score") and getattr(
-        function, "__qualname__", "") == f"SmoothingFunction.{name}"
+    genuine = (
+        getattr(function, "__module__", None) in (__name__, "nltk.translate.bleu_score")
+        and getattr(function, "__qualname__", "") == f"SmoothingFunction.{name}"
+    )
     if owner is None or not genuine or number not in tuple("01234567"):
         raise BleuInputError(
             "smoothing_function must be one of SmoothingFunction().method0 ... method7; "
@@ -102,15 +104,20 @@ def _token_list(tokens: object, what: str) -> list[str]:
     return list(tokens)
 
 
-def _stats(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
-           max_order: int) -> Stats:
+def _stats(
+    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]], max_order: int
+) -> Stats:
     """Per-segment statistics of token lists: NLTK's references per segment become reference streams."""
     from .engine.keys import TokenKeys
     from .metrics.bleu.references import PreparedReferences
     from .tokenizers.lines import split_tokens
 
-    if isinstance(list_of_references, (str, bytes)) or not isinstance(list_of_references, Sequence) or \
-            isinstance(hypotheses, (str, bytes)) or not isinstance(hypotheses, Sequence):
+    if (
+        isinstance(list_of_references, (str, bytes))
+        or not isinstance(list_of_references, Sequence)
+        or isinstance(hypotheses, (str, bytes))
+        or not isinstance(hypotheses, Sequence)
+    ):
         raise BleuInputError("corpus_bleu takes a list of reference lists and a list of hypotheses (token lists)")
     if len(list_of_references) != len(hypotheses):
         raise LengthMismatchError(
@@ -127,9 +134,14 @@ def _stats(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Se
     return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(split_tokens(hyps)))
 
 
-def _corpus(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
-            weights: Weights, smoothing_function: Callable[..., Any] | None, auto_reweigh: bool,
-            last_segment: bool) -> float | list[float]:
+def _corpus(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    weights: Weights,
+    smoothing_function: Callable[..., Any] | None,
+    auto_reweigh: bool,
+    last_segment: bool,
+) -> float | list[float]:
     from .metrics.bleu import chen_cherry
     from .metrics.bleu.scoring import NLTK_EXTRA_ORDER, Scoring
 
@@ -153,7 +165,8 @@ def _corpus(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: S
         missing = [n + 1 for n in range(order) if counts.matches[0, n] == 0]
         warnings.warn(
             f"The hypothesis contains 0 counts of {missing}-gram overlaps, so BLEU is (almost) 0 "
-            "whatever the lower orders; use a lower n-gram order or a SmoothingFunction method", stacklevel=3
+            "whatever the lower orders; use a lower n-gram order or a SmoothingFunction method",
+            stacklevel=3,
         )
     scores = []
     for weight in weight_list:
@@ -164,23 +177,35 @@ def _corpus(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: S
     return scores[0] if len(weight_list) == 1 else scores
 
 
-def corpus_bleu(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
-                weights: Weights = DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
-                auto_reweigh: bool = False) -> float | list[float]:
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Callable[..., Any] | None = None,
+    auto_reweigh: bool = False,
+) -> float | list[float]:
     """Corpus BLEU on the 0-1 scale, as NLTK's ``corpus_bleu``, smoothing with corpus-level statistics."""
     return _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment=False)
 
 
-def corpus_bleu_as_nltk(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
-                        weights: Weights = DEFAULT_WEIGHTS, smoothing_function: Callable[..., Any] | None = None,
-                        auto_reweigh: bool = False) -> float | list[float]:
+def corpus_bleu_as_nltk(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Callable[..., Any] | None = None,
+    auto_reweigh: bool = False,
+) -> float | list[float]:
     """Exactly NLTK 3.10's ``corpus_bleu``, including its smoothing of methods 5-7 with the last
     segment's 5-gram precision and n-gram counts (so method 6 can exceed 1)."""
     return _corpus(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, last_segment=True)
 
 
-def sentence_bleu(references: Sequence[Sequence[str]], hypothesis: Sequence[str], weights: Weights = DEFAULT_WEIGHTS,
-                  smoothing_function: Callable[..., Any] | None = None,
-                  auto_reweigh: bool = False) -> float | list[float]:
+def sentence_bleu(
+    references: Sequence[Sequence[str]],
+    hypothesis: Sequence[str],
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Callable[..., Any] | None = None,
+    auto_reweigh: bool = False,
+) -> float | list[float]:
     """BLEU on the 0-1 scale of one tokenized hypothesis against its tokenized references, as NLTK's."""
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)

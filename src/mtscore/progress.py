@@ -11,8 +11,16 @@ class Progress:
     """``label  42% [########          ] 420/1000``, redrawn in place; silent unless stderr is a
     terminal and ``delay`` seconds have passed, so short runs and pipes stay clean."""
 
-    def __init__(self, label: str, total: int, stream: TextIO | None = None, delay: float = 1.0, force: bool = False,
-                 unit: str = "", scale: int = 1):
+    def __init__(
+        self,
+        label: str,
+        total: int,
+        stream: TextIO | None = None,
+        delay: float = 1.0,
+        force: bool = False,
+        unit: str = "",
+        scale: int = 1,
+    ):
         self.label, self.total, self.done = label, max(total, 1), 0
         self.unit, self.scale = unit, scale
         self.stream = sys.stderr if stream is None else stream

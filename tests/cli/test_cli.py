@@ -30,7 +30,6 @@ def files(tmp_path):
     }
 
 
-
 def oracle(hyps, refs, **kwargs):
     return sacrebleu.metrics.BLEU(**kwargs).corpus_score(hyps, refs)
 
@@ -42,7 +41,18 @@ def test_json_output_has_sacrebleus_keys(capsys, files):
     code, out, err = run(capsys, files["ref_a"], files["ref_b"], "-i", files["hyp"])
     assert code == EXIT_OK and err == ""
     data = json.loads(out)
-    assert list(data) == ["name", "score", "signature", "verbose_score", "nrefs", "case", "eff", "tok", "smooth", "version"]
+    assert list(data) == [
+        "name",
+        "score",
+        "signature",
+        "verbose_score",
+        "nrefs",
+        "case",
+        "eff",
+        "tok",
+        "smooth",
+        "version",
+    ]
     expected = oracle(HYP, [REF_A, REF_B])
     assert data["score"] == round(expected.score, 1)
     assert data["verbose_score"] == expected._verbose
@@ -65,8 +75,16 @@ def test_score_only_and_width(capsys, files):
 def test_options_reach_the_metric(capsys, files):
     args = ["-tok", "intl", "-lc", "-s", "floor", "-sv", "0.2", "-e", "--max-ngram-order", "3", "-b", "-w", "6"]
     code, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], *args)
-    expected = oracle(HYP, [REF_A], tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.2,
-                      effective_order=True, max_ngram_order=3)
+    expected = oracle(
+        HYP,
+        [REF_A],
+        tokenize="intl",
+        lowercase=True,
+        smooth_method="floor",
+        smooth_value=0.2,
+        effective_order=True,
+        max_ngram_order=3,
+    )
     assert code == EXIT_OK and out.strip() == f"{expected.score:.6f}"
 
 
@@ -88,7 +106,8 @@ def test_stdin_pipe_and_exit_code(files):
     """End to end through a real process: `cat HYP | mtscore REF`."""
     result = subprocess.run(
         [sys.executable, "-m", "mtscore", files["ref_a"], "-b", "-w", "3"],
-        input="\n".join(HYP).encode() + b"\n", capture_output=True,
+        input="\n".join(HYP).encode() + b"\n",
+        capture_output=True,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().strip() == f"{oracle(HYP, [REF_A]).score:.3f}"
@@ -104,7 +123,10 @@ def test_version_and_help(capsys):
 
 
 def test_help_does_not_import_numpy():
-    code = "import sys; from mtscore.cli.score import build_parser; build_parser().format_help(); print('numpy' in sys.modules)"
+    code = (
+        "import sys; from mtscore.cli.score import build_parser; build_parser().format_help(); "
+        "print('numpy' in sys.modules)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

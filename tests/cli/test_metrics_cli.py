@@ -21,15 +21,18 @@ SYSTEMS = ["Online-A", "PROMT", "Online-B"]
 SUBSET = 300  # sacrebleu's TER is slow: paired tests compare on the first segments
 
 
-
-
 def without_version(text: str) -> str:
     """The output with the tool versions blanked and lines unindented (the version strings differ
     in length, which shifts sacrebleu's alignment on "=")."""
     text = "\n".join(line.lstrip() for line in text.split("\n"))
-    return text.replace("version:2.6.0", "version:V").replace("version:mtscore-0.1.0", "version:V") \
-        .replace('"version": "2.6.0"', '"version": "V"').replace('"version": "mtscore-0.1.0"', '"version": "V"') \
-        .replace("v:2.6.0", "v:V").replace("v:mtscore-0.1.0", "v:V")
+    return (
+        text.replace("version:2.6.0", "version:V")
+        .replace("version:mtscore-0.1.0", "version:V")
+        .replace('"version": "2.6.0"', '"version": "V"')
+        .replace('"version": "mtscore-0.1.0"', '"version": "V"')
+        .replace("v:2.6.0", "v:V")
+        .replace("v:mtscore-0.1.0", "v:V")
+    )
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +53,17 @@ def test_three_metrics_one_system_equal_sacrebleu(capsys, form):
     assert without_version(out) == without_version(sacrebleu_cli(*refs, "-i", hyp, "-m", "bleu", "chrf", "ter", *form))
 
 
-@pytest.mark.parametrize("options", [
-    ["-m", "chrf", "-cw", "2"],
-    ["-m", "chrf", "-cc", "4", "-cw", "1", "--chrf-beta", "3", "--chrf-lowercase"],
-    ["-m", "chrf", "--chrf-whitespace", "--chrf-eps-smoothing"],
-    ["-m", "ter", "--ter-normalized", "--ter-case-sensitive"],
-    ["-m", "ter", "--ter-no-punct", "--ter-asian-support"],
-    ["-m", "bleu", "chrf", "ter", "-lc", "-tok", "intl", "-cw", "2", "--ter-no-punct", "-w", "4"],
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-m", "chrf", "-cw", "2"],
+        ["-m", "chrf", "-cc", "4", "-cw", "1", "--chrf-beta", "3", "--chrf-lowercase"],
+        ["-m", "chrf", "--chrf-whitespace", "--chrf-eps-smoothing"],
+        ["-m", "ter", "--ter-normalized", "--ter-case-sensitive"],
+        ["-m", "ter", "--ter-no-punct", "--ter-asian-support"],
+        ["-m", "bleu", "chrf", "ter", "-lc", "-tok", "intl", "-cw", "2", "--ter-no-punct", "-w", "4"],
+    ],
+)
 def test_metric_options_reach_the_metrics(capsys, subset, options):
     refs, systems = subset
     code, out, _ = run(capsys, *refs, "-i", systems[0], *options, "-f", "text")
@@ -77,8 +83,11 @@ def test_several_systems_and_metrics_make_one_table(capsys, subset):
 
 
 def sacrebleu_metrics(refs_lines):
-    return {"BLEU": sacrebleu.BLEU(references=refs_lines), "chrF2": sacrebleu.CHRF(references=refs_lines),
-            "TER": sacrebleu.TER(references=refs_lines)}
+    return {
+        "BLEU": sacrebleu.BLEU(references=refs_lines),
+        "chrF2": sacrebleu.CHRF(references=refs_lines),
+        "TER": sacrebleu.TER(references=refs_lines),
+    }
 
 
 @pytest.mark.parametrize("test, n", [("bs", 1000), ("ar", 2000)])
@@ -90,16 +99,17 @@ def test_paired_tests_for_every_metric_equal_sacrebleu(subset, monkeypatch, test
     monkeypatch.delenv("MTSCORE_SEED", raising=False)
     refs, systems = subset
     refs_lines = [read_lines(path) for path in refs]
-    hyps = {name: read_lines(path) for name, path in zip(SYSTEMS, systems)}
+    hyps = {name: read_lines(path) for name, path in zip(SYSTEMS, systems, strict=False)}
     ours = paired_test(hyps, refs_lines, metrics=["bleu", "chrf", "ter"], test=test, n_samples=n)
     _, theirs = PairedTest(list(hyps.items()), sacrebleu_metrics(refs_lines), None, test_type=test, n_samples=n)()
     assert ours.metrics == ["BLEU", "chrF2", "TER"]
     for metric in ours.metrics:
-        for index, (mine, expected) in enumerate(zip(ours.results[metric], theirs[metric])):
+        for index, (mine, expected) in enumerate(zip(ours.results[metric], theirs[metric], strict=False)):
             assert mine.score == pytest.approx(expected.score, abs=1e-9)
             if expected.p_value is not None:
-                ties = sacrebleu_ties(sacrebleu_metrics(refs_lines)[metric], hyps[SYSTEMS[0]], hyps[SYSTEMS[index]],
-                                      test, n)
+                ties = sacrebleu_ties(
+                    sacrebleu_metrics(refs_lines)[metric], hyps[SYSTEMS[0]], hyps[SYSTEMS[index]], test, n
+                )
                 assert mine.p_value == pytest.approx(expected.p_value + ties / (n + 1), abs=1e-12)
                 assert metric == "TER" or ties == 0
             for name in ("mean", "ci"):
@@ -150,12 +160,15 @@ def test_confidence_for_chrf_and_ter_equals_sacrebleu(capsys, subset, monkeypatc
     assert data["confidence_var"] == pytest.approx(round(expected._ci, 6), abs=1e-9)
 
 
-@pytest.mark.parametrize("metric, options, oracle", [
-    ("chrf", [], sacrebleu.CHRF()),
-    ("chrf", ["-cw", "2", "--chrf-lowercase"], sacrebleu.CHRF(word_order=2, lowercase=True)),
-    ("ter", [], sacrebleu.TER()),
-    ("ter", ["--ter-normalized", "--ter-no-punct"], sacrebleu.TER(normalized=True, no_punct=True)),
-])
+@pytest.mark.parametrize(
+    "metric, options, oracle",
+    [
+        ("chrf", [], sacrebleu.CHRF()),
+        ("chrf", ["-cw", "2", "--chrf-lowercase"], sacrebleu.CHRF(word_order=2, lowercase=True)),
+        ("ter", [], sacrebleu.TER()),
+        ("ter", ["--ter-normalized", "--ter-no-punct"], sacrebleu.TER(normalized=True, no_punct=True)),
+    ],
+)
 def test_sentence_level_chrf_and_ter_equal_sacrebleu(capsys, tmp_path, subset, metric, options, oracle):
     refs, systems = subset
     refs_lines = [read_lines(path)[:60] for path in refs]
@@ -164,7 +177,9 @@ def test_sentence_level_chrf_and_ter_equal_sacrebleu(capsys, tmp_path, subset, m
     hyp_file = write(tmp_path / "hyp", hyps)
     code, out, err = run(capsys, *ref_files, "-i", hyp_file, "-m", metric, *options, "-sl")
     rows = [json.loads(line) for line in out.splitlines()]
-    expected = [oracle.sentence_score(h, list(r)).score for h, r in zip(hyps, zip(*refs_lines))]
+    expected = [
+        oracle.sentence_score(h, list(r)).score for h, r in zip(hyps, zip(*refs_lines, strict=False), strict=False)
+    ]
     assert code == EXIT_OK and err == "" and [row["line"] for row in rows] == [*range(1, 61), "corpus"]
     np.testing.assert_allclose([row["score"] for row in rows[:-1]], expected, rtol=0, atol=1e-9)
     assert rows[-1]["score"] == pytest.approx(oracle.corpus_score(hyps, refs_lines).score, abs=1e-9)
@@ -185,13 +200,16 @@ def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
     assert run(capsys, *argv) == expected and expected[0] == EXIT_OK
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["-m", "chrf", "ter", "-sl"], "one metric at a time"),
-    (["-m", "ter", "-sl", "-f", "tsv"], "-sl -f tsv lists BLEU"),
-    (["-m", "chrf", "-f", "tsv"], "-f tsv lists BLEU"),
-    (["-m", "chrf", "-cc", "-1"], "order"),
-    (["-m", "meteor"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["-m", "chrf", "ter", "-sl"], "one metric at a time"),
+        (["-m", "ter", "-sl", "-f", "tsv"], "-sl -f tsv lists BLEU"),
+        (["-m", "chrf", "-f", "tsv"], "-f tsv lists BLEU"),
+        (["-m", "chrf", "-cc", "-1"], "order"),
+        (["-m", "meteor"], "invalid choice"),
+    ],
+)
 def test_metric_usage_errors(capsys, subset, argv, message):
     refs, systems = subset
     code, out, err = run(capsys, *refs, "-i", systems[0], *argv)

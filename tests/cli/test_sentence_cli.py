@@ -20,12 +20,12 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from helpers import fixed, run, write
+from helpers import fixed, run, write  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from paper_examples import CANDIDATE_1, REFERENCES_1, words  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
-from shared_data import REPO_ROOT
+from shared_data import REPO_ROOT  # noqa: E402
 
 import mtscore  # noqa: E402
 from mtscore import BleuInputError  # noqa: E402
@@ -40,8 +40,22 @@ EX_HYP, EX_REF_A, EX_REF_B = (str(EXAMPLES / name) for name in ("hyp.en", "ref.A
 
 # Small files: an empty hypothesis, a one-word one, one shorter than 4 tokens, a perfect one.
 HYP = ["The cat sat on the mat.", "", "Hello", "It is raining again today.", "a b", "Three apples and bread."]
-REF_A = ["The cat sat on the mat.", "Nothing here.", "Hello there", "It is raining today again.", "a b", "Three apples and a loaf of bread."]
-REF_B = ["A cat was on the mat.", "Nothing.", "hello", "Today it rains again.", "b a", "She bought three apples and bread."]
+REF_A = [
+    "The cat sat on the mat.",
+    "Nothing here.",
+    "Hello there",
+    "It is raining today again.",
+    "a b",
+    "Three apples and a loaf of bread.",
+]
+REF_B = [
+    "A cat was on the mat.",
+    "Nothing.",
+    "hello",
+    "Today it rains again.",
+    "b a",
+    "She bought three apples and bread.",
+]
 OTHER = ["the cat sat on a mat", "nothing here", "there", "it rains", "a", "three apples and a loaf of bread"]
 
 SEGMENT_KEYS = ["system", "line", "score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len"]
@@ -57,7 +71,6 @@ def files(tmp_path):
         "ref_b": write(tmp_path / "ref_b.txt", REF_B),
         "other": write(tmp_path / "other.txt", OTHER),
     }
-
 
 
 def read(path):
@@ -100,7 +113,7 @@ def assert_same_numbers(row: dict, expected, add_k: float | None = None) -> None
     assert math.isclose(row["score"], expected.score, rel_tol=0, abs_tol=TOLERANCE), (row, expected)
     assert (row["counts"], row["totals"]) == sacre_statistics(expected, add_k)
     assert len(row["precisions"]) == len(expected.precisions)
-    for got, want in zip(row["precisions"], expected.precisions):
+    for got, want in zip(row["precisions"], expected.precisions, strict=False):
         assert math.isclose(got, want, rel_tol=0, abs_tol=TOLERANCE)
     assert math.isclose(row["bp"], expected.bp, rel_tol=0, abs_tol=TOLERANCE)
     assert (row["sys_len"], row["ref_len"]) == (expected.sys_len, expected.ref_len)
@@ -119,12 +132,16 @@ def test_json_lines_on_the_bundled_examples_match_sacrebleu(capsys):
     hyps, refs = read(EX_HYP), [read(EX_REF_A), read(EX_REF_B)]
     rows = json_lines(out)
     assert len(rows) == len(hyps) + 1
-    for number, (row, expected) in enumerate(zip(rows, sacre_segments(hyps, refs)), 1):
+    for number, (row, expected) in enumerate(zip(rows, sacre_segments(hyps, refs), strict=False), 1):
         assert list(row) == SEGMENT_KEYS
         assert row["system"] == EX_HYP and row["line"] == number and type(row["line"]) is int
         assert_same_numbers(row, expected)
-        assert math.isclose(row["score"], sacrebleu.sentence_bleu(hyps[number - 1], [r[number - 1] for r in refs]).score,
-                            rel_tol=0, abs_tol=TOLERANCE)
+        assert math.isclose(
+            row["score"],
+            sacrebleu.sentence_bleu(hyps[number - 1], [r[number - 1] for r in refs]).score,
+            rel_tol=0,
+            abs_tol=TOLERANCE,
+        )
     corpus = rows[-1]
     assert list(corpus) == [*SEGMENT_KEYS, "signature", "segment_signature"]
     assert corpus["system"] == EX_HYP and corpus["line"] == "corpus"
@@ -150,8 +167,16 @@ def test_json_lines_keep_full_precision(capsys):
         (["-s", "floor", "-sv", "0.2"], {"smooth": "floor", "smooth_value": 0.2}, False),
         (["-s", "add-k"], {"smooth": "add-k"}, False),
         (["-s", "add-k", "-sv", "2"], {"smooth": "add-k", "smooth_value": 2.0}, False),
-        (["-lc", "-tok", "char", "--max-ngram-order", "2"], {"lowercase": True, "tokenize": "char", "max_order": 2}, False),
-        (["-tok", "none", "--max-ngram-order", "5", "-s", "floor"], {"tokenize": "none", "max_order": 5, "smooth": "floor"}, False),
+        (
+            ["-lc", "-tok", "char", "--max-ngram-order", "2"],
+            {"lowercase": True, "tokenize": "char", "max_order": 2},
+            False,
+        ),
+        (
+            ["-tok", "none", "--max-ngram-order", "5", "-s", "floor"],
+            {"tokenize": "none", "max_order": 5, "smooth": "floor"},
+            False,
+        ),
         (["-tok", "intl", "--max-ngram-order", "1"], {"tokenize": "intl", "max_order": 1}, False),
         (["-e"], {}, True),
         (["-e", "-s", "none"], {"smooth": "none"}, True),
@@ -165,7 +190,7 @@ def test_json_lines_with_options_match_sacrebleu(capsys, files, argv, options, c
     refs = [REF_A, REF_B]
     add_k = options.get("smooth_value", 1) if options.get("smooth") == "add-k" else None
     assert [row["line"] for row in rows] == [*range(1, len(HYP) + 1), "corpus"]
-    for row, expected in zip(rows, sacre_segments(HYP, refs, **options)):
+    for row, expected in zip(rows, sacre_segments(HYP, refs, **options), strict=False):
         assert_same_numbers(row, expected, add_k)
     assert_same_numbers(rows[-1], sacre_corpus(HYP, refs, corpus_eff, **options), add_k)
     assert "|eff:yes|" in rows[-1]["segment_signature"]
@@ -180,7 +205,7 @@ def test_json_lines_for_several_systems(capsys, files):
     assert [row["system"] for row in rows] == [files["hyp"]] * (n + 1) + [files["other"]] * (n + 1)
     assert [row["line"] for row in rows] == [*range(1, n + 1), "corpus"] * 2
     for system, block in ((HYP, rows[: n + 1]), (OTHER, rows[n + 1 :])):
-        for row, expected in zip(block, sacre_segments(system, [REF_A])):
+        for row, expected in zip(block, sacre_segments(system, [REF_A]), strict=False):
             assert_same_numbers(row, expected)
         assert_same_numbers(block[-1], sacre_corpus(system, [REF_A]))
         assert "signature" in block[-1] and "signature" not in block[0]
@@ -212,7 +237,7 @@ def tsv_rows(out: str):
     header = lines[0].split("\t")
     rows = []
     for line in lines[1:]:
-        values = dict(zip(header, line.split("\t")))
+        values = dict(zip(header, line.split("\t"), strict=False))
         assert len(values) == len(header) == len(line.split("\t"))
         rows.append(values)
     return header, rows
@@ -245,7 +270,7 @@ def test_tsv_on_the_bundled_examples(capsys):
     hyps, refs = read(EX_HYP), [read(EX_REF_A), read(EX_REF_B)]
     assert [row["system"] for row in rows] == [EX_HYP] * (len(hyps) + 1)
     assert [row["line"] for row in rows] == [*map(str, range(1, len(hyps) + 1)), "corpus"]
-    for row, expected in zip(rows, sacre_segments(hyps, refs)):
+    for row, expected in zip(rows, sacre_segments(hyps, refs), strict=False):
         assert_same_numbers(tsv_numbers(row, 4), expected)
     assert_same_numbers(tsv_numbers(rows[-1], 4), sacrebleu.corpus_bleu(hyps, refs))
 
@@ -279,7 +304,7 @@ def test_tsv_without_sl_prints_only_corpus_rows(capsys, files):
     header, rows = tsv_rows(out)
     assert header == expected_header(4)
     assert [(row["system"], row["line"]) for row in rows] == [(files["hyp"], "corpus"), (files["other"], "corpus")]
-    for row, system in zip(rows, (HYP, OTHER)):
+    for row, system in zip(rows, (HYP, OTHER), strict=False):
         assert_same_numbers(tsv_numbers(row, 4), sacre_corpus(system, [REF_A]))
     code, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], "-f", "tsv", "--max-ngram-order", "2")
     header, rows = tsv_rows(out)
@@ -352,13 +377,21 @@ def test_score_only_several_systems(capsys, files):
 
 def test_sl_end_to_end_through_a_process():
     """`bleu REF -i HYP -sl -f tsv` and `mtscore explain` in a real process."""
-    result = subprocess.run([sys.executable, "-m", "mtscore", EX_REF_A, "-i", EX_HYP, "-sl", "-f", "tsv"],
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "mtscore", EX_REF_A, "-i", EX_HYP, "-sl", "-f", "tsv"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == EXIT_OK, result.stderr
     header, rows = tsv_rows(result.stdout)
     assert header == expected_header(4) and [row["line"] for row in rows] == ["1", "2", "3", "4", "5", "corpus"]
-    result = subprocess.run([sys.executable, "-m", "mtscore", "explain", *EXAMPLE_1, *EXAMPLE_1_OPTIONS],
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "mtscore", "explain", *EXAMPLE_1, *EXAMPLE_1_OPTIONS],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == EXIT_OK and "clipped sum / total = 17/18" in result.stdout
 
 
@@ -378,8 +411,12 @@ def test_sl_missing_file_is_an_input_error(capsys, files):
 
 @pytest.mark.parametrize(
     "extra,message",
-    [(["-f", "xml"], "invalid choice"), (["--max-ngram-order", "0"], "max order"), (["-w", "-1"], "--width"),
-     (["-s", "nope"], "invalid choice")],
+    [
+        (["-f", "xml"], "invalid choice"),
+        (["--max-ngram-order", "0"], "max order"),
+        (["-w", "-1"], "--width"),
+        (["-s", "nope"], "invalid choice"),
+    ],
     ids=["format", "max-order", "width", "smoothing"],
 )
 def test_sl_usage_errors(capsys, files, extra, message):
@@ -473,7 +510,9 @@ def test_explain_identical_hypothesis_scores_100():
 
 
 def test_explain_without_anything_to_hint(capsys):
-    code, out, _ = run(capsys, "explain", "--hyp", "the cat sat on the mat today", "--ref", "the cat sat on a mat today")
+    code, out, _ = run(
+        capsys, "explain", "--hyp", "the cat sat on the mat today", "--ref", "the cat sat on a mat today"
+    )
     assert code == EXIT_OK and "hint:" not in out
 
 
@@ -488,8 +527,11 @@ def test_explain_without_anything_to_hint(capsys):
         (["-tok", "char"], {"tokenize": "char"}, "exp, effective order"),
         (["-s", "floor", "-sv", "0.2"], {"smooth": "floor", "smooth_value": 0.2}, "floor[0.20], effective order"),
         (["-s", "add-k"], {"smooth": "add-k"}, "add-k[1.00], effective order"),
-        (["--max-ngram-order", "2", "--weights", "0.3", "0.7"], {"max_order": 2, "weights": [0.3, 0.7]},
-         "exp, effective order"),
+        (
+            ["--max-ngram-order", "2", "--weights", "0.3", "0.7"],
+            {"max_order": 2, "weights": [0.3, 0.7]},
+            "exp, effective order",
+        ),
         (["--max-ngram-order", "5", "-s", "none"], {"max_order": 5, "smooth": "none"}, "none, effective order"),
     ],
     ids=["default", "lc", "char", "floor", "add-k", "weights", "order-5"],
@@ -505,7 +547,7 @@ def test_explain_options_reach_the_score(capsys, argv, options, label):
     max_order = options.get("max_order", 4)
     assert f"{max_order}-grams  " in out and f"{max_order + 1}-grams" not in out
     found = re.findall(r"clipped sum / total = (\d+)/(\d+)", out)
-    assert [(int(m), int(t)) for m, t in found] == list(zip(expected.counts, expected.totals))
+    assert [(int(m), int(t)) for m, t in found] == list(zip(expected.counts, expected.totals, strict=False))
 
 
 def test_explain_lowercase_changes_the_counts(capsys):
@@ -542,7 +584,7 @@ def test_explain_a_file_with_several_segments(capsys):
     expected = sacre_segments(hyps, refs)
     assert bleu_line(segments) == [f"{s.score:.2f}" for s in expected]
     corpus = sacrebleu.corpus_bleu(hyps, refs)
-    for n, (m, t, p) in enumerate(zip(corpus.counts, corpus.totals, corpus.precisions), 1):
+    for n, (m, t, p) in enumerate(zip(corpus.counts, corpus.totals, corpus.precisions, strict=False), 1):
         assert f"  {n}-grams: clipped sum / total = {m}/{t}  ->  p_{n} = {p:.2f}%" in corpus_block
     assert f"r = {corpus.ref_len}; sum of hypothesis lengths: c = {corpus.sys_len}" in corpus_block
     assert f"BP = exp(1 - r/c) = {corpus.bp:.4f}" in corpus_block
@@ -609,9 +651,21 @@ def test_explain_at_most_100_segments(capsys, tmp_path):
         ["--hyp", "a", "--ref", "a", "-s", "nope"],
         ["--hyp", "a", "--ref", "a", "--max-ngram-order", "0"],
     ],
-    ids=["hyp-with-ref-file", "hyp-without-ref", "hyp-with-line", "file-with-text-ref", "file-without-refs",
-         "file-with-both-refs", "both-hyps", "refs-only", "nothing", "text-ref-only", "unknown-option",
-         "bad-smoothing", "bad-order"],
+    ids=[
+        "hyp-with-ref-file",
+        "hyp-without-ref",
+        "hyp-with-line",
+        "file-with-text-ref",
+        "file-without-refs",
+        "file-with-both-refs",
+        "both-hyps",
+        "refs-only",
+        "nothing",
+        "text-ref-only",
+        "unknown-option",
+        "bad-smoothing",
+        "bad-order",
+    ],
 )
 def test_explain_usage_errors(capsys, argv):
     code, out, err = run(capsys, "explain", *argv)
@@ -656,8 +710,13 @@ sentences = st.lists(st.sampled_from(VOCAB), max_size=8).map(" ".join)
 )
 def test_explain_equals_the_engine(hyp, refs, tokenize, lowercase, smoothing, max_order):
     smooth, smooth_value = smoothing
-    options = {"tokenize": tokenize, "lowercase": lowercase, "smooth": smooth, "smooth_value": smooth_value,
-               "max_order": max_order}
+    options = {
+        "tokenize": tokenize,
+        "lowercase": lowercase,
+        "smooth": smooth,
+        "smooth_value": smooth_value,
+        "max_order": max_order,
+    }
     try:
         expected = mtscore.sentence_bleu(hyp, refs, **options)
     except BleuInputError:
@@ -683,7 +742,8 @@ def test_explain_equals_the_engine(hyp, refs, tokenize, lowercase, smoothing, ma
 
 
 def test_explain_stays_the_function_after_use(capsys):
-    """``mtscore.explain`` is the function, also after it (or ``mtscore explain``) has imported ``mtscore/metrics/bleu/explanation.py``."""
+    """``mtscore.explain`` is the function, also after it (or ``mtscore explain``) has imported
+    ``mtscore/metrics/bleu/explanation.py``."""
     first = mtscore.explain("the cat sat", ["the cat sat down"])
     assert callable(mtscore.explain), mtscore.explain
     second = mtscore.explain("the cat sat", ["the cat sat down"])

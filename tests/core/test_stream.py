@@ -31,8 +31,12 @@ def blocks_as_lines(path, block_bytes):
 
 
 @fixed(max_examples=150)
-@given(pieces=st.lists(st.sampled_from(PIECES), max_size=40), bom=st.booleans(), packed=st.booleans(),
-       block=st.integers(4, 40))
+@given(
+    pieces=st.lists(st.sampled_from(PIECES), max_size=40),
+    bom=st.booleans(),
+    packed=st.booleans(),
+    block=st.integers(4, 40),
+)
 def test_blocks_hold_the_lines_of_read_lines(tmp_path_factory, pieces, bom, packed, block):
     data = ("\ufeff" if bom else "").encode() + "".join(pieces).encode()
     path = tmp_path_factory.mktemp("blocks") / "file"
@@ -71,8 +75,16 @@ def test_aligned_blocks_and_counts_on_mismatch(tmp_path):
     assert counts == [[10, 13]]
 
 
-@pytest.mark.parametrize("options", [{}, {"smooth": "floor"}, {"smooth": "add-k", "lowercase": True},
-                                     {"tokenize": "intl", "max_order": 2}, {"effective_order": True, "smooth": "none"}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"smooth": "floor"},
+        {"smooth": "add-k", "lowercase": True},
+        {"tokenize": "intl", "max_order": 2},
+        {"effective_order": True, "smooth": "none"},
+    ],
+)
 @pytest.mark.parametrize("segments", [1, 97, 5000])
 def test_streamed_scores_equal_in_memory_on_wmt22(options, segments):
     refs = [str(path) for path in references("en-de", "all")]
@@ -80,7 +92,6 @@ def test_streamed_scores_equal_in_memory_on_wmt22(options, segments):
     streamed = stream_scores(lambda r: [BLEU(r, **options)], hyp, refs, lambda counts: None, segments=segments)[0]
     in_memory = BLEU([read_lines(path) for path in refs], **options).corpus_score(read_lines(hyp))
     assert streamed == in_memory and streamed.signature == in_memory.signature
-
 
 
 @pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "tsv"], ["-b", "-w", "6"], ["-lc", "-tok", "intl"]])
@@ -98,12 +109,15 @@ def test_cli_streams_large_inputs_with_the_same_output(capsys, monkeypatch, extr
 
 def test_cli_streaming_reports_mismatches_and_empty_files_as_in_memory(capsys, monkeypatch, tmp_path):
     ref = write(tmp_path / "ref", ["a b"] * 250)
-    cases = [write(tmp_path / "short", ["a b"] * 249), write(tmp_path / "long", ["a b"] * 251),
-             write(tmp_path / "empty", [])]
+    cases = [
+        write(tmp_path / "short", ["a b"] * 249),
+        write(tmp_path / "long", ["a b"] * 251),
+        write(tmp_path / "empty", []),
+    ]
     expected = [run(capsys, ref, "-i", hyp) for hyp in cases]
     monkeypatch.setattr(cli, "STREAM_BYTES", 0)
     monkeypatch.setattr(stream, "BLOCK_SEGMENTS", 100)
-    for hyp, (code, out, err) in zip(cases, expected):
+    for hyp, (code, out, err) in zip(cases, expected, strict=False):
         assert code == EXIT_INPUT and run(capsys, ref, "-i", hyp) == (code, out, err)
     assert "249 lines" in expected[0][2] and "251 lines" in expected[1][2] and "is empty" in expected[2][2]
 
@@ -113,8 +127,9 @@ def test_standard_input_is_streamed(tmp_path):
     hyp = "".join(f"line {i} of a hypothesis text\n" for i in range(3000))
     command = [sys.executable, "-m", "mtscore", ref]
     piped = subprocess.run(command, input=hyp.encode(), capture_output=True, check=True)
-    from_file = subprocess.run(command + ["-i", write(tmp_path / "hyp", hyp.splitlines())], capture_output=True,
-                               check=True)
+    from_file = subprocess.run(
+        [*command, "-i", write(tmp_path / "hyp", hyp.splitlines())], capture_output=True, check=True
+    )
     assert json.loads(piped.stdout) == json.loads(from_file.stdout) and piped.stderr == b""
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import itertools
 import os
 import re
 import shlex
@@ -59,7 +60,7 @@ def blocks_of(page: Path) -> list[Block]:
         end = i + 1
         while end < len(lines) and not close.match(lines[end]):
             end += 1
-        body = [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in lines[i + 1:end]]
+        body = [line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[i + 1 : end]]
         skip = i > 0 and lines[i - 1].strip() == NO_TEST
         blocks.append(Block(page, match["lang"].lower(), "\n".join(body) + "\n", i + 2, skip, end + 1))
         i = end + 1
@@ -80,10 +81,14 @@ def shell_examples() -> list[tuple[Block, Block]]:
     for page in PAGES:
         blocks = blocks_of(page)
         lines = page.read_text(encoding="utf-8").splitlines()
-        for first, second in zip(blocks, blocks[1:]):
-            between = lines[first.end:second.line - 2]
-            if first.lang in ("sh", "bash", "shell", "console") and second.lang == "text" and \
-                    not any(line.strip() for line in between) and not first.skip:
+        for first, second in itertools.pairwise(blocks):
+            between = lines[first.end : second.line - 2]
+            if (
+                first.lang in ("sh", "bash", "shell", "console")
+                and second.lang == "text"
+                and not any(line.strip() for line in between)
+                and not first.skip
+            ):
                 pairs.append((first, second))
     return pairs
 
@@ -168,10 +173,18 @@ def test_shell_examples_print_their_output(sh: Block, text: Block):
     output = []
     for arguments, stdin in _commands(sh):
         with open(ROOT / stdin, "rb") if stdin else open(os.devnull, "rb") as source:
-            run = subprocess.run([sys.executable, "-m", "mtscore", *arguments], cwd=ROOT, env=environment,
-                                 stdin=source, capture_output=True, timeout=120)
-        assert run.returncode == 0, f"{sh.where}: mtscore {shlex.join(arguments)} exited {run.returncode}: " \
-                                    f"{run.stderr.decode(errors='replace')}"
+            run = subprocess.run(
+                [sys.executable, "-m", "mtscore", *arguments],
+                cwd=ROOT,
+                env=environment,
+                stdin=source,
+                capture_output=True,
+                timeout=120,
+            )
+        assert run.returncode == 0, (
+            f"{sh.where}: mtscore {shlex.join(arguments)} exited {run.returncode}: "
+            f"{run.stderr.decode(errors='replace')}"
+        )
         output.append(run.stdout.decode("utf-8"))
     actual = "".join(output)
     assert _matches(text.code, actual), f"{sh.where}: the output shown at {text.where} is not what runs:\n{actual}"
@@ -182,8 +195,11 @@ def test_shell_examples_print_their_output(sh: Block, text: Block):
 
 def test_blocks_are_found_indented_and_marked(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("text\n\n```python\nprint(1)   # 1\n```\n\n- item\n\n    ```sh\n    mtscore a -i b\n    ```\n"
-                    "\n<!-- no-test -->\n```python\nimport missing\n```\n", encoding="utf-8")
+    page.write_text(
+        "text\n\n```python\nprint(1)   # 1\n```\n\n- item\n\n    ```sh\n    mtscore a -i b\n    ```\n"
+        "\n<!-- no-test -->\n```python\nimport missing\n```\n",
+        encoding="utf-8",
+    )
     blocks = blocks_of(page)
     assert [(b.lang, b.code, b.line, b.skip) for b in blocks] == [
         ("python", "print(1)   # 1\n", 4, False),
@@ -201,6 +217,6 @@ def test_output_matching_with_ellipsis():
 
 
 def test_promises_are_single_line_prints():
-    assert PROMISE.match('print(x.score)   # 82.59')["text"] == "82.59"
+    assert PROMISE.match("print(x.score)   # 82.59")["text"] == "82.59"
     assert PROMISE.match("print(x)#no space") is None
     assert PROMISE.match("x = 1   # not a print") is None

@@ -26,15 +26,16 @@ SYSTEMS = ["Online-A", "Online-B", "PROMT", "JDExploreAcademy"]
 @pytest.fixture(scope="module")
 def data():
     hyps = {name: read_lines(system_output("en-de", name)) for name in SYSTEMS}
-    refs = {"A": [read_lines(p) for p in references("en-de", "A")],
-            "all": [read_lines(p) for p in references("en-de", "all")]}
+    refs = {
+        "A": [read_lines(p) for p in references("en-de", "A")],
+        "all": [read_lines(p) for p in references("en-de", "all")],
+    }
     return hyps, refs
 
 
 def sacrebleu_paired(hyps, refs, names, test, n_samples, **metric_options):
     metric = sacrebleu.BLEU(references=refs, **metric_options)
-    _, scores = PairedTest([(n, hyps[n]) for n in names], {"BLEU": metric}, None, test_type=test,
-                           n_samples=n_samples)()
+    _, scores = PairedTest([(n, hyps[n]) for n in names], {"BLEU": metric}, None, test_type=test, n_samples=n_samples)()
     return scores["BLEU"]
 
 
@@ -55,7 +56,7 @@ def test_paired_tests_equal_sacrebleu(data, monkeypatch, refs_name, test, n_samp
     names = SYSTEMS[:3]
     ours = paired_test({n: hyps[n] for n in names}, refs[refs_name], test=test, n_samples=n_samples)
     theirs = sacrebleu_paired(hyps, refs[refs_name], names, test, n_samples)
-    for mine, expected in zip(ours.results["BLEU"], theirs):
+    for mine, expected in zip(ours.results["BLEU"], theirs, strict=False):
         assert_same(mine, expected)
 
 
@@ -72,7 +73,7 @@ def test_seed_from_option_and_environment(data, monkeypatch, seed, test):
     by_variable = paired_test({n: hyps[n] for n in names}, refs["A"], test=test, n_samples=500)
     for result in (by_option, by_variable):
         assert result.seed == int(seed)
-        for mine, expected in zip(result.results["BLEU"], theirs):
+        for mine, expected in zip(result.results["BLEU"], theirs, strict=False):
             assert_same(mine, expected)
 
 
@@ -118,8 +119,9 @@ def test_float32_resample_scores_equal_sacrebleu(data, smooth):
     _, expected = _bootstrap_resample(theirs._extract_corpus_statistics(hyps["Online-B"], None), theirs, 200)
     rng = np.random.default_rng(12345)
     sums = significance.bootstrap_sums(stats.astype(np.float64), 200, rng)
-    np.testing.assert_allclose(ours.scores_of_sums(sums.astype(np.float32)), [s.score for s in expected],
-                               rtol=0, atol=1e-9)
+    np.testing.assert_allclose(
+        ours.scores_of_sums(sums.astype(np.float32)), [s.score for s in expected], rtol=0, atol=1e-9
+    )
 
 
 @pytest.mark.parametrize("test", ["bs", "ar"])
@@ -157,8 +159,9 @@ def test_all_pairs_equal_tests_with_each_system_as_baseline(data, monkeypatch):
         for c in result.comparisons:
             expected = sacrebleu_paired(hyps, refs["A"], [SYSTEMS[c.against], SYSTEMS[c.system]], test, n)[1]
             assert c.p_value == expected.p_value
-        np.testing.assert_allclose([c.p_holm for c in result.comparisons],
-                                   holm([c.p_value for c in result.comparisons]))
+        np.testing.assert_allclose(
+            [c.p_holm for c in result.comparisons], holm([c.p_value for c in result.comparisons])
+        )
 
 
 def test_difference_interval_from_the_same_resamples(data, monkeypatch):
@@ -197,8 +200,9 @@ def test_sums_are_exact_resample_and_trial_sums(scale):
     drawn = np.random.default_rng(3).choice(20, size=(7, 20), replace=True)
     np.testing.assert_array_equal(significance.bootstrap_sums(stats, 7, rng), stats[drawn].sum(axis=1))
     selected = np.random.default_rng(4).integers(2, size=(40, 20), dtype=bool)
-    np.testing.assert_array_equal(significance.randomization_sums(stats, 40, np.random.default_rng(4)),
-                                  selected @ stats)
+    np.testing.assert_array_equal(
+        significance.randomization_sums(stats, 40, np.random.default_rng(4)), selected @ stats
+    )
 
 
 def test_input_errors(data):
@@ -235,8 +239,12 @@ def test_metric_objects_with_options(data):
 
 def test_reports(data):
     hyps, refs = data
-    result = paired_test({"sys_a": hyps["PROMT"], "sys&b": hyps["Online-B"], "c%": hyps["Online-A"]}, refs["A"],
-                         n_samples=200, all_pairs=True)
+    result = paired_test(
+        {"sys_a": hyps["PROMT"], "sys&b": hyps["Online-B"], "c%": hyps["Online-A"]},
+        refs["A"],
+        n_samples=200,
+        all_pairs=True,
+    )
     text = to_text(result)
     assert "Baseline: sys_a" in text and "p (Holm)" in text and "nrefs:1|bs:200|seed:12345" in text
     latex = to_latex(result)
@@ -260,8 +268,6 @@ def test_progress_bar_only_on_a_terminal():
 # --- command line ---------------------------------------------------------------------------------------------
 
 
-
-
 @pytest.mark.parametrize("test", ["--paired-bs", "--paired-ar"])
 def test_cli_json_equals_sacrebleu(capsys, test):
     refs = references("en-de", "all")
@@ -270,7 +276,7 @@ def test_cli_json_equals_sacrebleu(capsys, test):
     assert code == EXIT_OK and err == ""
     ours, theirs = json.loads(out), json.loads(sacrebleu_cli(*refs, "-i", *systems, test, "-f", "json"))
     assert [row["system"] for row in ours] == [row["system"] for row in theirs]
-    for mine, expected in zip(ours, theirs):
+    for mine, expected in zip(ours, theirs, strict=False):
         for key, value in expected["BLEU"].items():
             assert mine["BLEU"][key] == (value if value is None else pytest.approx(value, abs=1e-9))
 
@@ -283,8 +289,9 @@ def test_cli_confidence_equals_sacrebleu(capsys):
     ours = json.loads(out)
     assert code == EXIT_OK
     assert list(ours) == list(theirs)
-    assert {k: v for k, v in ours.items() if k not in ("signature", "version")} == \
-        {k: v for k, v in theirs.items() if k not in ("signature", "version")}
+    assert {k: v for k, v in ours.items() if k not in ("signature", "version")} == {
+        k: v for k, v in theirs.items() if k not in ("signature", "version")
+    }
     code, out, _ = run(capsys, *refs, "-i", hyp, "--confidence", "-f", "text", "--seed", "3", "-cin", "200")
     assert "(μ = " in out and "bs:200|seed:3|" in out
 
@@ -295,22 +302,27 @@ def test_cli_text_latex_all_pairs(capsys):
     code, out, err = run(capsys, *refs, "-i", *systems, "--paired-bs", "--all-pairs", "-f", "text", "-pbsn", "100")
     assert code == EXIT_OK and err == "" and "every pair of systems" in out and out.count("p (Holm)") == 2
     code, out, _ = run(capsys, *refs, "-i", *systems, "--paired-ar", "-f", "latex", "-parn", "100")
-    assert code == EXIT_OK and out.startswith(r"\begin{tabular}") and "nrefs:1|bs:1000|ar:100|seed:12345|" in out  # sacrebleu's field order
+    assert (
+        code == EXIT_OK and out.startswith(r"\begin{tabular}") and "nrefs:1|bs:1000|ar:100|seed:12345|" in out
+    )  # sacrebleu's field order
     code, out, _ = run(capsys, *refs, "-i", *systems, "--paired-bs", "-b", "-pbsn", "50")
     assert code == EXIT_OK and len(out.split()) == 3
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--paired-bs"], "two or more systems"),
-    (["SECOND", "--all-pairs"], "--all-pairs goes with"),
-    (["SECOND", "--paired-bs", "--confidence"], "--confidence goes with"),
-    (["-f", "latex"], "-f latex is for paired"),
-    (["SECOND", "--paired-ar", "--seed", "x"], "seed must be"),
-    (["SECOND", "--paired-bs", "-pbsn", "0"], "--paired-bs-n must be 1 or more"),
-    (["-sl", "--confidence"], "not -sl"),
-    (["SECOND", "--paired-bs", "--paired-ar"], "not allowed with"),
-    (["SECOND", "--paired-bs", "-s", "nltk-method2"], None),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--paired-bs"], "two or more systems"),
+        (["SECOND", "--all-pairs"], "--all-pairs goes with"),
+        (["SECOND", "--paired-bs", "--confidence"], "--confidence goes with"),
+        (["-f", "latex"], "-f latex is for paired"),
+        (["SECOND", "--paired-ar", "--seed", "x"], "seed must be"),
+        (["SECOND", "--paired-bs", "-pbsn", "0"], "--paired-bs-n must be 1 or more"),
+        (["-sl", "--confidence"], "not -sl"),
+        (["SECOND", "--paired-bs", "--paired-ar"], "not allowed with"),
+        (["SECOND", "--paired-bs", "-s", "nltk-method2"], None),
+    ],
+)
 def test_cli_usage_errors(capsys, argv, message):
     refs = references("en-de", "A")
     first, second = system_output("en-de", "PROMT"), system_output("en-de", "Online-A")

@@ -37,12 +37,22 @@ class VersionAction(argparse.Action):
     """``--version``: prints ``mtscore VERSION`` and exits, reading the installed version only when
     asked (``importlib.metadata`` costs about 15 ms that ``--help`` and scoring need not pay)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: Any = argparse.SUPPRESS, help: str = "show program's version number and exit"):
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: Any = argparse.SUPPRESS,
+        help: str = "show program's version number and exit",
+    ):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> NoReturn:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> NoReturn:
         from ..version import __version__
 
         print(f"mtscore {__version__}")
@@ -58,9 +68,16 @@ def add_metric_options(parser: argparse.ArgumentParser, names: Iterable[str], gr
             if option.kind is bool:
                 target.add_argument(*option.flags, dest=_dest(option), action="store_true", help=option.help)
             else:
-                target.add_argument(*option.flags, dest=_dest(option), type=option.kind, default=option.default,
-                                    choices=option.choice_list(), metavar=option.metavar, nargs=option.nargs,
-                                    help=option.help)
+                target.add_argument(
+                    *option.flags,
+                    dest=_dest(option),
+                    type=option.kind,
+                    default=option.default,
+                    choices=option.choice_list(),
+                    metavar=option.metavar,
+                    nargs=option.nargs,
+                    help=option.help,
+                )
 
 
 def _dest(option: Option) -> str:
@@ -91,19 +108,22 @@ def read(path: str) -> list[str]:
     return read_lines(path)
 
 
-def check_counts(ref_paths: Sequence[str], ref_counts: Sequence[int], hyp_paths: Sequence[str],
-                 hyp_counts: Sequence[int]) -> None:
+def check_counts(
+    ref_paths: Sequence[str], ref_counts: Sequence[int], hyp_paths: Sequence[str], hyp_counts: Sequence[int]
+) -> None:
     """Every file has lines, and as many as the first reference file."""
-    for path, count, what in [*zip(ref_paths, ref_counts, ["references"] * len(ref_paths)),
-                              *zip(hyp_paths, hyp_counts, ["hypotheses"] * len(hyp_paths))]:
+    for path, count, what in [
+        *zip(ref_paths, ref_counts, ["references"] * len(ref_paths), strict=True),
+        *zip(hyp_paths, hyp_counts, ["hypotheses"] * len(hyp_paths), strict=True),
+    ]:
         if count == 0:
             raise BleuInputError(f"{_display(path)} is empty: no {what} to score")
-    for path, count in zip(ref_paths[1:], ref_counts[1:]):
+    for path, count in zip(ref_paths[1:], ref_counts[1:], strict=True):
         if count != ref_counts[0]:
             raise BleuInputError(
                 f"reference files differ in length: {ref_paths[0]} has {ref_counts[0]} lines, {path} has {count}"
             )
-    for path, count in zip(hyp_paths, hyp_counts):
+    for path, count in zip(hyp_paths, hyp_counts, strict=True):
         if count != ref_counts[0]:
             raise BleuInputError(
                 f"{_display(path)} has {count} lines but {ref_paths[0]} has {ref_counts[0]}; "

@@ -38,15 +38,44 @@ DEFAULT_METRIC = "bleu"  # its options are sacrebleu's top-level ones (-tok, -lc
 def add_significance_options(parser: argparse.ArgumentParser) -> None:
     """Bootstrap confidence intervals and paired tests, with sacrebleu's option names."""
     group = parser.add_argument_group("confidence intervals and paired significance tests")
-    group.add_argument("-ci", "--confidence", action="store_true", help="bootstrap 95%% confidence interval of each score")
-    group.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N", help="bootstrap resamples for -ci (default: 1000)")
+    group.add_argument(
+        "-ci", "--confidence", action="store_true", help="bootstrap 95%% confidence interval of each score"
+    )
+    group.add_argument(
+        "-cin",
+        "--confidence-n",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples for -ci (default: 1000)",
+    )
     paired = group.add_mutually_exclusive_group()
-    paired.add_argument("-pbs", "--paired-bs", action="store_true", help="paired bootstrap resampling test; the first -i file is the baseline")
-    paired.add_argument("-par", "--paired-ar", action="store_true", help="paired approximate randomization test; the first -i file is the baseline")
-    group.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)")
-    group.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="randomization trials (default: 10000)")
-    group.add_argument("--all-pairs", action="store_true", help="compare every pair of systems, not only each with the baseline (Holm-corrected)")
-    group.add_argument("--seed", metavar="S", help="random seed, or 'none' (default: $MTSCORE_SEED, $SACREBLEU_SEED, else 12345)")
+    paired.add_argument(
+        "-pbs",
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap resampling test; the first -i file is the baseline",
+    )
+    paired.add_argument(
+        "-par",
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomization test; the first -i file is the baseline",
+    )
+    group.add_argument(
+        "-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)"
+    )
+    group.add_argument(
+        "-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="randomization trials (default: 10000)"
+    )
+    group.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="compare every pair of systems, not only each with the baseline (Holm-corrected)",
+    )
+    group.add_argument(
+        "--seed", metavar="S", help="random seed, or 'none' (default: $MTSCORE_SEED, $SACREBLEU_SEED, else 12345)"
+    )
     group.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
 
@@ -63,17 +92,41 @@ def build_parser() -> argparse.ArgumentParser:
         "exit codes: 0 ok, 1 usage error, 2 input error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("refs", nargs="*", metavar="REF", help="reference files (plain text or .gz), one segment per line")
-    parser.add_argument("-i", "--input", nargs="+", metavar="HYP", help="hypothesis files; several give a table (default: standard input)")
+    parser.add_argument(
+        "refs", nargs="*", metavar="REF", help="reference files (plain text or .gz), one segment per line"
+    )
+    parser.add_argument(
+        "-i",
+        "--input",
+        nargs="+",
+        metavar="HYP",
+        help="hypothesis files; several give a table (default: standard input)",
+    )
     add_metric_options(parser, [DEFAULT_METRIC], grouped=False)
-    parser.add_argument("-m", "--metrics", nargs="+", default=[DEFAULT_METRIC], choices=list(METRICS), metavar="METRIC",
-                        help=f"metrics to compute: {', '.join(METRICS)} (default: {DEFAULT_METRIC})")
+    parser.add_argument(
+        "-m",
+        "--metrics",
+        nargs="+",
+        default=[DEFAULT_METRIC],
+        choices=list(METRICS),
+        metavar="METRIC",
+        help=f"metrics to compute: {', '.join(METRICS)} (default: {DEFAULT_METRIC})",
+    )
     add_metric_options(parser, [name for name in METRICS if name != DEFAULT_METRIC], grouped=True)
     add_significance_options(parser)
-    parser.add_argument("-f", "--format", default="json", choices=["json", "text", "tsv", "latex"],
-                        help="output format (default: json; with -sl, JSON lines; latex: paired tests)")
-    parser.add_argument("-sl", "--sentence-level", action="store_true",
-                        help="a score per segment (effective order on, as sacrebleu), then the corpus score")
+    parser.add_argument(
+        "-f",
+        "--format",
+        default="json",
+        choices=["json", "text", "tsv", "latex"],
+        help="output format (default: json; with -sl, JSON lines; latex: paired tests)",
+    )
+    parser.add_argument(
+        "-sl",
+        "--sentence-level",
+        action="store_true",
+        help="a score per segment (effective order on, as sacrebleu), then the corpus score",
+    )
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="short signature field names")
@@ -133,7 +186,9 @@ def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int) -
     if paired and n_systems < 2:
         raise UsageError("paired tests need two or more systems after -i (the first is the baseline)")
     if paired and args.confidence:
-        raise UsageError("--confidence goes with single-system scores; paired bootstrap already gives each system's interval")
+        raise UsageError(
+            "--confidence goes with single-system scores; paired bootstrap already gives each system's interval"
+        )
     if args.all_pairs and not paired:
         raise UsageError("--all-pairs goes with --paired-bs or --paired-ar")
     if args.format == "latex" and not paired:
@@ -144,8 +199,11 @@ def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int) -
         raise UsageError("-sl scores segments with one metric at a time: give one name after -m")
     if args.format == "tsv" and (len(args.metrics) > 1 or not metric_class(args.metrics[0]).tsv_fields):
         # TSV lists the statistics of one metric that declares them (BLEU's)
-        raise UsageError("-sl -f tsv lists BLEU's statistics; use -f text or json for chrF and TER" if args.sentence_level
-                         else "-f tsv lists BLEU's statistics; use -f text or json for other metrics")
+        raise UsageError(
+            "-sl -f tsv lists BLEU's statistics; use -f text or json for chrF and TER"
+            if args.sentence_level
+            else "-f tsv lists BLEU's statistics; use -f text or json for other metrics"
+        )
     for option in ("confidence_n", "paired_bs_n", "paired_ar_n"):
         if getattr(args, option) < 1:
             raise UsageError(f"--{option.replace('_', '-')} must be 1 or more")
@@ -190,35 +248,48 @@ def _stream(args: argparse.Namespace, names: list[str], sources: list[str]) -> l
 
     by_system = []
     for source in sources:
+
         def check(counts: list[int], source: str = source) -> None:
             check_counts(args.refs, counts[1:], [source], counts[:1])
+
         by_system.append(stream_scores(make_metrics, source, args.refs, check, progress=not args.no_progress))
-    return [list(column) for column in zip(*by_system)]
+    return [list(column) for column in zip(*by_system, strict=True)]
 
 
 def _in_memory(args: argparse.Namespace, metrics: list[Metric], systems: list[list[str]]) -> list[list[Any]]:
     """Corpus scores (``[metric][system]``), with their bootstrap intervals if asked."""
     statistics = [metric.systems_statistics(systems) for metric in metrics]
-    scores: list[list[Any]] = [[metric.score_statistics(stats) for stats in per_system] for metric, per_system in zip(metrics, statistics)]
+    scores: list[list[Any]] = [
+        [metric.score_statistics(stats) for stats in per_system]
+        for metric, per_system in zip(metrics, statistics, strict=True)
+    ]
     if args.confidence:
         from ..report.confidence import with_confidence
 
-        scores = [[with_confidence(metric, score, stats, args.confidence_n, args.seed)
-                   for score, stats in zip(row, per_system)]
-                  for metric, row, per_system in zip(metrics, scores, statistics)]
+        scores = [
+            [
+                with_confidence(metric, score, stats, args.confidence_n, args.seed)
+                for score, stats in zip(row, per_system, strict=True)
+            ]
+            for metric, row, per_system in zip(metrics, scores, statistics, strict=True)
+        ]
     return scores
 
 
-def _print_segments(metric: Metric, sources: list[str], systems: list[list[str]], form: Form,
-                    tsv_fields: tuple[str, ...]) -> None:
+def _print_segments(
+    metric: Metric, sources: list[str], systems: list[list[str]], form: Form, tsv_fields: tuple[str, ...]
+) -> None:
     """``-sl``: each system's segment scores then its corpus score, a system at a time."""
-    results = ((source, metric.segment_results(metric.segment_statistics(lines)))
-               for source, lines in zip(sources, systems))
+    results = (
+        (source, metric.segment_results(metric.segment_statistics(lines)))
+        for source, lines in zip(sources, systems, strict=True)
+    )
     print_lines(segment_lines(results, form, len(sources) > 1, tsv_fields))
 
 
-def _print_paired(args: argparse.Namespace, test: str, metrics: list[Metric], sources: list[str],
-                  systems: list[list[str]], form: Form) -> None:
+def _print_paired(
+    args: argparse.Namespace, test: str, metrics: list[Metric], sources: list[str], systems: list[list[str]], form: Form
+) -> None:
     """A paired test of every system against the first (or of every pair), under each metric."""
     from ..report.paired import render_paired
     from ..significance.paired import paired_test_statistics
@@ -226,8 +297,13 @@ def _print_paired(args: argparse.Namespace, test: str, metrics: list[Metric], so
     names = [metric.name for metric in metrics]
     statistics = [metric.systems_statistics(systems) for metric in metrics]
     result = paired_test_statistics(
-        dict(zip(names, metrics)), dict(zip(names, statistics)), sources, test,
-        args.paired_bs_n if test == "bs" else args.paired_ar_n, args.seed, args.all_pairs,
+        dict(zip(names, metrics, strict=True)),
+        dict(zip(names, statistics, strict=True)),
+        sources,
+        test,
+        args.paired_bs_n if test == "bs" else args.paired_ar_n,
+        args.seed,
+        args.all_pairs,
         progress=not args.no_progress,
     )
     print(render_paired(result, form))

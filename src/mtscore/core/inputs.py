@@ -61,8 +61,13 @@ def check_references(references: object, n_hypotheses: int | None = None) -> np.
     for number, stream in enumerate(references, 1):
         if not is_sequence(stream):
             raise BleuInputError(f"reference stream {number} is {type(stream).__name__}, expected a list of str")
-        types = _check_items(stream, (str, type(None)), lambda index, item, number=number: (
-            f"reference stream {number}, segment {index} is {type(item).__name__}, expected str or None"))
+        types = _check_items(
+            stream,
+            (str, type(None)),
+            lambda index, item, number=number: (
+                f"reference stream {number}, segment {index} is {type(item).__name__}, expected str or None"
+            ),
+        )
         with_none.append(type(None) in types)
     lengths = [len(stream) for stream in references]
     if n_hypotheses is None:
@@ -89,8 +94,9 @@ def check_references(references: object, n_hypotheses: int | None = None) -> np.
     return present
 
 
-def references_for(n_hypotheses: int, references: Any, prepared: PreparedT | None,
-                   prepare: Callable[[Any, int], PreparedT]) -> PreparedT:
+def references_for(
+    n_hypotheses: int, references: Any, prepared: PreparedT | None, prepare: Callable[[Any, int], PreparedT]
+) -> PreparedT:
     """The references of a call: given with it (``prepare(references, n_hypotheses)``), or those
     prepared when the metric was created, which must have as many segments as the hypotheses."""
     if references is not None:
@@ -109,7 +115,8 @@ def check_sentence(hypothesis: object, references: object) -> None:
     if not isinstance(hypothesis, str):
         raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if isinstance(references, str):
-        raise BleuInputError("references must be a list of str (one per reference), got a single str; "
-                             "wrap a single one as [reference]")
+        raise BleuInputError(
+            "references must be a list of str (one per reference), got a single str; wrap a single one as [reference]"
+        )
     if not is_sequence(references):
         raise BleuInputError(f"references must be a list of str (one per reference), got {type(references).__name__}")

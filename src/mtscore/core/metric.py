@@ -80,8 +80,10 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         metric's name, with the corpus's signature."""
         corpus = self.score_statistics(statistics)
         scores = self.segment_metric().scores_of_sums(statistics)
-        return SegmentResults([NamedScore(self.name, float(score), corpus.signature) for score in scores],
-                              NamedScore(self.name, corpus.score, corpus.signature))
+        return SegmentResults(
+            [NamedScore(self.name, float(score), corpus.signature) for score in scores],
+            NamedScore(self.name, corpus.score, corpus.signature),
+        )
 
     # The shared flow.
 
@@ -104,8 +106,9 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
             raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
         for number, hypotheses in enumerate(systems[1:], 2):
             if len(hypotheses) != len(systems[0]):
-                raise LengthMismatchError(f"system 1 has {len(systems[0])} segments but system {number} has "
-                                          f"{len(hypotheses)}")
+                raise LengthMismatchError(
+                    f"system 1 has {len(systems[0])} segments but system {number} has {len(hypotheses)}"
+                )
         return [self.segment_statistics(hypotheses) for hypotheses in systems]
 
     def score_statistics(self, statistics: np.ndarray | Statistics) -> ScoreT:

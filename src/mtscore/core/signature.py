@@ -20,6 +20,7 @@ def __getattr__(name: str) -> str:
         return tool_version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 # Field name -> short name (sacrebleu's abbreviations) for every metric's fields.
 _SHORT = {
     "nrefs": "#",

@@ -72,8 +72,9 @@ class Statistics:
         return self._like(self.matrix.sum(axis=0, keepdims=True))
 
     def to_json(self) -> str:
-        return json.dumps({"dtype": self.matrix.dtype.name, "columns": self.matrix.shape[1],
-                           "rows": self.matrix.tolist()})
+        return json.dumps(
+            {"dtype": self.matrix.dtype.name, "columns": self.matrix.shape[1], "rows": self.matrix.tolist()}
+        )
 
     @classmethod
     def from_json(cls: type[Self], text: str) -> Self:

@@ -47,8 +47,13 @@ class _Lines:
         return self.taken + len(self.buffer) + sum(len(lines) for lines, _ in self.blocks)
 
 
-def aligned_blocks(paths: Sequence[str], check: Callable[[list[int]], None], segments: int = BLOCK_SEGMENTS,
-                   block_bytes: int = 16 << 20, progress: Progress | None = None) -> Iterator[list[list[str]]]:
+def aligned_blocks(
+    paths: Sequence[str],
+    check: Callable[[list[int]], None],
+    segments: int = BLOCK_SEGMENTS,
+    block_bytes: int = 16 << 20,
+    progress: Progress | None = None,
+) -> Iterator[list[list[str]]]:
     """Blocks of ``segments`` lines of every file at once. At the end, or as soon as one file
     runs out before the others, ``check`` gets every file's line count (and raises if they differ)."""
     readers = [_Lines(os.fspath(path), block_bytes) for path in paths]
@@ -62,17 +67,21 @@ def aligned_blocks(paths: Sequence[str], check: Callable[[list[int]], None], seg
         yield parts
 
 
-def stream_scores(make_metrics: Callable[[list[list[str]]], Sequence[Metric[Any, Any]]], hypothesis_path: str,
-                  reference_paths: Sequence[str], check: Callable[[list[int]], None],
-                  segments: int = BLOCK_SEGMENTS, progress: bool = False) -> list[SacrebleuFormat]:
+def stream_scores(
+    make_metrics: Callable[[list[list[str]]], Sequence[Metric[Any, Any]]],
+    hypothesis_path: str,
+    reference_paths: Sequence[str],
+    check: Callable[[list[int]], None],
+    segments: int = BLOCK_SEGMENTS,
+    progress: bool = False,
+) -> list[SacrebleuFormat]:
     """Corpus scores of one system file against reference files, one block at a time.
     ``make_metrics(reference_streams)`` builds the metrics on a block's references. Each metric
     keeps one row of sums for the blocks before and the last block's rows as they are."""
     bar = _progress_for(hypothesis_path) if progress else None
     kept: list[Statistics] = []
     metrics: Sequence[Metric[Any, Any]] = []
-    for hypotheses, *references in aligned_blocks([hypothesis_path, *reference_paths], check, segments,
-                                                  progress=bar):
+    for hypotheses, *references in aligned_blocks([hypothesis_path, *reference_paths], check, segments, progress=bar):
         metrics = make_metrics(references)
         blocks = [metric.statistics(hypotheses) for metric in metrics]
         kept = [before.total() + block for before, block in zip(kept, blocks, strict=True)] if kept else blocks

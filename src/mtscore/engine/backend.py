@@ -13,6 +13,7 @@ from ..threads import THREADS, map_threads
 
 _SORT_QUERIES_FROM = 1 << 16  # below this, a direct search is as fast
 
+
 class NumpyOps:
     """Counting on NumPy int64 arrays."""
 

@@ -46,8 +46,10 @@ def id_rows(batch, pad_id: int | None, ops, what: str) -> tuple:
         keep = rows != pad_id
         return rows[keep], keep.sum(1), present
     present = np.array([row is not None for row in batch], dtype=bool)
-    rows = [ops.asarray(np.zeros(0, dtype=np.int64)) if row is None else _as_row(row, ops, what, i)
-            for i, row in enumerate(batch)]
+    rows = [
+        ops.asarray(np.zeros(0, dtype=np.int64)) if row is None else _as_row(row, ops, what, i)
+        for i, row in enumerate(batch)
+    ]
     ids = ops.concat(rows) if rows else ops.asarray(np.zeros(0, dtype=np.int64))
     lengths = ops.asarray([len(row) for row in rows])
     if pad_id is not None:
@@ -78,4 +80,3 @@ def encode_ids(ids, table, ops):
     index, found = lookup(ops, table, ids)
     index[~found] = UNKNOWN
     return index
-

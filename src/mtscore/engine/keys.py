@@ -183,4 +183,3 @@ def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int]) -> np.ndarray:
     numbers = np.fromiter(map(long.get, tokens.long_tokens, repeat(-1)), dtype=np.int64, count=len(tokens.long_tokens))
     keys[tokens.long_at] = np.where(numbers >= 0, _LONG | numbers.astype(np.uint64), _EMPTY)
     return keys
-

@@ -87,8 +87,10 @@ class ReferenceNgrams:
             first, last = chunk
             a, b = firsts[first], firsts[last]
             hypotheses = (ids[hyp_offsets[a] : hyp_offsets[b]], lengths[a:b], groups[a:b] - first)
-            references = [(stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
-                          for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets, strict=True)]
+            references = [
+                (stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
+                for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets, strict=True)
+            ]
             return _clipped_matches(ops, hypotheses, references, last - first, self.vocab_size + 1, self.max_order)
 
         columns = ops.map_chunks(count, chunks)
@@ -114,8 +116,9 @@ def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     return list(pairwise(sorted({0, *cuts.tolist(), len(sizes)})))
 
 
-def _clipped_matches(ops, hypotheses: tuple, references: list[tuple], n_groups: int, span: int,
-                     max_order: int) -> np.ndarray:
+def _clipped_matches(
+    ops, hypotheses: tuple, references: list[tuple], n_groups: int, span: int, max_order: int
+) -> np.ndarray:
     """Clipped matches of one chunk, shape (hypotheses, max_order). ``hypotheses`` is (ids, lengths,
     reference group of each, ascending); ``references`` holds each stream's (ids, lengths) over the
     ``n_groups`` reference segments; ids are below ``span``."""
@@ -133,8 +136,12 @@ def _clipped_matches(ops, hypotheses: tuple, references: list[tuple], n_groups: 
     positions = ops.arange(total)
     remaining = ops.repeat(lengths.cumsum(0), lengths) - positions  # tokens from each position to its segment's end
     # Who holds each position (hypothesis 0..n-1, or reference stream n, n+1, ...) and its reference group.
-    owner = ops.repeat(ops.asarray(np.concatenate([np.arange(n_hypotheses),
-                                                   np.repeat(np.arange(n_streams) + n_hypotheses, n_groups)])), lengths)
+    owner = ops.repeat(
+        ops.asarray(
+            np.concatenate([np.arange(n_hypotheses), np.repeat(np.arange(n_streams) + n_hypotheses, n_groups)])
+        ),
+        lengths,
+    )
     key = ops.repeat(ops.asarray(np.concatenate([hyp_groups, np.tile(np.arange(n_groups), n_streams)])), lengths)
     key *= span
     key += ids

@@ -40,7 +40,7 @@ def decode_lines(data: bytes, name: str) -> list[str]:
         except (OSError, EOFError, zlib.error) as error:
             raise BleuInputError(f"{name}: not a valid gzip file ({error})") from None
     if data.startswith(_BOM):
-        data = data[len(_BOM):]
+        data = data[len(_BOM) :]
     return _split(_decode(data, name))
 
 
@@ -85,7 +85,7 @@ def read_blocks(path: str | os.PathLike, block_bytes: int = 16 << 20) -> Iterato
                 raise BleuInputError(f"{label}: not a valid gzip file ({error})") from None
             data = pending + block
             if first and data.startswith(_BOM):
-                data = data[len(_BOM):]  # offsets count from after it, as read_lines does
+                data = data[len(_BOM) :]  # offsets count from after it, as read_lines does
             first = False
             cut = len(data) if not block else data.rfind(b"\n") + 1
             if cut:

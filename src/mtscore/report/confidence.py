@@ -33,16 +33,20 @@ class Confident:
 
     def to_json(self, width: int = 2) -> str:
         data = json.loads(self.score_object.to_json(width))
-        extra = {"confidence_mean": float(f"{self.mean:.{width}f}"), "confidence_var": float(f"{self.ci:.{width}f}"),
-                 "confidence": self.interval(width)}
+        extra = {
+            "confidence_mean": float(f"{self.mean:.{width}f}"),
+            "confidence_var": float(f"{self.ci:.{width}f}"),
+            "confidence": self.interval(width),
+        }
         keys = list(data)
         at = keys.index("signature") + 1
         ordered = {key: data[key] for key in keys[:at]} | extra | {key: data[key] for key in keys[at:]}
         return json.dumps(ordered, indent=1, ensure_ascii=False)
 
 
-def with_confidence(metric: Metric, score: Any, statistics: np.ndarray, n_samples: int,
-                    seed: int | str | None) -> Confident:
+def with_confidence(
+    metric: Metric, score: Any, statistics: np.ndarray, n_samples: int, seed: int | str | None
+) -> Confident:
     """``score`` (the metric's result of ``statistics``, a dataclass) with its bootstrap mean and 95%
     half-width over ``n_samples`` resamples, and ``bs``/``seed`` in its signature."""
     mean, ci = bootstrap_confidence(metric, statistics, n_samples, seed)

@@ -11,24 +11,29 @@ from . import Form
 from .tsv import tsv_lines
 
 
-def render_scores(scores: Sequence[Sequence[Any]], sources: Sequence[str], form: Form,
-                  tsv_fields: Sequence[str] = ()) -> str:
+def render_scores(
+    scores: Sequence[Sequence[Any]], sources: Sequence[str], form: Form, tsv_fields: Sequence[str] = ()
+) -> str:
     """``scores[metric][system]`` of the systems read from ``sources``, as ``form`` asks; TSV lists
     the first metric's ``tsv_fields``."""
     width = form.width
     if form.format == "tsv" and not form.score_only:
-        return "\n".join(tsv_lines(tsv_fields, [(source, "corpus", score) for source, score in zip(sources, scores[0])]))
+        return "\n".join(
+            tsv_lines(tsv_fields, [(source, "corpus", score) for source, score in zip(sources, scores[0], strict=True)])
+        )
     if len(sources) == 1:
         return _one_system([row[0] for row in scores], form)
     if form.score_only:
-        return "\n".join("\t".join(row[i].format(width, score_only=True) for row in scores) for i in range(len(sources)))
+        return "\n".join(
+            "\t".join(row[i].format(width, score_only=True) for row in scores) for i in range(len(sources))
+        )
     names = [row[0].name for row in scores]
     signatures = [row[0].signature.format(form.short) for row in scores]
     if form.format == "json":
         rows = []
         for i, source in enumerate(sources):
             row = {"system": source}
-            for name, column, signature in zip(names, scores, signatures):
+            for name, column, signature in zip(names, scores, signatures, strict=True):
                 row[name] = column[i].format(width, score_only=True)
                 row[f"{name} signature" if len(names) > 1 else "signature"] = signature
             rows.append(row)
@@ -37,11 +42,16 @@ def render_scores(scores: Sequence[Sequence[Any]], sources: Sequence[str], form:
     header = [f"{'System':<{name_width}}"] + [f"{name:>8}" for name in names]
     lines = ["  ".join(header).rstrip()]
     for i, source in enumerate(sources):
-        lines.append("  ".join([f"{source:<{name_width}}"] + [f"{column[i].format(width, score_only=True):>8}"
-                                                                for column in scores]))
+        lines.append(
+            "  ".join(
+                [f"{source:<{name_width}}"] + [f"{column[i].format(width, score_only=True):>8}" for column in scores]
+            )
+        )
     if len(names) == 1:
-        return "\n".join(lines + ["", f"{names[0]} signature: {signatures[0]}"])
-    return "\n".join(lines + ["", "Metric signatures:"] + [f" - {n:<10} {s}" for n, s in zip(names, signatures)])
+        return "\n".join([*lines, "", f"{names[0]} signature: {signatures[0]}"])
+    return "\n".join(
+        lines + ["", "Metric signatures:"] + [f" - {n:<10} {s}" for n, s in zip(names, signatures, strict=True)]
+    )
 
 
 def _one_system(column: Sequence[Any], form: Form) -> str:
@@ -65,4 +75,4 @@ def _align_on_equals(lines: list[str]) -> list[str]:
         return lines
     cut = [line.index(" = ") for line in lines]
     widest = max(cut)
-    return [f"{line[:at]:>{widest}}{line[at:]}" for line, at in zip(lines, cut)]
+    return [f"{line[:at]:>{widest}}{line[at:]}" for line, at in zip(lines, cut, strict=True)]

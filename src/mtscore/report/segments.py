@@ -11,8 +11,9 @@ from . import Form
 from .tsv import tsv_lines
 
 
-def segment_lines(systems: Iterable[tuple[str, SegmentResults]], form: Form, several: bool,
-                  tsv_fields: Sequence[str] = ()) -> Iterator[str]:
+def segment_lines(
+    systems: Iterable[tuple[str, SegmentResults]], form: Form, several: bool, tsv_fields: Sequence[str] = ()
+) -> Iterator[str]:
     """The lines of each ``(system, results)``, each prefixed with the system's name when there are
     ``several`` (TSV rows and JSON lines name it anyway); TSV has one header over all systems."""
     if form.format == "tsv" and not form.score_only:

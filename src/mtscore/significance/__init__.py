@@ -7,5 +7,12 @@ from .paired import paired_test, paired_test_statistics
 from .resampling import bootstrap_confidence, resolve_seed
 from .results import Comparison, PairedTestResult, SystemResult
 
-__all__ = ["Comparison", "PairedTestResult", "SystemResult", "bootstrap_confidence", "paired_test",
-           "paired_test_statistics", "resolve_seed"]
+__all__ = [
+    "Comparison",
+    "PairedTestResult",
+    "SystemResult",
+    "bootstrap_confidence",
+    "paired_test",
+    "paired_test_statistics",
+    "resolve_seed",
+]

@@ -112,21 +112,24 @@ def paired_test_statistics(
                 p = p_value(differences - differences.mean(), observed)
             else:
                 assert trials is not None  # drawn above for "ar"
-                p = _randomization_p(metric, trials, where[name, a], where[name, b], totals[a], totals[b],
-                                     stats[a], observed)
+                p = _randomization_p(
+                    metric, trials, where[name, a], where[name, b], totals[a], totals[b], stats[a], observed
+                )
             lower, upper = percentile_bounds(boot[b] - boot[a])
             found.append(Comparison(name, b, a, actual[b] - actual[a], float(lower), float(upper), p, 0.0))
         adjusted = holm([c.p_value for c in found])
         comparisons += [Comparison(**{**c.__dict__, "p_holm": float(q)}) for c, q in zip(found, adjusted, strict=True)]
         baseline_p = {c.system: c.p_value for c in found if c.against == 0}
         results[name] = [
-            SystemResult(actual[i], baseline_p.get(i),
-                         *(confidence_interval(boot[i]) if test == "bs" else (None, None)))
+            SystemResult(
+                actual[i], baseline_p.get(i), *(confidence_interval(boot[i]) if test == "bs" else (None, None))
+            )
             for i in range(k)
         ]
     fields = {"seed": str(seed).lower(), test: str(n_samples)} | ({"bs": str(n_resamples)} if test == "ar" else {})
-    signatures = {name: metrics[name].score_statistics(statistics[name][0]).signature.with_fields(**fields)
-                  for name in names}
+    signatures = {
+        name: metrics[name].score_statistics(statistics[name][0]).signature.with_fields(**fields) for name in names
+    }
     return PairedTestResult(test, n_samples, seed, list(systems), names, results, comparisons, signatures, all_pairs)
 
 
@@ -158,8 +161,16 @@ def paired_test(
     return paired_test_statistics(built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress)
 
 
-def _randomization_p(metric: Metric[Any, Any], trials: np.ndarray, cols_a: slice, cols_b: slice, total_a: np.ndarray,
-                     total_b: np.ndarray, like: np.ndarray, observed: float) -> float:
+def _randomization_p(
+    metric: Metric[Any, Any],
+    trials: np.ndarray,
+    cols_a: slice,
+    cols_b: slice,
+    total_a: np.ndarray,
+    total_b: np.ndarray,
+    like: np.ndarray,
+    observed: float,
+) -> float:
     """p-value of the randomization test: pseudo-systems swap the selected segments of a and b."""
     moved = trials[:, cols_a] - trials[:, cols_b]  # selected rows of a, minus the same rows of b
     first = metric.scores_of_sums(_exact(total_b + moved, like))  # a's selected rows, b's others

@@ -106,8 +106,9 @@ def _product_type(statistics: np.ndarray, largest: float) -> type[np.floating[An
     return np.float64
 
 
-def bootstrap_sums(statistics: np.ndarray, n_samples: int, rng: np.random.Generator,
-                   progress: Progress | None = None) -> np.ndarray:
+def bootstrap_sums(
+    statistics: np.ndarray, n_samples: int, rng: np.random.Generator, progress: Progress | None = None
+) -> np.ndarray:
     """Column sums of ``n_samples`` resamples of the rows (with replacement), drawn as sacrebleu's
     ``rng.choice(n, (n_samples, n))``, as a (n_samples x columns) float64 array."""
     n = len(statistics)
@@ -125,8 +126,9 @@ def bootstrap_sums(statistics: np.ndarray, n_samples: int, rng: np.random.Genera
     return sums
 
 
-def randomization_sums(statistics: np.ndarray, n_trials: int, rng: np.random.Generator,
-                       progress: Progress | None = None) -> np.ndarray:
+def randomization_sums(
+    statistics: np.ndarray, n_trials: int, rng: np.random.Generator, progress: Progress | None = None
+) -> np.ndarray:
     """For each trial, the column sums over the segments it selects (each with probability 1/2,
     drawn as sacrebleu's ``rng.integers(2, size=(n_trials, n), dtype=bool)``)."""
     n = len(statistics)
@@ -143,8 +145,12 @@ def randomization_sums(statistics: np.ndarray, n_trials: int, rng: np.random.Gen
     return sums
 
 
-def bootstrap_confidence(metric: Metric[Any, Any], statistics: np.ndarray, n_samples: int = DEFAULT_SAMPLES["bs"],
-                         seed: int | str | None = None) -> tuple[float, float]:
+def bootstrap_confidence(
+    metric: Metric[Any, Any],
+    statistics: np.ndarray,
+    n_samples: int = DEFAULT_SAMPLES["bs"],
+    seed: int | str | None = None,
+) -> tuple[float, float]:
     """The bootstrap mean and 95% half-width of one system's score (sacrebleu's ``--confidence``)."""
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise BleuInputError(f"the number of resamples must be a positive integer, got {n_samples!r}")

@@ -89,9 +89,15 @@ def to_json(result: PairedTestResult) -> str:
         for metric in result.metrics:
             fields = result.results[metric][index].to_dict()
             fields["comparisons"] = [
-                {"against": result.systems[c.against], "delta": c.delta, "delta_ci": [c.lower, c.upper],
-                 "p_value": c.p_value, "p_holm": c.p_holm}
-                for c in result.comparisons if c.metric == metric and c.system == index
+                {
+                    "against": result.systems[c.against],
+                    "delta": c.delta,
+                    "delta_ci": [c.lower, c.upper],
+                    "p_value": c.p_value,
+                    "p_holm": c.p_holm,
+                }
+                for c in result.comparisons
+                if c.metric == metric and c.system == index
             ]
             row[metric] = fields
         rows.append(row)
@@ -131,9 +137,16 @@ def _table(rows: list[list[str]]) -> list[str]:
 def _comparison_rows(result: PairedTestResult, metric: str, width: int) -> list[list[str]]:
     rows = [["System", "vs", "Δ", "95% CI of Δ", "p", "p (Holm)"]]
     for c in (c for c in result.comparisons if c.metric == metric):
-        rows.append([result.systems[c.system], result.systems[c.against], f"{c.delta:+.{width}f}",
-                     f"[{c.lower:+.{width}f}, {c.upper:+.{width}f}]", f"{c.p_value:.4f}",
-                     f"{c.p_holm:.4f}" + ("*" if c.p_holm < ALPHA else "")])
+        rows.append(
+            [
+                result.systems[c.system],
+                result.systems[c.against],
+                f"{c.delta:+.{width}f}",
+                f"[{c.lower:+.{width}f}, {c.upper:+.{width}f}]",
+                f"{c.p_value:.4f}",
+                f"{c.p_holm:.4f}" + ("*" if c.p_holm < ALPHA else ""),
+            ]
+        )
     return rows
 
 
@@ -146,12 +159,17 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
     samples = "resamples" if result.test == "bs" else "trials"
     title = f"{TEST_NAMES[result.test].capitalize()} test with {result.n_samples} {samples} (seed: {result.seed})"
     scope = "every pair of systems" if result.all_pairs else f"each system against the baseline ({result.systems[0]})"
-    lines += [title, "-" * len(title), f" - Compares {scope}.",
-              " - Null hypothesis: both outputs come from the same process; p is the chance of an",
-              "   absolute difference at least this large under it.",
-              f" - * marks p < {ALPHA} (a difference unlikely to be chance; not which system is better).",
-              " - Δ is the row's score minus the other's, with its 95% bootstrap interval; p (Holm) is",
-              "   adjusted for the number of comparisons per metric (Holm-Bonferroni).", ""]
+    lines += [
+        title,
+        "-" * len(title),
+        f" - Compares {scope}.",
+        " - Null hypothesis: both outputs come from the same process; p is the chance of an",
+        "   absolute difference at least this large under it.",
+        f" - * marks p < {ALPHA} (a difference unlikely to be chance; not which system is better).",
+        " - Δ is the row's score minus the other's, with its 95% bootstrap interval; p (Holm) is",
+        "   adjusted for the number of comparisons per metric (Holm-Bonferroni).",
+        "",
+    ]
     for metric in result.metrics:
         lines += [f"{metric}:", *_table(_comparison_rows(result, metric, width)), ""]
     lines += ["Metric signatures:"]
@@ -159,8 +177,18 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
     return "\n".join(lines)
 
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 
 
 def latex_escape(text: str) -> str:
@@ -171,19 +199,40 @@ def to_latex(result: PairedTestResult, width: int = 1) -> str:
     """A booktabs table (scores, bootstrap means and intervals, p-values; significant ones marked
     with $^*$), then one of the pairwise differences, signatures as comments; escaped for LaTeX."""
     heads = [latex_escape(m) + (r" ($\mu \pm$ 95\% CI)" if result.test == "bs" else "") for m in result.metrics]
-    lines = [r"\begin{tabular}{l" + "c" * len(heads) + "}", r"\toprule", " & ".join(["System", *heads]) + r" \\",
-             r"\midrule"]
+    lines = [
+        r"\begin{tabular}{l" + "c" * len(heads) + "}",
+        r"\toprule",
+        " & ".join(["System", *heads]) + r" \\",
+        r"\midrule",
+    ]
     for i, name in enumerate(display_names(result)):
         cells = [_cell(result.results[m][i], width, _LATEX_MARKS) for m in result.metrics]
         lines.append(" & ".join([latex_escape(name), *cells]) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", "", r"\begin{tabular}{lllrcrr}", r"\toprule",
-              r"Metric & System & vs & $\Delta$ & 95\% CI of $\Delta$ & $p$ & $p$ (Holm) \\", r"\midrule"]
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        "",
+        r"\begin{tabular}{lllrcrr}",
+        r"\toprule",
+        r"Metric & System & vs & $\Delta$ & 95\% CI of $\Delta$ & $p$ & $p$ (Holm) \\",
+        r"\midrule",
+    ]
     for c in result.comparisons:
         star = "$^*$" if c.p_holm < ALPHA else ""
-        lines.append(" & ".join([latex_escape(c.metric), latex_escape(result.systems[c.system]),
-                                 latex_escape(result.systems[c.against]), f"${c.delta:+.{width}f}$",
-                                 f"$[{c.lower:+.{width}f}, {c.upper:+.{width}f}]$", f"{c.p_value:.4f}",
-                                 f"{c.p_holm:.4f}{star}"]) + r" \\")
+        lines.append(
+            " & ".join(
+                [
+                    latex_escape(c.metric),
+                    latex_escape(result.systems[c.system]),
+                    latex_escape(result.systems[c.against]),
+                    f"${c.delta:+.{width}f}$",
+                    f"$[{c.lower:+.{width}f}, {c.upper:+.{width}f}]$",
+                    f"{c.p_value:.4f}",
+                    f"{c.p_holm:.4f}{star}",
+                ]
+            )
+            + r" \\"
+        )
     lines += [r"\bottomrule", r"\end{tabular}"]
     lines += [f"% {name} signature: {sig}" for name, sig in result.signatures.items()]
     return "\n".join(lines)

@@ -49,9 +49,7 @@ def get(name: str) -> Tokenizer:
         if name not in _REGISTRY:
             from ..errors import BleuInputError
 
-            raise BleuInputError(
-                f"unknown tokenizer {name!r}; choose one of: {', '.join(available())}"
-            )
+            raise BleuInputError(f"unknown tokenizer {name!r}; choose one of: {', '.join(available())}")
         factory = _REGISTRY[name]
         if isinstance(factory, str):
             module, attr = factory.split(":")

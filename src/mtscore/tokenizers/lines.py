@@ -78,4 +78,3 @@ def split_tokens(segments: list[list[str]]) -> Split:
     sizes = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
     ends = np.cumsum(sizes + 1) - 1
     return Split(data, ends - sizes, ends, lengths)
-

@@ -43,8 +43,13 @@ _PUNCT_WITH_ASIAN = re.compile(f'[.,?:;!"(){_ASIAN_PUNCT}{_FULL_WIDTH_PUNCT}]')
 class TercomTokenizer:
     """Turns a line into tercom's tokens for the given options."""
 
-    def __init__(self, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
-                 case_sensitive: bool = False):
+    def __init__(
+        self,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+    ):
         self.normalized = normalized
         self.no_punct = no_punct
         self.asian_support = asian_support

@@ -22,7 +22,9 @@ def test_result_fields_and_str():
     assert (result.sys_len, result.ref_len) == (expected.sys_len, expected.ref_len)
     assert result.ratio == expected.ratio
     assert str(result) == str(expected)
-    assert str(result.signature) == f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-{mtscore.__version__}"
+    assert (
+        str(result.signature) == f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-{mtscore.__version__}"
+    )
 
 
 def test_sentence_bleu_defaults_match_sacrebleu():

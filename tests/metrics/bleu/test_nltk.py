@@ -77,8 +77,9 @@ NLTK_ERRORS = (AssertionError, IndexError, ZeroDivisionError, KeyError, ValueErr
 HYP1 = "It is a guide to action which ensures that the military always obeys the commands of the party".split()
 HYP2 = "It is to insure the troops forever hearing the activity guidebook that party direct".split()
 REF1A = "It is a guide to action that ensures that the military will forever heed Party commands".split()
-REF1B = ("It is the guiding principle which guarantees the military forces always being under the command of "
-         "the Party").split()
+REF1B = (
+    "It is the guiding principle which guarantees the military forces always being under the command of the Party"
+).split()
 REF1C = "It is the practical guide for the army always to heed the directions of the party".split()
 HYP_B = "he read the book because he was interested in world history".split()
 REF_B = "he was interested in world history because he read the book".split()
@@ -95,7 +96,7 @@ def our_method(method: int, params: dict | None = None):
 def assert_close(got, expected) -> None:
     if isinstance(expected, list):
         assert isinstance(got, list) and len(got) == len(expected), (got, expected)
-        for g, e in zip(got, expected):
+        for g, e in zip(got, expected, strict=False):
             assert_close(g, e)
         return
     assert isinstance(got, float), got
@@ -173,8 +174,9 @@ def test_sentence_bleu_matches_nltk(segment, weights, auto_reweigh, nltk_object)
         smoothing = (nltk_method if nltk_object else our_method)(method, params)
         assert_agrees(
             partial(ours.sentence_bleu, references, hypothesis, weights, smoothing, auto_reweigh),
-            partial(nltk_bleu.sentence_bleu, references, hypothesis, weights, nltk_method(method, params),
-                    auto_reweigh),
+            partial(
+                nltk_bleu.sentence_bleu, references, hypothesis, weights, nltk_method(method, params), auto_reweigh
+            ),
         )
 
 
@@ -258,8 +260,10 @@ def test_nltk_method6_exceeds_one_on_a_corpus_and_ours_does_not():
     nltk_score = nltk_bleu.corpus_bleu(list_of_references, hypotheses, smoothing_function=nltk_method(6))
     assert nltk_score > 1.0
     assert math.isclose(
-        ours.corpus_bleu_as_nltk(list_of_references, hypotheses, smoothing_function=our_method(6)), nltk_score,
-        rel_tol=0, abs_tol=TOLERANCE,
+        ours.corpus_bleu_as_nltk(list_of_references, hypotheses, smoothing_function=our_method(6)),
+        nltk_score,
+        rel_tol=0,
+        abs_tol=TOLERANCE,
     )
     corrected = ours.corpus_bleu(list_of_references, hypotheses, smoothing_function=our_method(6))
     assert 0.0 < corrected <= 1.0
@@ -304,8 +308,17 @@ def test_docstring_corpus_bleu():
 @pytest.mark.parametrize("factory", [ours.SmoothingFunction, nltk_bleu.SmoothingFunction], ids=["ours", "nltk"])
 @pytest.mark.parametrize(
     ("method", "digits"),
-    [(None, "0.4118"), (0, "0.4118"), (1, "0.4118"), (2, "0.4452"), (3, "0.4118"),
-     (4, "0.4118"), (5, "0.4905"), (6, "0.4135"), (7, "0.4905")],
+    [
+        (None, "0.4118"),
+        (0, "0.4118"),
+        (1, "0.4118"),
+        (2, "0.4452"),
+        (3, "0.4118"),
+        (4, "0.4118"),
+        (5, "0.4905"),
+        (6, "0.4135"),
+        (7, "0.4905"),
+    ],
 )
 def test_docstring_smoothing_function(factory, method, digits):
     smoothing = None if method is None else getattr(factory(), f"method{method}")
@@ -407,8 +420,20 @@ def test_empty_corpus_raises():
 
 PARAMETER = {1: "epsilon", 4: "k", 6: "alpha", 7: "k"}
 # (method, smooth_value): each default (None) and some other values.
-MAIN_CONFIGS = [(0, None), (1, None), (1, 0.01), (2, None), (3, None), (4, None), (4, 1.0),
-                (5, None), (6, None), (6, 1.0), (7, None), (7, 10.0)]
+MAIN_CONFIGS = [
+    (0, None),
+    (1, None),
+    (1, 0.01),
+    (2, None),
+    (3, None),
+    (4, None),
+    (4, 1.0),
+    (5, None),
+    (6, None),
+    (6, 1.0),
+    (7, None),
+    (7, 10.0),
+]
 
 
 def nltk_function_for(method: int, value):
@@ -441,8 +466,11 @@ def test_main_api_sentence_scores_match_nltk(batch):
         expected, refused = [], []
         for i, hyp in enumerate(hyps):
             try:
-                expected.append(nltk_bleu.sentence_bleu(segment_references(streams, i), hyp.split(),
-                                                        smoothing_function=nltk_function))
+                expected.append(
+                    nltk_bleu.sentence_bleu(
+                        segment_references(streams, i), hyp.split(), smoothing_function=nltk_function
+                    )
+                )
             except AssertionError:  # method 6: unigram matches but no trigram match
                 refused.append(i)
         options = {"tokenize": "none", "smooth": f"nltk-method{method}", "smooth_value": value}
@@ -476,25 +504,31 @@ def test_main_api_corpus_bleu_matches_bleu_nltk(batch):
         assert math.isclose(score / 100, expected, rel_tol=0, abs_tol=TOLERANCE)
         if method <= 4:
             assert math.isclose(
-                expected, nltk_bleu.corpus_bleu(list_of_references, hypotheses, smoothing_function=nltk_function),
-                rel_tol=0, abs_tol=TOLERANCE,
+                expected,
+                nltk_bleu.corpus_bleu(list_of_references, hypotheses, smoothing_function=nltk_function),
+                rel_tol=0,
+                abs_tol=TOLERANCE,
             )
 
 
 @pytest.mark.parametrize(
     ("smooth", "value", "label"),
-    [("nltk-method1", None, "|smooth:nltk-method1[0.10]|"),
-     ("nltk-method1", 0.5, "|smooth:nltk-method1[0.50]|"),
-     ("nltk-method4", None, "|smooth:nltk-method4[5.00]|"),
-     ("nltk-method6", None, "|smooth:nltk-method6[5.00]|"),
-     ("nltk-method7", 10, "|smooth:nltk-method7[10.00]|"),
-     ("nltk-method3", None, "|smooth:nltk-method3|"),
-     ("nltk-method0", None, "|smooth:nltk-method0|")],
+    [
+        ("nltk-method1", None, "|smooth:nltk-method1[0.10]|"),
+        ("nltk-method1", 0.5, "|smooth:nltk-method1[0.50]|"),
+        ("nltk-method4", None, "|smooth:nltk-method4[5.00]|"),
+        ("nltk-method6", None, "|smooth:nltk-method6[5.00]|"),
+        ("nltk-method7", 10, "|smooth:nltk-method7[10.00]|"),
+        ("nltk-method3", None, "|smooth:nltk-method3|"),
+        ("nltk-method0", None, "|smooth:nltk-method0|"),
+    ],
 )
 def test_main_api_signature(smooth, value, label):
     hyps, refs = ["a b c d"], [["a b c d"]]
-    for result in (mtscore.corpus_bleu(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value),
-                   mtscore.sentence_scores(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value)):
+    for result in (
+        mtscore.corpus_bleu(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value),
+        mtscore.sentence_scores(hyps, refs, tokenize="none", smooth=smooth, smooth_value=value),
+    ):
         signature = str(result.signature)
         assert label in signature and "eff:no" in signature
 
@@ -502,7 +536,9 @@ def test_main_api_signature(smooth, value, label):
 @pytest.mark.parametrize("method", range(8))
 def test_main_api_refuses_effective_order(method):
     with pytest.raises(BleuInputError):
-        mtscore.sentence_scores(["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True)
+        mtscore.sentence_scores(
+            ["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True
+        )
     with pytest.raises(BleuInputError):
         mtscore.corpus_bleu(["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True)
 
@@ -521,6 +557,7 @@ def test_main_api_method6_names_the_refused_segment():
         nltk_bleu.sentence_bleu([["a", "b", "c"]], ["a", "b", "x"], smoothing_function=nltk_method(6))
     with pytest.raises(BleuInputError, match=r"segment 2\b"):
         mtscore.sentence_scores(hyps, refs, tokenize="none", smooth="nltk-method6")
-    scores = mtscore.sentence_scores([hyps[i] for i in (0, 1, 3)], [[refs[0][i] for i in (0, 1, 3)]],
-                                  tokenize="none", smooth="nltk-method6").scores
+    scores = mtscore.sentence_scores(
+        [hyps[i] for i in (0, 1, 3)], [[refs[0][i] for i in (0, 1, 3)]], tokenize="none", smooth="nltk-method6"
+    ).scores
     assert scores[1] == 0 and scores[0] == pytest.approx(100) and scores[2] == pytest.approx(100)

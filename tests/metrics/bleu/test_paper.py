@@ -37,9 +37,7 @@ def test_example_1_modified_unigram_precision(tokenize):
     """Section 2.1, Example 1: Candidate 1 has modified unigram precision 17/18,
     Candidate 2 has 8/14 (each word's count clipped to its maximum count in any
     single reference)."""
-    result = stats(
-        [words(CANDIDATE_1), words(CANDIDATE_2)], [words(r) for r in REFERENCES_1], tokenize=tokenize
-    )
+    result = stats([words(CANDIDATE_1), words(CANDIDATE_2)], [words(r) for r in REFERENCES_1], tokenize=tokenize)
     assert result.matches[:, 0].tolist() == [17, 8]
     assert result.totals[:, 0].tolist() == [18, 14]
     assert result.hyp_len.tolist() == [18, 14]
@@ -49,9 +47,7 @@ def test_example_1_modified_unigram_precision(tokenize):
 def test_example_1_modified_bigram_precision(tokenize):
     """Section 2.1, Example 1: Candidate 1 has modified bigram precision 10/17,
     Candidate 2 has 1/13."""
-    result = stats(
-        [words(CANDIDATE_1), words(CANDIDATE_2)], [words(r) for r in REFERENCES_1], tokenize=tokenize
-    )
+    result = stats([words(CANDIDATE_1), words(CANDIDATE_2)], [words(r) for r in REFERENCES_1], tokenize=tokenize)
     assert result.matches[:, 1].tolist() == [10, 1]
     assert result.totals[:, 1].tolist() == [17, 13]
 
@@ -127,8 +123,12 @@ def test_example_3_short_candidate_has_perfect_precision(tokenize):
     assert result.totals.tolist() == [[2, 1]]
     # The brevity penalty is what brings the score down.
     score = mtscore.corpus_bleu(
-        ["of the"], [[words(r)] for r in REFERENCES_1], tokenize=tokenize, lowercase=True,
-        smooth="none", max_order=2,
+        ["of the"],
+        [[words(r)] for r in REFERENCES_1],
+        tokenize=tokenize,
+        lowercase=True,
+        smooth="none",
+        max_order=2,
     )
     assert score.precisions == [100.0, 100.0]
     assert score.ref_len == 16  # the closest reference length to 2 words
@@ -210,7 +210,7 @@ def test_corpus_brevity_penalty_sums_best_match_lengths():
     c, r = 12 + 14 + 13 + 5, 12 + 12 + 12 + 8
     assert (score.sys_len, score.ref_len) == (c, r)
     assert score.bp == 1.0  # c = r = 44: no penalty
-    shorter = mtscore.corpus_bleu(candidates[:3] + [sentence(2)], references, tokenize="none", max_order=1)
+    shorter = mtscore.corpus_bleu([*candidates[:3], sentence(2)], references, tokenize="none", max_order=1)
     c2 = 12 + 14 + 13 + 2
     assert (shorter.sys_len, shorter.ref_len) == (c2, r)
     assert shorter.bp == pytest.approx(math.exp(1 - r / c2), rel=1e-12)

@@ -201,7 +201,7 @@ ADVERSARIAL = [
     "\U0001d7ce \U0001d400\U0001d401 \U0001f600",
     # mixed everything
     "  Hello,   World!  ",
-    "He said: \"It's 3.5-4.0 (approx.), e.g. U.S.\"",
+    'He said: "It\'s 3.5-4.0 (approx.), e.g. U.S."',
     "The cat's mat -- 10,000.00 $ -- isn't it?",
     "a-\n<skipped>&amp;1999.\n中,\t",
 ]
@@ -228,7 +228,7 @@ def test_tokenize_batch_adversarial(tokenize, lowercase):
     ours = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase).tokenize(lines)
     theirs = [sacre_tokens(line, tokenize, lowercase) for line in lines]
     assert len(ours) == len(theirs)
-    bad = [(line, a, b) for line, a, b in zip(lines, ours, theirs) if a != b]
+    bad = [(line, a, b) for line, a, b in zip(lines, ours, theirs, strict=False) if a != b]
     assert bad[:5] == []
 
 
@@ -315,9 +315,34 @@ def test_tokenize_generated_unicode(tokenize, lowercase, lines):
 # Words chosen so that tokenizers and lowercasing change the tokens: punctuation
 # attached to words and digits, case pairs, CJK characters, an entity.
 WORDS = [
-    "the", "The", "THE", "cat", "Cat", "sat", "on", "mat", "a", "A",
-    ".", ",", "-", "cat.", "mat,", "1.5", "2,000", "3-4", "x-y", "(a)",
-    "&amp;", "'s", "中国", "人", "İ", "ß", "e.g.", "1999.",
+    "the",
+    "The",
+    "THE",
+    "cat",
+    "Cat",
+    "sat",
+    "on",
+    "mat",
+    "a",
+    "A",
+    ".",
+    ",",
+    "-",
+    "cat.",
+    "mat,",
+    "1.5",
+    "2,000",
+    "3-4",
+    "x-y",
+    "(a)",
+    "&amp;",
+    "'s",
+    "中国",
+    "人",
+    "İ",
+    "ß",
+    "e.g.",
+    "1999.",
 ]
 
 
@@ -327,9 +352,7 @@ def corpora(draw, max_segments=8, max_streams=3):
     match; empty and 1-3 token segments; ``None`` references, never all ``None`` for a segment."""
     vocabulary = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=6, unique=True))
     word = st.sampled_from(vocabulary)
-    segment = st.one_of(
-        st.lists(word, max_size=3), st.lists(word, min_size=4, max_size=12)
-    ).map(" ".join)
+    segment = st.one_of(st.lists(word, max_size=3), st.lists(word, min_size=4, max_size=12)).map(" ".join)
     n_segments = draw(st.integers(1, max_segments))
     n_streams = draw(st.integers(1, max_streams))
     hypotheses = draw(st.lists(segment, min_size=n_segments, max_size=n_segments))
@@ -403,7 +426,7 @@ def test_systems_counted_together(chunk_tokens, corpus):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(NUMPY, "chunk_tokens", chunk_tokens, raising=False)
         together = mtscore.BLEU(streams).systems_statistics(systems)
-    for hypotheses, ours in zip(systems, together):
+    for hypotheses, ours in zip(systems, together, strict=False):
         assert ours.tolist() == sacre_rows(hypotheses, streams)  # sacrebleu's row layout
 
 
@@ -471,7 +494,7 @@ def assert_same_score(ours, theirs, raw_counts, raw_totals):
     compared with sacrebleu's raw integer statistics (its add-k mutates its own)."""
     assert abs(ours.score - theirs.score) <= TOLERANCE, (ours.score, theirs.score)
     assert len(ours.precisions) == len(theirs.precisions)
-    for a, b in zip(ours.precisions, theirs.precisions):
+    for a, b in zip(ours.precisions, theirs.precisions, strict=False):
         assert abs(a - b) <= TOLERANCE, (ours.precisions, theirs.precisions)
     assert abs(ours.bp - theirs.bp) <= TOLERANCE, (ours.bp, theirs.bp)
     assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
@@ -488,8 +511,12 @@ def check_corpus_scores(hypotheses, streams, tokenize="13a", lowercase=False, ma
         raw_counts, raw_totals = raw[2 : 2 + max_order], raw[2 + max_order :]
         for (smooth, value), effective_order in itertools.product(SMOOTHINGS, [False, True]):
             options = dict(
-                tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=value,
-                max_order=max_order, effective_order=effective_order,
+                tokenize=tokenize,
+                lowercase=lowercase,
+                smooth=smooth,
+                smooth_value=value,
+                max_order=max_order,
+                effective_order=effective_order,
             )
             ours = mtscore.corpus_bleu(hypotheses, streams, **options)
             theirs = sacre(**options).corpus_score(hypotheses, streams)
@@ -503,24 +530,33 @@ def check_sentence_scores(hypotheses, streams, tokenize="13a", lowercase=False, 
     """sentence_bleu against sacrebleu's sentence_bleu / sentence_score for every segment."""
     for index, hypothesis in enumerate(hypotheses):
         references = [stream[index] for stream in streams if stream[index] is not None]
-        for max_order, (smooth, value), effective_order in itertools.product(
-            max_orders, SMOOTHINGS, [True, False]
-        ):
+        for max_order, (smooth, value), effective_order in itertools.product(max_orders, SMOOTHINGS, [True, False]):
             ours = mtscore.sentence_bleu(
-                hypothesis, references, tokenize=tokenize, lowercase=lowercase, smooth=smooth,
-                smooth_value=value, max_order=max_order, effective_order=effective_order,
+                hypothesis,
+                references,
+                tokenize=tokenize,
+                lowercase=lowercase,
+                smooth=smooth,
+                smooth_value=value,
+                max_order=max_order,
+                effective_order=effective_order,
             )
             if max_order == 4 and effective_order:
                 theirs = sacrebleu.sentence_bleu(
-                    hypothesis, references, smooth_method=smooth, smooth_value=value,
-                    lowercase=lowercase, tokenize=tokenize,
+                    hypothesis,
+                    references,
+                    smooth_method=smooth,
+                    smooth_value=value,
+                    lowercase=lowercase,
+                    tokenize=tokenize,
                 )
             else:
-                theirs = sacre(
-                    tokenize, lowercase, smooth, value, max_order, effective_order
-                ).sentence_score(hypothesis, references)
-            rows = sacre_rows([hypothesis], [[r] for r in references], tokenize=tokenize,
-                              lowercase=lowercase, max_order=max_order)[0]
+                theirs = sacre(tokenize, lowercase, smooth, value, max_order, effective_order).sentence_score(
+                    hypothesis, references
+                )
+            rows = sacre_rows(
+                [hypothesis], [[r] for r in references], tokenize=tokenize, lowercase=lowercase, max_order=max_order
+            )[0]
             try:
                 assert_same_score(ours, theirs, rows[2 : 2 + max_order], rows[2 + max_order :])
             except AssertionError as error:
@@ -545,8 +581,9 @@ def test_sentence_score_edge_cases(case):
 def test_corpus_score_edge_cases_other_tokenizers(tokenize):
     """The tokenizer-sensitive edge case under other tokenizers, lowercased or not."""
     for lowercase in (False, True):
-        check_corpus_scores(*EDGE_CASES["tokenizer-sensitive"], tokenize=tokenize, lowercase=lowercase,
-                            max_orders=[2, 4])
+        check_corpus_scores(
+            *EDGE_CASES["tokenizer-sensitive"], tokenize=tokenize, lowercase=lowercase, max_orders=[2, 4]
+        )
 
 
 def test_identical_is_100():
@@ -579,11 +616,17 @@ def test_uniform_weights_match_sacrebleu(max_order, effective_order):
     for name, (hypotheses, streams) in EDGE_CASES.items():
         for smooth, value in SMOOTHINGS:
             ours = mtscore.corpus_bleu(
-                hypotheses, streams, smooth=smooth, smooth_value=value, max_order=max_order,
-                effective_order=effective_order, weights=[1 / max_order] * max_order,
+                hypotheses,
+                streams,
+                smooth=smooth,
+                smooth_value=value,
+                max_order=max_order,
+                effective_order=effective_order,
+                weights=[1 / max_order] * max_order,
             )
-            theirs = sacre(smooth=smooth, smooth_value=value, max_order=max_order,
-                           effective_order=effective_order).corpus_score(hypotheses, streams)
+            theirs = sacre(
+                smooth=smooth, smooth_value=value, max_order=max_order, effective_order=effective_order
+            ).corpus_score(hypotheses, streams)
             assert abs(ours.score - theirs.score) <= TOLERANCE, (name, smooth, value)
 
 
@@ -605,8 +648,9 @@ SIGNATURE_CORPORA = {
 @pytest.mark.parametrize("tokenize", TOKENIZERS)
 def test_signature(tokenize, smooth, value, lowercase, effective_order, corpus):
     """The signature is sacrebleu's, naming this tool in the version field."""
-    options = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=value,
-                   effective_order=effective_order)
+    options = dict(
+        tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=value, effective_order=effective_order
+    )
     ours = mtscore.corpus_bleu(*corpus, **options)
     metric = sacre(**options)
     metric.corpus_score(*corpus)

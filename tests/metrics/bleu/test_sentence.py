@@ -86,15 +86,27 @@ def sacre_row(hypothesis: str, refs: list[str], tokenize: str, max_order: int) -
 
 def ours_row(stats: mtscore.Stats, index: int) -> list[int]:
     """Our statistics of segment ``index`` in sacrebleu's row layout."""
-    return [int(stats.hyp_len[index]), int(stats.ref_len[index]), *stats.matches[index].tolist(),
-            *stats.totals[index].tolist()]
+    return [
+        int(stats.hyp_len[index]),
+        int(stats.ref_len[index]),
+        *stats.matches[index].tolist(),
+        *stats.totals[index].tolist(),
+    ]
 
 
-def check_against_sacrebleu(hypotheses, streams, tokenize="13a", smooth="exp", smooth_value=None, max_order=4,
-                            effective_order=True):
+def check_against_sacrebleu(
+    hypotheses, streams, tokenize="13a", smooth="exp", smooth_value=None, max_order=4, effective_order=True
+):
     """``sentence_scores`` equals sacrebleu's sentence score on every segment (score, precisions, bp, stats)."""
-    result = mtscore.sentence_scores(hypotheses, streams, tokenize=tokenize, smooth=smooth, smooth_value=smooth_value,
-                                  max_order=max_order, effective_order=effective_order)
+    result = mtscore.sentence_scores(
+        hypotheses,
+        streams,
+        tokenize=tokenize,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        effective_order=effective_order,
+    )
     assert len(result) == len(hypotheses)
     assert result.stats.max_order == max_order
     metric = sacre(tokenize, smooth, smooth_value, max_order, effective_order)
@@ -104,8 +116,7 @@ def check_against_sacrebleu(hypotheses, streams, tokenize="13a", smooth="exp", s
         where = f"segment {index} {hypothesis!r} vs {refs!r}"
         assert abs(result.scores[index] - theirs.score) <= TOLERANCE, (where, result.scores[index], theirs.score)
         assert abs(result.bp[index] - theirs.bp) <= TOLERANCE, where
-        np.testing.assert_allclose(result.precisions[index], theirs.precisions, rtol=0, atol=TOLERANCE,
-                                   err_msg=where)
+        np.testing.assert_allclose(result.precisions[index], theirs.precisions, rtol=0, atol=TOLERANCE, err_msg=where)
         assert ours_row(result.stats, index) == sacre_row(hypothesis, refs, tokenize, max_order), where
 
 
@@ -152,11 +163,16 @@ def test_wmt22_every_segment_matches_sacrebleu(system, name):
         theirs = sacrebleu.sentence_bleu(hypothesis, refs)
         # exp smoothing leaves sacrebleu's counts as they were counted.
         row = [theirs.sys_len, theirs.ref_len, *theirs.counts, *theirs.totals]
-        if abs(result.scores[index] - theirs.score) > TOLERANCE or ours_row(result.stats, index) != row \
-                or abs(result.bp[index] - theirs.bp) > TOLERANCE \
-                or not np.allclose(result.precisions[index], theirs.precisions, rtol=0, atol=TOLERANCE):
-            bad.append(f"{index}: ours {result.scores[index]!r} {ours_row(result.stats, index)}, "
-                       f"sacrebleu {theirs.score!r} {row}")
+        if (
+            abs(result.scores[index] - theirs.score) > TOLERANCE
+            or ours_row(result.stats, index) != row
+            or abs(result.bp[index] - theirs.bp) > TOLERANCE
+            or not np.allclose(result.precisions[index], theirs.precisions, rtol=0, atol=TOLERANCE)
+        ):
+            bad.append(
+                f"{index}: ours {result.scores[index]!r} {ours_row(result.stats, index)}, "
+                f"sacrebleu {theirs.score!r} {row}"
+            )
     assert not bad, f"{len(bad)} segments differ:\n" + "\n".join(bad[:10])
 
     # Prepared references give the same result.
@@ -171,7 +187,7 @@ def test_wmt22_sample_statistics_match_sacrebleu_extraction(name):
     hypotheses = list(wmt_hypotheses("Online-B"))
     streams = [list(stream) for stream in wmt_references(name)]
     result = mtscore.sentence_scores(hypotheses, streams, max_order=5)
-    sample = list(range(0, len(hypotheses), 97)) + [len(hypotheses) - 1]
+    sample = [*list(range(0, len(hypotheses), 97)), len(hypotheses) - 1]
     for index in sample:
         refs = segment_references(streams, index)
         assert ours_row(result.stats, index) == sacre_row(hypotheses[index], refs, "13a", 5), index
@@ -199,8 +215,29 @@ def test_wmt22_segment_stats_sum_to_the_corpus_score(name):
 # ---------------------------------------------------------------------------
 
 # Words, punctuation and entities that the 13a tokenizer splits or rewrites.
-WORDS = ["the", "cat", "sat", "on", "a", "mat", "The", "Cat", "dog", ".", ",", "!", "-", "1.5", "2,000",
-         "don't", "U.S.", "&amp;", "(x)", "é", "über"]
+WORDS = [
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "a",
+    "mat",
+    "The",
+    "Cat",
+    "dog",
+    ".",
+    ",",
+    "!",
+    "-",
+    "1.5",
+    "2,000",
+    "don't",
+    "U.S.",
+    "&amp;",
+    "(x)",
+    "é",
+    "über",
+]
 
 
 @st.composite
@@ -210,8 +247,9 @@ def corpora(draw, max_segments=5, max_streams=3):
     n_segments = draw(st.integers(1, max_segments))
     n_streams = draw(st.integers(1, max_streams))
     hypotheses = draw(st.lists(line, min_size=n_segments, max_size=n_segments))
-    streams = [draw(st.lists(st.one_of(st.none(), line), min_size=n_segments, max_size=n_segments))
-               for _ in range(n_streams)]
+    streams = [
+        draw(st.lists(st.one_of(st.none(), line), min_size=n_segments, max_size=n_segments)) for _ in range(n_streams)
+    ]
     for index in range(n_segments):
         if all(stream[index] is None for stream in streams):
             keep = draw(st.integers(0, n_streams - 1))
@@ -226,8 +264,14 @@ def corpora(draw, max_segments=5, max_streams=3):
 def test_generated_text_matches_sacrebleu(corpus, tokenize, smooth, smooth_value, effective_order):
     """Every segment, every max order 1-5, for one smoothing and effective order."""
     for max_order in MAX_ORDERS:
-        check_against_sacrebleu(*corpus, tokenize=tokenize, smooth=smooth, smooth_value=smooth_value,
-                                max_order=max_order, effective_order=effective_order)
+        check_against_sacrebleu(
+            *corpus,
+            tokenize=tokenize,
+            smooth=smooth,
+            smooth_value=smooth_value,
+            max_order=max_order,
+            effective_order=effective_order,
+        )
 
 
 def test_default_is_sacrebleu_sentence_bleu():
@@ -240,8 +284,10 @@ def test_default_is_sacrebleu_sentence_bleu():
     assert "|eff:yes|" in str(result.signature) and str(result.signature).startswith("nrefs:var|")
     # effective_order=False is sacrebleu.sentence_bleu(use_effective_order=False).
     plain = mtscore.sentence_scores(hypotheses, streams, effective_order=False)
-    expected = [sacrebleu.sentence_bleu(h, segment_references(streams, i), use_effective_order=False).score
-                for i, h in enumerate(hypotheses)]
+    expected = [
+        sacrebleu.sentence_bleu(h, segment_references(streams, i), use_effective_order=False).score
+        for i, h in enumerate(hypotheses)
+    ]
     np.testing.assert_allclose(plain.scores, expected, rtol=0, atol=TOLERANCE)
 
 
@@ -288,8 +334,11 @@ ID_CASES = {
     ),
     "several-references": (
         [[1, 2, 3, 4, 5, 6], [7, 7, 7, 7], [3, 1, 2]],
-        [[[1, 2, 3, 4], [7, 8], [3, 1, 2, 9]], [[2, 3, 4, 5, 6, 1, 2], [7, 7, 7], [1, 2]],
-         [[6, 5, 4, 3, 2, 1], [8, 7, 7, 7, 7, 8], [3, 1]]],
+        [
+            [[1, 2, 3, 4], [7, 8], [3, 1, 2, 9]],
+            [[2, 3, 4, 5, 6, 1, 2], [7, 7, 7], [1, 2]],
+            [[6, 5, 4, 3, 2, 1], [8, 7, 7, 7, 7, 8], [3, 1]],
+        ],
     ),
     "missing-references": (
         [[1, 2, 3, 4], [4, 3, 2, 1], [1, 1, 2, 2, 3]],
@@ -305,8 +354,7 @@ ID_CASES = {
     ),
     "negative-and-huge-ids": (
         [[-1, BIG, -BIG, 2**62, 3], [-5, -5, -1, BIG + 1], [BIG, BIG, BIG]],
-        [[[-1, BIG, -BIG, 2**62], [-5, -1, BIG + 1, -5], [BIG, -1, BIG]],
-         [[BIG, -1], [-5, -5, -1, BIG + 2], [2**62]]],
+        [[[-1, BIG, -BIG, 2**62], [-5, -1, BIG + 1, -5], [BIG, -1, BIG]], [[BIG, -1], [-5, -5, -1, BIG + 2], [2**62]]],
     ),
 }
 
@@ -329,7 +377,7 @@ def padded(rows, layout: str, dtype=np.int64) -> np.ndarray:
     array = np.full((len(rows), width), PAD, dtype=dtype)
     for i, row in enumerate(rows):
         if layout == "left":
-            array[i, width - len(row):] = row
+            array[i, width - len(row) :] = row
         else:
             array[i, : len(row)] = row
     return array
@@ -349,8 +397,11 @@ LAYOUTS = {
     "lists-of-arrays": (_arrays, lambda streams: [_arrays(s) for s in streams], None),
     "right-padded": (lambda h: padded(h, "right"), lambda streams: [padded(s, "right") for s in streams], PAD),
     "left-padded": (lambda h: padded(h, "left"), lambda streams: [padded(s, "left") for s in streams], PAD),
-    "scattered-pads": (lambda h: padded(h, "scattered"), lambda streams: [padded(s, "scattered") for s in streams],
-                       PAD),
+    "scattered-pads": (
+        lambda h: padded(h, "scattered"),
+        lambda streams: [padded(s, "scattered") for s in streams],
+        PAD,
+    ),
     "3d-references": (
         lambda h: padded(h, "right"),
         lambda streams: np.stack(_same_width([padded(s, "right") for s in streams])),
@@ -402,7 +453,9 @@ def test_ids_equal_text_other_options(case):
     hypotheses, streams = ID_CASES[case]
     for (smooth, value), effective_order, max_order in itertools.product(SMOOTHINGS, [True, False], MAX_ORDERS):
         options = {"smooth": smooth, "smooth_value": value, "effective_order": effective_order, "max_order": max_order}
-        assert_same(mtscore.sentence_scores(hypotheses, streams, **options), text_result(hypotheses, streams, **options))
+        assert_same(
+            mtscore.sentence_scores(hypotheses, streams, **options), text_result(hypotheses, streams, **options)
+        )
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int16, np.uint16, np.uint32, np.int64])
@@ -410,11 +463,13 @@ def test_ids_other_integer_dtypes(dtype):
     """Narrower integer arrays (int32 from a tokenizer, unsigned types) score as int64 ones."""
     hypotheses, streams = ID_CASES["several-references"]
     expected = text_result(hypotheses, streams)
-    result = mtscore.sentence_scores(padded(hypotheses, "right", dtype),
-                                  [padded(s, "left", dtype) for s in streams], pad_id=PAD)
+    result = mtscore.sentence_scores(
+        padded(hypotheses, "right", dtype), [padded(s, "left", dtype) for s in streams], pad_id=PAD
+    )
     assert_same(result, expected)
-    as_lists = mtscore.sentence_scores([np.asarray(h, dtype=dtype) for h in hypotheses],
-                                    [[np.asarray(r, dtype=dtype) for r in s] for s in streams])
+    as_lists = mtscore.sentence_scores(
+        [np.asarray(h, dtype=dtype) for h in hypotheses], [[np.asarray(r, dtype=dtype) for r in s] for s in streams]
+    )
     assert_same(as_lists, expected)
 
 
@@ -487,8 +542,9 @@ def id_corpora(draw):
     n_segments = draw(st.integers(1, 5))
     n_streams = draw(st.integers(1, 3))
     hypotheses = draw(st.lists(ID_ROW, min_size=n_segments, max_size=n_segments))
-    streams = [draw(st.lists(st.one_of(st.none(), ID_ROW), min_size=n_segments, max_size=n_segments))
-               for _ in range(n_streams)]
+    streams = [
+        draw(st.lists(st.one_of(st.none(), ID_ROW), min_size=n_segments, max_size=n_segments)) for _ in range(n_streams)
+    ]
     for index in range(n_segments):
         if all(stream[index] is None for stream in streams):
             streams[0][index] = draw(ID_ROW)
@@ -563,8 +619,9 @@ def test_torch_int32_and_3d_references(device):
     hypotheses, streams = ID_CASES["several-references"]
     expected = text_result(hypotheses, streams)
     hyp = torch.as_tensor(padded(hypotheses, "left"), dtype=torch.int32, device=device)
-    refs = torch.as_tensor(np.stack(_same_width([padded(s, "right") for s in streams])), dtype=torch.int32,
-                           device=device)
+    refs = torch.as_tensor(
+        np.stack(_same_width([padded(s, "right") for s in streams])), dtype=torch.int32, device=device
+    )
     result = mtscore.sentence_scores(hyp, refs, pad_id=PAD)
     assert result.scores.device.type == device.type
     assert_same(result, expected)
@@ -601,8 +658,13 @@ ERRORS = {
     "intl-with-ids": (IDS, [IDS], {"tokenize": "intl"}, BleuInputError, "tokenized"),
     "text-hypotheses-id-references": (["a b", "c"], [IDS], {}, BleuInputError, "both"),
     "id-hypotheses-text-references": (IDS, [["a b", "c"]], {}, BleuInputError, "both"),
-    "no-hypotheses-array": (np.zeros((0, 3), dtype=np.int64), [np.zeros((0, 3), dtype=np.int64)], {},
-                            BleuInputError, "no hypotheses"),
+    "no-hypotheses-array": (
+        np.zeros((0, 3), dtype=np.int64),
+        [np.zeros((0, 3), dtype=np.int64)],
+        {},
+        BleuInputError,
+        "no hypotheses",
+    ),
     "no-hypotheses-text": ([], [[]], {}, BleuInputError, "no hypotheses"),
     "no-reference-for-a-segment": ([[1], [2]], [[[1], None], [[2], None]], {}, BleuInputError, "no reference"),
     "missing-hypothesis": ([[1], None], [[[1], [2]]], {}, BleuInputError, "None"),
@@ -619,8 +681,16 @@ def test_errors(hypotheses, refs, options, error, message):
         mtscore.corpus_bleu(hypotheses, refs, **options)
 
 
-TORCH_ERRORS = ["float-hypotheses", "float-references", "1d-hypotheses", "unwrapped-2d-references",
-                "stream-length-mismatch", "3d-length-mismatch", "lowercase-with-ids", "text-hypotheses-id-references"]
+TORCH_ERRORS = [
+    "float-hypotheses",
+    "float-references",
+    "1d-hypotheses",
+    "unwrapped-2d-references",
+    "stream-length-mismatch",
+    "3d-length-mismatch",
+    "lowercase-with-ids",
+    "text-hypotheses-id-references",
+]
 
 
 @pytest.mark.parametrize("name", TORCH_ERRORS)
@@ -628,8 +698,14 @@ def test_torch_errors(name):
     """The same mistakes with CPU tensors."""
     torch = pytest.importorskip("torch")
     hypotheses, refs, options, error, message = ERRORS[name]
-    as_tensor = (lambda v: torch.as_tensor(v) if isinstance(v, np.ndarray) else
-                 [as_tensor(x) for x in v] if isinstance(v, list) and isinstance(v[0], np.ndarray) else v)
+
+    def as_tensor(v):
+        if isinstance(v, np.ndarray):
+            return torch.as_tensor(v)
+        if isinstance(v, list) and isinstance(v[0], np.ndarray):
+            return [as_tensor(x) for x in v]
+        return v
+
     with pytest.raises(error, match=message):
         mtscore.sentence_scores(as_tensor(hypotheses), as_tensor(refs), **options)
     with pytest.raises(BleuInputError, match="integer"):

@@ -26,7 +26,7 @@ from mtscore.metrics.ter import align as ter_align
 
 TOLERANCE = 1e-9
 OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")
-ALL_OPTIONS = [dict(zip(OPTION_NAMES, values)) for values in itertools.product([False, True], repeat=4)]
+ALL_OPTIONS = [dict(zip(OPTION_NAMES, values, strict=False)) for values in itertools.product([False, True], repeat=4)]
 
 
 def option_id(options: dict) -> str:
@@ -54,11 +54,13 @@ def check_against_sacrebleu(hypotheses, streams, **options) -> None:
     assert statistics.dtype == np.float64 and statistics.shape == (len(hypotheses), 2)
     assert statistics[:, 0].tolist() == [score.num_edits for score in theirs]
     assert statistics[:, 1].tolist() == [score.ref_length for score in theirs]
-    np.testing.assert_allclose(sentence_ters(hypotheses, streams, **options), [s.score for s in theirs],
-                               rtol=0, atol=TOLERANCE)
+    np.testing.assert_allclose(
+        sentence_ters(hypotheses, streams, **options), [s.score for s in theirs], rtol=0, atol=TOLERANCE
+    )
 
 
 # --- WMT22 -------------------------------------------------------------------------------------
+
 
 def wmt22(pair: str, system: str, refset: str | None = None) -> tuple[list[str], list[list[str]]]:
     return read_lines(system_output(pair, system)), [read_lines(path) for path in references(pair, refset)]
@@ -96,8 +98,10 @@ def test_wmt22_asian_support_on_a_subset(pair):
     system = {"en-zh": "Online-B", "en-ja": "Online-A"}[pair]
     hypotheses, streams = wmt22(pair, system)
     chosen = slice(0, 15)
-    for options in ({"normalized": True, "asian_support": True},
-                    {"normalized": True, "no_punct": True, "asian_support": True}):
+    for options in (
+        {"normalized": True, "asian_support": True},
+        {"normalized": True, "no_punct": True, "asian_support": True},
+    ):
         check_against_sacrebleu(hypotheses[chosen], [stream[chosen] for stream in streams], **options)
 
 
@@ -133,9 +137,46 @@ def test_wide_cells_count_the_same(monkeypatch):
 
 # Few distinct words, so that words repeat and shifts happen; case, punctuation, XML entities,
 # digits, CJK, kana, full-width forms, non-ASCII letters and odd whitespace for the options.
-WORDS = ["a", "b", "c", "A", "B", "the", "The", "cat", "cat.", "cat's", ",", ".", "3.5", "x-1", "5-", "(b)",
-         "&amp;", "&quot;", "a,b", "?!", "中文", "文", "ひらがな", "カタカナ", "。", "、", "（", "）", "，", "ａ",
-         "É", "é", "ß", "İ", "\u00a0", "\t", "\n-", "d\ne"]
+WORDS = [
+    "a",
+    "b",
+    "c",
+    "A",
+    "B",
+    "the",
+    "The",
+    "cat",
+    "cat.",
+    "cat's",
+    ",",
+    ".",
+    "3.5",
+    "x-1",
+    "5-",
+    "(b)",
+    "&amp;",
+    "&quot;",
+    "a,b",
+    "?!",
+    "中文",
+    "文",
+    "ひらがな",
+    "カタカナ",
+    "。",
+    "、",
+    "（",
+    "）",
+    "，",
+    "ａ",
+    "É",
+    "é",
+    "ß",
+    "İ",
+    "\u00a0",
+    "\t",
+    "\n-",
+    "d\ne",
+]
 
 
 def sentence(max_words: int = 25):
@@ -148,8 +189,10 @@ def corpora(draw, max_segments: int = 5, max_words: int = 25):
     n = draw(st.integers(1, max_segments))
     hypotheses = draw(st.lists(sentence(max_words), min_size=n, max_size=n))
     n_streams = draw(st.integers(1, 3))
-    streams = [draw(st.lists(st.one_of(sentence(max_words), st.just(""), st.none()), min_size=n, max_size=n))
-               for _ in range(n_streams)]
+    streams = [
+        draw(st.lists(st.one_of(sentence(max_words), st.just(""), st.none()), min_size=n, max_size=n))
+        for _ in range(n_streams)
+    ]
     for i in range(n):  # at least one reference per segment
         if all(stream[i] is None for stream in streams):
             streams[0][i] = draw(sentence(max_words))
@@ -164,7 +207,9 @@ def test_generated_text_every_option(options, corpus):
 
 
 @fixed(max_examples=40)
-@given(hypothesis=st.lists(st.sampled_from("abc"), max_size=45), reference=st.lists(st.sampled_from("abc"), max_size=45))
+@given(
+    hypothesis=st.lists(st.sampled_from("abc"), max_size=45), reference=st.lists(st.sampled_from("abc"), max_size=45)
+)
 def test_generated_repeated_words(hypothesis, reference):
     """Three words only: many equal blocks, many shift candidates (often the 1000 limit)."""
     hyp, ref = " ".join(hypothesis), " ".join(reference)
@@ -226,18 +271,21 @@ def test_candidate_limit_drops_the_last_round(monkeypatch):
     same_score(sentence_ter(hypothesis, [reference]), theirs)
 
 
-@pytest.mark.parametrize("hypothesis, refs", [
-    ("", [""]),
-    ("", ["a b c"]),
-    ("a b c", [""]),
-    ("a b c", ["", "a b"]),
-    ("   ", ["  "]),
-    ("a b c", [None, "c b a"]),
-    ("the cat sat on the mat", ["the mat sat on the cat"]),
-    ("a a a a a a", ["a"]),
-    ("a", ["a a a a a a"]),
-    ("x y z", ["a b c", "x y", "z"]),
-])
+@pytest.mark.parametrize(
+    "hypothesis, refs",
+    [
+        ("", [""]),
+        ("", ["a b c"]),
+        ("a b c", [""]),
+        ("a b c", ["", "a b"]),
+        ("   ", ["  "]),
+        ("a b c", [None, "c b a"]),
+        ("the cat sat on the mat", ["the mat sat on the cat"]),
+        ("a a a a a a", ["a"]),
+        ("a", ["a a a a a a"]),
+        ("x y z", ["a b c", "x y", "z"]),
+    ],
+)
 def test_edge_cases(hypothesis, refs):
     same_score(sentence_ter(hypothesis, refs), SacreTER().sentence_score(hypothesis, refs))
 
@@ -253,6 +301,7 @@ def test_variable_number_of_references():
 
 
 # --- sums, float32 resampling ---------------------------------------------------------------
+
 
 def test_scores_of_sums_float64_and_special_cases():
     metric, sacre = TER(), SacreTER()
@@ -286,6 +335,7 @@ def test_scores_of_sums_float32_equals_sacrebleu_resampling():
 
 # --- output forms, signature, protocol -------------------------------------------------------
 
+
 @pytest.mark.parametrize("options", [ALL_OPTIONS[0], ALL_OPTIONS[-1], ALL_OPTIONS[9]], ids=option_id)
 @pytest.mark.parametrize("width", [1, 2, 4])
 def test_format_and_json_equal_sacrebleu(options, width):
@@ -311,7 +361,8 @@ def test_signature_fields_and_defaults():
     assert score.to_dict() == {"score": 50.0, "num_edits": 1, "ref_length": 2.0}
     options = corpus_ter(["a b"], [["a c"]], normalized=True, no_punct=True, asian_support=True, case_sensitive=True)
     assert str(options.signature) == (
-        f"nrefs:1|case:mixed|tok:tercom|norm:yes|punct:no|asian:yes|version:{TOOL_VERSION}")
+        f"nrefs:1|case:mixed|tok:tercom|norm:yes|punct:no|asian:yes|version:{TOOL_VERSION}"
+    )
 
 
 def test_json_has_plain_floats_from_float32_statistics():
@@ -337,16 +388,20 @@ def test_metric_protocol():
 
 # --- errors ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("hypotheses, streams, error, message", [
-    ("a b", [["a"]], BleuInputError, "single str"),
-    ([], [[]], BleuInputError, "no hypotheses"),
-    (["a", None], [["a", "b"]], BleuInputError, "hypothesis 1 is NoneType"),
-    (["a", "b"], [["a"]], LengthMismatchError, "reference stream 1 has 1"),
-    (["a", "b"], ["a", "b"], BleuInputError, "list of str"),
-    (["a"], [], BleuInputError, "no references"),
-    (["a"], [[None]], BleuInputError, "no reference"),
-    (["a"], [[3]], BleuInputError, "expected str or None"),
-])
+
+@pytest.mark.parametrize(
+    "hypotheses, streams, error, message",
+    [
+        ("a b", [["a"]], BleuInputError, "single str"),
+        ([], [[]], BleuInputError, "no hypotheses"),
+        (["a", None], [["a", "b"]], BleuInputError, "hypothesis 1 is NoneType"),
+        (["a", "b"], [["a"]], LengthMismatchError, "reference stream 1 has 1"),
+        (["a", "b"], ["a", "b"], BleuInputError, "list of str"),
+        (["a"], [], BleuInputError, "no references"),
+        (["a"], [[None]], BleuInputError, "no reference"),
+        (["a"], [[3]], BleuInputError, "expected str or None"),
+    ],
+)
 def test_input_errors(hypotheses, streams, error, message):
     with pytest.raises(error, match=message):
         corpus_ter(hypotheses, streams)

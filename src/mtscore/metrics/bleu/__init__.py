@@ -26,9 +26,24 @@ if TYPE_CHECKING:
     from .result import BLEUScore, SentenceScores
     from .stats import Stats
 
-__all__ = ["BLEU", "BLEUScore", "SentenceScores", "Stats", "corpus_bleu", "explain", "sentence_bleu",
-           "sentence_scores", "tokenize"]
-__getattr__ = lazy_attributes(__name__, {
-    **dict.fromkeys(["corpus_bleu", "explain", "sentence_bleu", "sentence_scores", "tokenize"], "functional"),
-    "BLEU": "metric", "BLEUScore": "result", "SentenceScores": "result", "Stats": "stats",
-})
+__all__ = [
+    "BLEU",
+    "BLEUScore",
+    "SentenceScores",
+    "Stats",
+    "corpus_bleu",
+    "explain",
+    "sentence_bleu",
+    "sentence_scores",
+    "tokenize",
+]
+__getattr__ = lazy_attributes(
+    __name__,
+    {
+        **dict.fromkeys(["corpus_bleu", "explain", "sentence_bleu", "sentence_scores", "tokenize"], "functional"),
+        "BLEU": "metric",
+        "BLEUScore": "result",
+        "SentenceScores": "result",
+        "Stats": "stats",
+    },
+)

@@ -43,8 +43,14 @@ def segment_counts(stats: Stats) -> Counts:
     """Each segment on its own, as NLTK's ``sentence_bleu``."""
     matches = stats.matches.astype(np.float64)
     denominators = np.maximum(stats.totals, 1).astype(np.float64)
-    return Counts(matches, denominators, stats.totals.astype(np.float64), _extra(matches, denominators),
-                  stats.hyp_len, stats.ref_len)
+    return Counts(
+        matches,
+        denominators,
+        stats.totals.astype(np.float64),
+        _extra(matches, denominators),
+        stats.hyp_len,
+        stats.ref_len,
+    )
 
 
 def corpus_counts(stats: Stats, last_segment: bool = False) -> Counts:
@@ -56,8 +62,9 @@ def corpus_counts(stats: Stats, last_segment: bool = False) -> Counts:
         ngrams, extra = rows.ngrams[-1:], rows.extra[-1:]
     else:
         ngrams, extra = rows.ngrams.sum(axis=0, keepdims=True), _extra(matches, denominators)
-    return Counts(matches, denominators, ngrams, extra, stats.hyp_len.sum(keepdims=True),
-                  stats.ref_len.sum(keepdims=True))
+    return Counts(
+        matches, denominators, ngrams, extra, stats.hyp_len.sum(keepdims=True), stats.ref_len.sum(keepdims=True)
+    )
 
 
 def smoothed_precisions(counts: Counts, scoring: Scoring) -> np.ndarray:

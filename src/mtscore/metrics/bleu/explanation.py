@@ -125,8 +125,11 @@ def _order_table(n: int, rows: list[NgramRow], precision: float) -> list[str]:
 
 def _summary(score: BLEUScore, smoothing: str, effective_order: bool, level: str) -> list[str]:
     c, r = score.sys_len, score.ref_len
-    reference, hypothesis = ("best-match reference length", "hypothesis length") if level == "segment" else (
-        "sum of best-match reference lengths", "sum of hypothesis lengths")
+    reference, hypothesis = (
+        ("best-match reference length", "hypothesis length")
+        if level == "segment"
+        else ("sum of best-match reference lengths", "sum of hypothesis lengths")
+    )
     if c >= r:
         penalty = f"c = {c} >= r = {r}, so BP = 1"
     elif c == 0:
@@ -176,8 +179,9 @@ def hints_for(tables: SegmentTables, score: BLEUScore, smooth: str, effective_or
     return hints
 
 
-def explain(hypotheses: list[str], references: list[list[str | None]], metric: BLEU,
-            sentence_metric: BLEU) -> Explanation:
+def explain(
+    hypotheses: list[str], references: list[list[str | None]], metric: BLEU, sentence_metric: BLEU
+) -> Explanation:
     """Tables and scores of ``hypotheses`` against reference streams, with ``metric``'s options for the
     corpus score and ``sentence_metric``'s (sentence-level defaults) for each segment."""
     prepared = metric.prepare(references, len(hypotheses))
@@ -199,5 +203,15 @@ def explain(hypotheses: list[str], references: list[list[str | None]], metric: B
     smooth = sentence_metric.scoring.smooth_label()
     eff = sentence_metric.scoring.effective_order
     hints = [hints_for(tables, segment_scores[i], smooth, eff, scoring.max_order) for i, tables in enumerate(segments)]
-    return Explanation(segments, stats, segment_scores, corpus, smooth, eff, scoring.max_order,
-                       scoring.smooth_label(), scoring.effective_order, hints)
+    return Explanation(
+        segments,
+        stats,
+        segment_scores,
+        corpus,
+        smooth,
+        eff,
+        scoring.max_order,
+        scoring.smooth_label(),
+        scoring.effective_order,
+        hints,
+    )

@@ -101,8 +101,10 @@ def score_sums(sums: np.ndarray, scoring: Scoring) -> np.ndarray:
     float32 sums are scored as sacrebleu scores them in its bootstrap resampling: precisions
     in the arithmetic of ``python float * numpy.float32`` (float32 under NumPy 2)."""
     if scoring.nltk_method is not None:
-        raise BleuInputError(f"{scoring.smooth} smoothing needs per-segment statistics; significance tests "
-                             "and resampling use sacrebleu's smoothing methods (exp, floor, add-k, none)")
+        raise BleuInputError(
+            f"{scoring.smooth} smoothing needs per-segment statistics; significance tests "
+            "and resampling use sacrebleu's smoothing methods (exp, floor, add-k, none)"
+        )
     dtype = float32_arithmetic() if sums.dtype == np.float32 else np.float64
     return compute(Stats.from_matrix(np.rint(sums).astype(np.int64)), scoring, dtype).scores
 

@@ -117,8 +117,14 @@ def explain(
     holds the tables and ``.segment_scores[0]`` the score (sentence-level defaults)."""
 
     check_sentence(hypothesis, references)
-    options: dict[str, Any] = dict(tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
-                                   max_order=max_order, weights=weights)
+    options: dict[str, Any] = dict(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        weights=weights,
+    )
     segment_metric = BLEU(**options, effective_order=sentence_effective_order(smooth, effective_order))
     return explain_segments([hypothesis], [[reference] for reference in references], BLEU(**options), segment_metric)
 

@@ -79,8 +79,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         distinct, rows = distinct_lines(lines)
         return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
 
-    def prepare(self, references: Any, n_hypotheses: int | None = None,
-                ops: NumpyOps | TorchOps | None = None) -> PreparedReferences:
+    def prepare(
+        self, references: Any, n_hypotheses: int | None = None, ops: NumpyOps | TorchOps | None = None
+    ) -> PreparedReferences:
         """Tokenize (text) or read (token ids) and count reference streams; ``None`` marks a missing line."""
         order = self.scoring.stats_order
         if not holds_ids(references):
@@ -112,8 +113,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         else:
             check_hypotheses(hypotheses)
         ops = ops_for(hypotheses, references) if ids else None
-        prepared = references_for(len(hypotheses), references, self._references,
-                                  lambda refs, n: self.prepare(refs, n, ops))
+        prepared = references_for(
+            len(hypotheses), references, self._references, lambda refs, n: self.prepare(refs, n, ops)
+        )
         if ids != (prepared.kind == "ids"):
             raise BleuInputError("hypotheses and references must both be text or both be token ids")
         if not ids:
@@ -178,8 +180,13 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         ``sentence_bleu`` has none)."""
         scoring = self.scoring
         segment = copy.copy(self)
-        segment.scoring = Scoring(scoring.smooth, scoring.smooth_value, sentence_effective_order(scoring.smooth, None),
-                                  scoring.max_order, scoring.weights)
+        segment.scoring = Scoring(
+            scoring.smooth,
+            scoring.smooth_value,
+            sentence_effective_order(scoring.smooth, None),
+            scoring.max_order,
+            scoring.weights,
+        )
         return segment
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
@@ -215,8 +222,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores:
         """Every segment's own score, from already computed statistics."""
         rows = segment_rows(stats, self.scoring)
-        return SentenceScores(rows.scores, rows.precisions, rows.bp, stats, self.signature(nrefs, kind),
-                              self.scoring.max_order)
+        return SentenceScores(
+            rows.scores, rows.precisions, rows.bp, stats, self.signature(nrefs, kind), self.scoring.max_order
+        )
 
     def sentence_scores(self, hypotheses: Any, references: Any = None) -> SentenceScores:
         """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input)."""

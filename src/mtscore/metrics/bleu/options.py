@@ -11,10 +11,20 @@ OPTIONS = (
     Option("tokenize", ("-tok", "--tokenize"), "tokenizer (default: 13a)", str, "13a", tokenizers.available),
     Option("lowercase", ("-lc", "--lowercase"), "case-insensitive BLEU"),
     Option("smooth", ("-s", "--smooth-method"), "smoothing (default: exp)", str, "exp", lambda: list(SMOOTH_DEFAULTS)),
-    Option("smooth_value", ("-sv", "--smooth-value"), "value for floor (0.1), add-k (1), nltk-method1 epsilon (0.1), "
-           "nltk-method4/7 k (5), nltk-method6 alpha (5)", float),
+    Option(
+        "smooth_value",
+        ("-sv", "--smooth-value"),
+        "value for floor (0.1), add-k (1), nltk-method1 epsilon (0.1), nltk-method4/7 k (5), nltk-method6 alpha (5)",
+        float,
+    ),
     Option("max_order", ("--max-ngram-order",), "highest n-gram order (default: 4)", int, 4, metavar="N"),
-    Option("weights", ("--weights",), "one weight per order, summing to 1 (default: uniform)", float, metavar="W",
-           nargs="+"),
+    Option(
+        "weights",
+        ("--weights",),
+        "one weight per order, summing to 1 (default: uniform)",
+        float,
+        metavar="W",
+        nargs="+",
+    ),
     Option("effective_order", ("-e", "--effective-order"), "ignore orders with no hypothesis n-grams"),
 )

@@ -25,8 +25,16 @@ class PreparedReferences(References):
     through the sorted table of reference ids); hypotheses are encoded the same way.
     """
 
-    def __init__(self, kind: str, streams: list, present: np.ndarray, vocabulary, max_order: int, ops=NUMPY,
-                 groups: np.ndarray | None = None):
+    def __init__(
+        self,
+        kind: str,
+        streams: list,
+        present: np.ndarray,
+        vocabulary,
+        max_order: int,
+        ops=NUMPY,
+        groups: np.ndarray | None = None,
+    ):
         """``streams``: each stream's (ids, lengths) over the distinct reference segments, which
         ``groups`` gives for each segment (``None``: every segment is distinct)."""
         super().__init__(present)
@@ -44,8 +52,10 @@ class PreparedReferences(References):
         if tokens.rows is None:
             lengths = tokens.lengths.reshape(present.shape)
             ends = np.cumsum(lengths.sum(axis=1))
-            streams = [(ids[end - size : end], stream)
-                       for stream, size, end in zip(lengths, lengths.sum(axis=1), ends, strict=True)]
+            streams = [
+                (ids[end - size : end], stream)
+                for stream, size, end in zip(lengths, lengths.sum(axis=1), ends, strict=True)
+            ]
             return cls("text", streams, present, vocabulary, max_order)
         # Lines repeat: segments whose references are the same lines are counted with one copy.
         held = tokens.rows.reshape(present.shape)  # each reference as a held line
@@ -135,8 +145,9 @@ def id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple]
         references = list(references)
     if not is_sequence(references) or len(references) == 0:
         raise BleuInputError("references must be a non-empty list of reference streams of token ids")
-    if not all(isinstance(stream, np.ndarray) or is_tensor(stream) or is_sequence(stream) for stream in references) \
-            or any(is_sequence(stream) and not _ids_or_missing(stream) for stream in references):
+    if not all(
+        isinstance(stream, np.ndarray) or is_tensor(stream) or is_sequence(stream) for stream in references
+    ) or any(is_sequence(stream) and not _ids_or_missing(stream) for stream in references):
         raise BleuInputError(
             "references must be a list of reference streams, each a 2-D array or a list of id sequences; "
             "for one reference per segment pass [references]"

@@ -40,8 +40,15 @@ class BLEUScore(SacrebleuFormat):
 
     def to_dict(self) -> dict:
         """The numbers at full precision: score, counts, totals, precisions, bp, sys_len, ref_len."""
-        return {"score": self.score, "counts": self.counts, "totals": self.totals, "precisions": self.precisions,
-                "bp": self.bp, "sys_len": self.sys_len, "ref_len": self.ref_len}
+        return {
+            "score": self.score,
+            "counts": self.counts,
+            "totals": self.totals,
+            "precisions": self.precisions,
+            "bp": self.bp,
+            "sys_len": self.sys_len,
+            "ref_len": self.ref_len,
+        }
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,14 @@ class Scoring:
     max_order: int
     weights: tuple[float, ...] | None
 
-    def __init__(self, smooth: str = "exp", smooth_value: float | None = None, effective_order: bool = False,
-                 max_order: int = 4, weights: tuple[float, ...] | None = None):
+    def __init__(
+        self,
+        smooth: str = "exp",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        max_order: int = 4,
+        weights: tuple[float, ...] | None = None,
+    ):
         values = (smooth, smooth_value, effective_order, max_order, weights)
         for name, value in zip(self.__slots__, values, strict=True):
             object.__setattr__(self, name, value)

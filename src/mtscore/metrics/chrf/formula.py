@@ -67,8 +67,14 @@ def f_scores(sums: np.ndarray, beta: float, eps_smoothing: bool) -> np.ndarray:
     return scores if exact.any() else scores.astype(narrow)
 
 
-def _effective_order(has_hyp: np.ndarray, has_ref: np.ndarray, precision: np.ndarray, recall: np.ndarray, beta: float,
-                     narrow: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
+def _effective_order(
+    has_hyp: np.ndarray,
+    has_ref: np.ndarray,
+    precision: np.ndarray,
+    recall: np.ndarray,
+    beta: float,
+    narrow: np.dtype[Any],
+) -> tuple[np.ndarray, np.ndarray]:
     """F-beta of precision and recall averaged over the orders with both counts positive, and
     which rows are Python floats in sacrebleu."""
     factor = beta**2
@@ -88,8 +94,14 @@ def _effective_order(has_hyp: np.ndarray, has_ref: np.ndarray, precision: np.nda
     return np.where(scored, narrow.type(100) * f, 0.0).astype(np.float64), ~scored  # 0.0 is a Python float
 
 
-def _smoothed(has_hyp: np.ndarray, has_ref: np.ndarray, precision: np.ndarray, recall: np.ndarray, beta: float,
-              narrow: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
+def _smoothed(
+    has_hyp: np.ndarray,
+    has_ref: np.ndarray,
+    precision: np.ndarray,
+    recall: np.ndarray,
+    beta: float,
+    narrow: np.dtype[Any],
+) -> tuple[np.ndarray, np.ndarray]:
     """The mean over orders of each order's F-beta, 1e-16 for a missing precision, recall or F,
     and which rows are Python floats in sacrebleu."""
     rows, orders = has_hyp.shape

@@ -43,8 +43,13 @@ class CHRFScore(SacrebleuFormat):
 
     def to_dict(self) -> dict:
         """The score at full precision and the options."""
-        return {"name": self.name, "score": self.score, "char_order": self.char_order,
-                "word_order": self.word_order, "beta": self.beta}
+        return {
+            "name": self.name,
+            "score": self.score,
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": self.beta,
+        }
 
 
 class PreparedReferences(References):
@@ -84,8 +89,17 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
 
     options = OPTIONS
 
-    def __init__(self, references: ReferenceStreams | None = None, *, char_order: int = 6, word_order: int = 0,
-                 beta: float = 2, lowercase: bool = False, whitespace: bool = False, eps_smoothing: bool = False):
+    def __init__(
+        self,
+        references: ReferenceStreams | None = None,
+        *,
+        char_order: int = 6,
+        word_order: int = 0,
+        beta: float = 2,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+    ):
         _check_options(char_order, word_order, beta)
         self.char_order, self.word_order, self.beta = int(char_order), int(word_order), beta
         self.lowercase, self.whitespace, self.eps_smoothing = lowercase, whitespace, eps_smoothing
@@ -99,8 +113,10 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         """Check, lowercase (if asked) and count reference streams; ``None`` marks a missing reference."""
         present = check_references(references, n_hypotheses)
         streams = [self._lines("" if line is None else line for line in stream) for stream in references]
-        kinds: list[tuple[Characters | Words, int]] = [(Characters(self.whitespace), self.char_order),
-                                                       (Words(), self.word_order)]
+        kinds: list[tuple[Characters | Words, int]] = [
+            (Characters(self.whitespace), self.char_order),
+            (Words(), self.word_order),
+        ]
         return PreparedReferences(streams, present, kinds)
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
@@ -116,15 +132,17 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)
 
     def signature(self, nrefs: int | str = 1) -> Signature:
-        return Signature({
-            "nrefs": str(nrefs),
-            "case": "lc" if self.lowercase else "mixed",
-            "eff": "no" if self.eps_smoothing else "yes",
-            "nc": str(self.char_order),
-            "nw": str(self.word_order),
-            "space": "yes" if self.whitespace else "no",
-            "version": tool_version(),
-        })
+        return Signature(
+            {
+                "nrefs": str(nrefs),
+                "case": "lc" if self.lowercase else "mixed",
+                "eff": "no" if self.eps_smoothing else "yes",
+                "nc": str(self.char_order),
+                "nw": str(self.word_order),
+                "space": "yes" if self.whitespace else "no",
+                "version": tool_version(),
+            }
+        )
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
         width = 3 * (self.char_order + self.word_order)
@@ -135,29 +153,69 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))
 
 
-
-def corpus_chrf(hypotheses: Sequence[str], references: ReferenceStreams, char_order: int = 6, word_order: int = 0,
-                beta: float = 2, lowercase: bool = False, whitespace: bool = False,
-                eps_smoothing: bool = False) -> CHRFScore:
+def corpus_chrf(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
     """Corpus chrF (chrF++ with ``word_order=2``) of hypotheses against reference streams."""
-    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-                  whitespace=whitespace, eps_smoothing=eps_smoothing)
+    metric = CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        whitespace=whitespace,
+        eps_smoothing=eps_smoothing,
+    )
     return metric.corpus_score(hypotheses, references)
 
 
-def sentence_chrf(hypothesis: str, references: Sequence[str | None], char_order: int = 6, word_order: int = 0,
-                  beta: float = 2, lowercase: bool = False, whitespace: bool = False,
-                  eps_smoothing: bool = False) -> CHRFScore:
+def sentence_chrf(
+    hypothesis: str,
+    references: Sequence[str | None],
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
     """chrF of one hypothesis against its references (a list of str)."""
     check_sentence(hypothesis, references)
-    return corpus_chrf([hypothesis], [[reference] for reference in references], char_order, word_order, beta,
-                       lowercase, whitespace, eps_smoothing)
+    return corpus_chrf(
+        [hypothesis],
+        [[reference] for reference in references],
+        char_order,
+        word_order,
+        beta,
+        lowercase,
+        whitespace,
+        eps_smoothing,
+    )
 
 
-def sentence_chrfs(hypotheses: Sequence[str], references: ReferenceStreams, char_order: int = 6, word_order: int = 0,
-                   beta: float = 2, lowercase: bool = False, whitespace: bool = False,
-                   eps_smoothing: bool = False) -> np.ndarray:
+def sentence_chrfs(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> np.ndarray:
     """Every segment's sentence-level chrF at once (references: a list of streams, as for ``corpus_chrf``)."""
-    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-                  whitespace=whitespace, eps_smoothing=eps_smoothing)
+    metric = CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        whitespace=whitespace,
+        eps_smoothing=eps_smoothing,
+    )
     return metric.sentence_scores(hypotheses, references)

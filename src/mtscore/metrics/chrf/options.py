@@ -7,8 +7,14 @@ from ...core.options import Option
 TITLE = "chrF"  # how the command line's help names the metric
 OPTIONS = (
     Option("char_order", ("-cc", "--chrf-char-order"), "character n-gram order (default: 6)", int, 6, metavar="N"),
-    Option("word_order", ("-cw", "--chrf-word-order"), "word n-gram order; 2 gives chrF++ (default: 0)", int, 0,
-           metavar="N"),
+    Option(
+        "word_order",
+        ("-cw", "--chrf-word-order"),
+        "word n-gram order; 2 gives chrF++ (default: 0)",
+        int,
+        0,
+        metavar="N",
+    ),
     Option("beta", ("--chrf-beta",), "recall weight beta (default: 2)", int, 2, metavar="B"),
     Option("whitespace", ("--chrf-whitespace",), "keep whitespace in character n-grams"),
     Option("lowercase", ("--chrf-lowercase",), "case-insensitive chrF"),

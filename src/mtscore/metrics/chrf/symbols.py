@@ -70,8 +70,10 @@ class CodeVocabulary:
 def _pieces(words: list[str]) -> list[tuple[str, ...]]:
     """sacrebleu's chrF++ split of each word: one punctuation mark off the end, else off the start."""
     return [
-        (word[:-1], word[-1]) if word[-1] in PUNCTUATION and len(word) > 1
-        else (word[0], word[1:]) if word[0] in PUNCTUATION and len(word) > 1
+        (word[:-1], word[-1])
+        if word[-1] in PUNCTUATION and len(word) > 1
+        else (word[0], word[1:])
+        if word[0] in PUNCTUATION and len(word) > 1
         else (word,)
         for word in words
     ]
@@ -99,8 +101,11 @@ class WordVocabulary:
     (``second`` 0: not split); ``first`` is 0 for the numbers that are not reference words."""
 
     def __init__(self, words: list[str]):
-        edge = [number for number, word in enumerate(words, 1)
-                if (word[-1] in PUNCTUATION or word[0] in PUNCTUATION) and len(word) > 1]
+        edge = [
+            number
+            for number, word in enumerate(words, 1)
+            if (word[-1] in PUNCTUATION or word[0] in PUNCTUATION) and len(word) > 1
+        ]
         pieces = _pieces([words[number - 1] for number in edge])
         # The distinct words first: word i is token i + 1.
         tokens = dict.fromkeys(chain(words, chain.from_iterable(pieces)))

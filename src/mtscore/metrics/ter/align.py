@@ -126,8 +126,9 @@ class _Found:
     """The distinct shift candidates of a round: pair (chunk row), block start ``a``, length ``l``,
     target ``t``; and ``counts``, how many candidates sacrebleu tries per pair (with repeats)."""
 
-    def __init__(self, pair: np.ndarray, a: np.ndarray, l: np.ndarray, t: np.ndarray, counts: np.ndarray,
-                 nh: np.ndarray):
+    def __init__(
+        self, pair: np.ndarray, a: np.ndarray, l: np.ndarray, t: np.ndarray, counts: np.ndarray, nh: np.ndarray
+    ):
         self.pair, self.a, self.l, self.t, self.counts, self.nh = pair, a, l, t, counts, nh
 
     def window(self, which: slice | np.ndarray = slice(None)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -143,8 +144,7 @@ class _Found:
         return lo, k, np.where(k == 0, 0, rot)
 
 
-def _candidates(hyp: np.ndarray, ref: np.ndarray, nh: np.ndarray, alignment: Alignment,
-                checked: np.ndarray) -> _Found:
+def _candidates(hyp: np.ndarray, ref: np.ndarray, nh: np.ndarray, alignment: Alignment, checked: np.ndarray) -> _Found:
     """Every shift candidate in the order sacrebleu tries them, counted per pair; the candidates
     of pairs that reach the limit are not returned (their round's best is dropped anyway)."""
     n_hyp, n_ref = hyp.shape[1], ref.shape[1]

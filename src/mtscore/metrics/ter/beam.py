@@ -66,8 +66,15 @@ class Beam:
             row = out[:, i]
         return out
 
-    def shifted_distances(self, forward: np.ndarray, backward: np.ndarray, hyp: np.ndarray, ref: np.ndarray,
-                          pair: np.ndarray, window: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    def shifted_distances(
+        self,
+        forward: np.ndarray,
+        backward: np.ndarray,
+        hyp: np.ndarray,
+        ref: np.ndarray,
+        pair: np.ndarray,
+        window: tuple[np.ndarray, np.ndarray, np.ndarray],
+    ) -> np.ndarray:
         """The distance of each pair's hypothesis with words ``[lo, lo + k)`` rotated left by ``rot``:
         the forward rows above the window, its ``k`` rows recomputed, the backward rows below it,
         joined by ``min_j F[lo + k, j] + B[lo + k, j]``."""
@@ -82,8 +89,15 @@ class Beam:
             n, n_next = n_left[step], n_left[step + 1]
             if step:
                 words = hyp[pair[:n], lo[:n] + (step - 1 + rot[:n]) % k[:n]]
-                row = _next_row(row[:n], words, refs[:n], self.lo[pair[:n], lo[:n] + step],
-                                self.hi[pair[:n], lo[:n] + step], self.cols, self.inf)
+                row = _next_row(
+                    row[:n],
+                    words,
+                    refs[:n],
+                    self.lo[pair[:n], lo[:n] + step],
+                    self.hi[pair[:n], lo[:n] + step],
+                    self.cols,
+                    self.inf,
+                )
             ending = slice(n_next, n)
             below = backward[pair[ending], lo[ending] + step]
             distance[ending] = (row[ending] + below).min(axis=1)
@@ -92,8 +106,15 @@ class Beam:
         return out
 
 
-def _next_row(prev: np.ndarray, words: np.ndarray, ref: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-              cols: np.ndarray, inf: np.signedinteger[Any]) -> np.ndarray:
+def _next_row(
+    prev: np.ndarray,
+    words: np.ndarray,
+    ref: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    cols: np.ndarray,
+    inf: np.signedinteger[Any],
+) -> np.ndarray:
     """Row ``i`` from row ``i - 1`` (one hypothesis word per pair), within the beam ``[lo, hi)``."""
     row = prev + 1  # delete the hypothesis word
     np.minimum(row[:, 1:], prev[:, :-1] + (words[:, None] != ref), out=row[:, 1:])  # match or substitute
@@ -112,8 +133,9 @@ def _down_and_diagonal(below: np.ndarray, words: np.ndarray, ref: np.ndarray) ->
     return row
 
 
-def _insertions_leftwards(row: np.ndarray, lo: np.ndarray, hi: np.ndarray, cols: np.ndarray,
-                          inf: np.signedinteger[Any]) -> np.ndarray:
+def _insertions_leftwards(
+    row: np.ndarray, lo: np.ndarray, hi: np.ndarray, cols: np.ndarray, inf: np.signedinteger[Any]
+) -> np.ndarray:
     """Backward: add insertions within the row (a running minimum from the right), keep the beam."""
     row = np.where(cols >= hi[:, None], inf, row) + cols
     row = np.minimum.accumulate(row[:, ::-1], axis=1)[:, ::-1] - cols

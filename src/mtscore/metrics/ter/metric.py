@@ -53,8 +53,9 @@ class TERReferences(References):
         super().__init__(present)
         self.vocabulary: dict[str, int] = {}
         self.ids = [[None if words is None else self._encode(words) for words in stream] for stream in tokens]
-        self.lengths = np.array([[0 if words is None else len(words) for words in stream] for stream in tokens],
-                                dtype=np.int64)
+        self.lengths = np.array(
+            [[0 if words is None else len(words) for words in stream] for stream in tokens], dtype=np.int64
+        )
 
     def _encode(self, words: list[str]) -> np.ndarray:
         """Reference words as ids, new words added to the vocabulary."""
@@ -89,30 +90,41 @@ class TER(Metric[TERReferences, TERScore]):
     higher_is_better = False
     options = OPTIONS
 
-    def __init__(self, references: ReferenceStreams | None = None, *, normalized: bool = False, no_punct: bool = False,
-                 asian_support: bool = False, case_sensitive: bool = False):
+    def __init__(
+        self,
+        references: ReferenceStreams | None = None,
+        *,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+    ):
         self.tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive)
         super().__init__(references)
 
     def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> TERReferences:
         """Check and tokenize reference streams (``None`` marks a missing reference)."""
         present = check_references(references, n_hypotheses)
-        return TERReferences([[None if line is None else self.tokenizer(line) for line in stream]
-                              for stream in references], present)
+        return TERReferences(
+            [[None if line is None else self.tokenizer(line) for line in stream] for stream in references], present
+        )
 
     def signature(self, nrefs: int | str = 1) -> Signature:
         """sacrebleu's TER signature fields, naming this tool's version."""
         options = self.tokenizer
         yes_no = {True: "yes", False: "no"}
-        return Signature({
-            "nrefs": str(nrefs),
-            "case": "mixed" if options.case_sensitive else "lc",
-            "tok": "tercom",
-            "norm": yes_no[options.normalized],
-            "punct": yes_no[not options.no_punct],
-            "asian": yes_no[options.asian_support],
-            "version": tool_version(),
-        }, short={"tok": "t"})
+        return Signature(
+            {
+                "nrefs": str(nrefs),
+                "case": "mixed" if options.case_sensitive else "lc",
+                "tok": "tercom",
+                "norm": yes_no[options.normalized],
+                "punct": yes_no[not options.no_punct],
+                "asian": yes_no[options.asian_support],
+                "version": tool_version(),
+            },
+            short={"tok": "t"},
+        )
 
     def _statistics(self, prepared: TERReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 2) float64: sacrebleu's [fewest edits over the references, average reference length]."""
@@ -143,28 +155,55 @@ class TER(Metric[TERReferences, TERScore]):
             )
         sums = np.cumsum(statistics, axis=0)[-1]
         nrefs = 1 if references is None else references.nrefs
-        return TERScore(score=float(self.scores_of_sums(sums)), num_edits=int(sums[0]), ref_length=float(sums[1]),
-                        signature=self.signature(nrefs))
+        return TERScore(
+            score=float(self.scores_of_sums(sums)),
+            num_edits=int(sums[0]),
+            ref_length=float(sums[1]),
+            signature=self.signature(nrefs),
+        )
 
 
-
-def corpus_ter(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False,
-               no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
+def corpus_ter(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
     """Corpus TER of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     return metric.corpus_score(hypotheses, references)
 
 
-def sentence_ter(hypothesis: str, references: Sequence[str | None], normalized: bool = False, no_punct: bool = False,
-                 asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
+def sentence_ter(
+    hypothesis: str,
+    references: Sequence[str | None],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
     """TER of one segment against its references (a list of str)."""
     check_sentence(hypothesis, references)
-    return corpus_ter([hypothesis], [[reference] for reference in references], normalized=normalized,
-                      no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return corpus_ter(
+        [hypothesis],
+        [[reference] for reference in references],
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+        case_sensitive=case_sensitive,
+    )
 
 
-def sentence_ters(hypotheses: Sequence[str], references: ReferenceStreams, normalized: bool = False,
-                  no_punct: bool = False, asian_support: bool = False, case_sensitive: bool = False) -> np.ndarray:
+def sentence_ters(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> np.ndarray:
     """Every segment's TER at once (float64); references as for ``corpus_ter``."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
     return metric.sentence_scores(hypotheses, references)
