@@ -1,4 +1,6 @@
-"""Tokenizer registry: a name maps to a factory, imported only when first used.
+"""Tokenizers: the registry (a name maps to a factory, imported only when first used), token spans of
+whole corpora over their UTF-8 bytes (``lines``, ``spans``) and tercom's normalisation (``tercom``).
+May import only the leaf modules (``errors``, ``threads``); nothing else of ``mtscore``.
 
 Every tokenizer is a callable ``line -> str`` (tokens joined by single spaces) with a
 ``batch(lines) -> list[str]`` method that processes many lines at once and may leave
