@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 from ..errors import BleuInputError, LengthMismatchError
-from .inputs import check_hypotheses, is_sequence, references_for
+from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
 from .options import Option
 from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
@@ -120,6 +120,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The corpus score: the formula over statistics summed across segments."""
         prepared, resolved = self._resolve(hypotheses, references)
         return self._score(self._statistics(prepared, resolved), prepared)
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> ScoreT:
+        """One segment's score against its references (a list of str; ``None``: missing), as
+        sacrebleu's ``sentence_score``."""
+        check_sentence(hypothesis, references)
+        return self.corpus_score([hypothesis], [[reference] for reference in references])
 
     def sentence_scores(self, hypotheses: Any, references: Any = None) -> Any:
         """Every segment's own score, in one vectorised pass."""

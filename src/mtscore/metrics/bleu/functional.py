@@ -87,10 +87,7 @@ def sentence_bleu(
     """BLEU of one segment against its references (a list of str), with sacrebleu's sentence defaults
     (effective order on, except for NLTK's methods)."""
 
-    check_sentence(hypothesis, references)
-    return corpus_bleu(
-        [hypothesis],
-        [[reference] for reference in references],
+    metric = BLEU(
         tokenize=tokenize,
         lowercase=lowercase,
         smooth=smooth,
@@ -99,6 +96,7 @@ def sentence_bleu(
         weights=weights,
         effective_order=sentence_effective_order(smooth, effective_order),
     )
+    return metric.sentence_score(hypothesis, references)
 
 
 def explain(

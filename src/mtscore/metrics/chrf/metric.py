@@ -16,7 +16,7 @@ from numbers import Real
 
 import numpy as np
 
-from ...core.inputs import ReferenceStreams, check_references, check_sentence
+from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
@@ -186,17 +186,15 @@ def sentence_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """chrF of one hypothesis against its references (a list of str)."""
-    check_sentence(hypothesis, references)
-    return corpus_chrf(
-        [hypothesis],
-        [[reference] for reference in references],
-        char_order,
-        word_order,
-        beta,
-        lowercase,
-        whitespace,
-        eps_smoothing,
+    metric = CHRF(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        whitespace=whitespace,
+        eps_smoothing=eps_smoothing,
     )
+    return metric.sentence_score(hypothesis, references)
 
 
 def sentence_chrfs(

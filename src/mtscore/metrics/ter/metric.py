@@ -16,7 +16,7 @@ from typing import cast
 
 import numpy as np
 
-from ...core.inputs import ReferenceStreams, check_references, check_sentence
+from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
@@ -185,15 +185,8 @@ def sentence_ter(
     case_sensitive: bool = False,
 ) -> TERScore:
     """TER of one segment against its references (a list of str)."""
-    check_sentence(hypothesis, references)
-    return corpus_ter(
-        [hypothesis],
-        [[reference] for reference in references],
-        normalized=normalized,
-        no_punct=no_punct,
-        asian_support=asian_support,
-        case_sensitive=case_sensitive,
-    )
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return metric.sentence_score(hypothesis, references)
 
 
 def sentence_ters(
