@@ -33,9 +33,11 @@ class Statistics:
 
     @classmethod
     def from_matrix(cls: type[Self], matrix: Any) -> Self:
+        """Statistics holding ``matrix`` (segments x columns), checked as the class checks them."""
         return cls(matrix)
 
     def to_matrix(self) -> np.ndarray:
+        """The (segments x columns) matrix: what ``segment_statistics`` gives and resampling sums."""
         return self.matrix
 
     def __len__(self) -> int:
@@ -72,12 +74,14 @@ class Statistics:
         return self._like(self.matrix.sum(axis=0, keepdims=True))
 
     def to_json(self) -> str:
+        """The statistics as JSON: dtype, number of columns and rows (``from_json`` reads it back)."""
         return json.dumps(
             {"dtype": self.matrix.dtype.name, "columns": self.matrix.shape[1], "rows": self.matrix.tolist()}
         )
 
     @classmethod
     def from_json(cls: type[Self], text: str) -> Self:
+        """Statistics from ``to_json``'s text."""
         data = json.loads(text)
         return cls.from_matrix(np.array(data["rows"], dtype=data["dtype"]).reshape(-1, data["columns"]))
 
@@ -88,6 +92,7 @@ class Statistics:
 
     @classmethod
     def load(cls: type[Self], path: str | os.PathLike) -> Self:
+        """Statistics from a ``.npz`` file that ``save`` wrote."""
         with np.load(path) as data:
             return cls.from_matrix(data["matrix"])
 
