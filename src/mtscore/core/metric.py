@@ -111,10 +111,15 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
                 )
         return [self.segment_statistics(hypotheses) for hypotheses in systems]
 
-    def score_statistics(self, statistics: np.ndarray | Statistics) -> ScoreT:
-        """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``)."""
+    def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> ScoreT:
+        """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``).
+        ``nrefs``: the references per segment for the signature, when this metric was created
+        without them (statistics computed elsewhere, merged from shards or loaded from a file)."""
         matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
-        return self._score(matrix, self._references)
+        result = self._score(matrix, self._references)
+        if nrefs is None:
+            return result
+        return result.with_signature(result.signature.with_fields(nrefs=str(nrefs)))
 
     def corpus_score(self, hypotheses: Any, references: Any = None) -> ScoreT:
         """The corpus score: the formula over statistics summed across segments."""

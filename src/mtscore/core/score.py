@@ -3,11 +3,14 @@ score, and what ``-sl`` lists for a system (``SegmentResults``)."""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from .signature import Signature
+
+ResultT = TypeVar("ResultT", bound="SacrebleuFormat")
 
 
 class SacrebleuFormat:
@@ -23,6 +26,12 @@ class SacrebleuFormat:
     def verbose(self) -> str:
         """Details after the score (BLEU's precisions and lengths); none by default."""
         return ""
+
+    def with_signature(self: ResultT, signature: Signature) -> ResultT:
+        """The same result with another signature (results are frozen: this is a copy)."""
+        result = copy.copy(self)
+        object.__setattr__(result, "signature", signature)
+        return result
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
         """``NAME[|signature] = 48.53[ details]``, or the number alone."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -51,4 +50,4 @@ def with_confidence(
     half-width over ``n_samples`` resamples, and ``bs``/``seed`` in its signature."""
     mean, ci = bootstrap_confidence(metric, statistics, n_samples, seed)
     signature = score.signature.with_fields(bs=str(n_samples), seed=str(resolve_seed(seed)).lower())
-    return Confident(dataclasses.replace(score, signature=signature), mean, ci)
+    return Confident(score.with_signature(signature), mean, ci)
