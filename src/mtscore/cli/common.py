@@ -27,10 +27,15 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are ``UsageError`` (argparse would exit 2, which is kept
-    for input errors)."""
+    for input errors) and that takes no option as an abbreviation of another: ``-t wmt22`` is not
+    ``-tok wmt22`` and ``-l en-de`` is not ``-lc`` (sacrebleu's ``-t`` and ``-l`` mean other things)."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+    def _get_option_tuples(self, option_string: str) -> list[Any]:
+        # argparse's prefix matching; allow_abbrev=False leaves single-dash options (-t for -tok) to it.
+        return []
 
 
 class VersionAction(argparse.Action):

@@ -60,7 +60,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The corpus result of per-segment statistics against ``references`` (``None``: not known)."""
 
     @abstractmethod
-    def signature(self, nrefs: int | str = 1) -> Signature:
+    def _signature(self, nrefs: int | str) -> Signature:
         """The reproducibility signature for ``nrefs`` references per segment."""
 
     # Hooks with a default.
@@ -86,6 +86,15 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         )
 
     # The shared flow.
+
+    def signature(self, nrefs: int | str | None = None) -> Signature:
+        """The reproducibility signature; ``nrefs`` defaults to that of the references given at
+        creation (1 without them)."""
+        return self._signature(self._nrefs() if nrefs is None else nrefs)
+
+    def _nrefs(self) -> int | str:
+        """References per segment of the references given at creation (``"var"`` if it varies; 1 without)."""
+        return 1 if self._references is None else self._references.nrefs
 
     def _resolve(self, hypotheses: Any, references: Any) -> tuple[PreparedT, Any]:
         """The prepared references of a call and the hypotheses in the form ``_statistics`` takes."""

@@ -137,7 +137,14 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """Per-segment sufficient statistics (``Stats``, the named form of ``segment_statistics``)."""
         return self.stats(hypotheses, references)
 
-    def signature(self, nrefs: int | str = 1, kind: str = "text") -> Signature:
+    def signature(self, nrefs: int | str | None = None, kind: str | None = None) -> Signature:
+        """The reproducibility signature; ``nrefs`` and ``kind`` (``"text"``, or ``"ids"`` for token
+        ids: ``tok:ids``) default to those of the references given at creation."""
+        if kind is None:
+            kind = "text" if self._references is None else self._references.kind
+        return self._signature(self._nrefs() if nrefs is None else nrefs, kind)
+
+    def _signature(self, nrefs: int | str, kind: str = "text") -> Signature:
         scoring = self.scoring
         info = {
             "nrefs": str(nrefs),

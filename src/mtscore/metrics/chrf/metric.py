@@ -131,7 +131,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
         return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)
 
-    def signature(self, nrefs: int | str = 1) -> Signature:
+    def _signature(self, nrefs: int | str) -> Signature:
         return Signature(
             {
                 "nrefs": str(nrefs),

@@ -109,7 +109,7 @@ class TER(Metric[TERReferences, TERScore]):
             [[None if line is None else self.tokenizer(line) for line in stream] for stream in references], present
         )
 
-    def signature(self, nrefs: int | str = 1) -> Signature:
+    def _signature(self, nrefs: int | str) -> Signature:
         """sacrebleu's TER signature fields, naming this tool's version."""
         options = self.tokenizer
         yes_no = {True: "yes", False: "no"}

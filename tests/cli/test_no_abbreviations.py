@@ -1,0 +1,28 @@
+"""No option is taken as an abbreviation of another (issue 18, item 6): sacrebleu's ``-t wmt22`` and
+``-l en-de`` are not ``-tok wmt22`` and ``-lc``, and a prefix of a long option is not that option."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run, write
+
+from mtscore.cli import EXIT_OK, EXIT_USAGE
+
+LINES = ["the cat sat on the mat", "a dog barked"]
+
+
+@pytest.mark.parametrize(
+    "option", [["-t", "wmt22"], ["-l", "en-de"], ["--lower"], ["--smooth", "floor"], ["--confid"], ["-sm", "exp"]]
+)
+def test_a_prefix_is_not_an_option(capsys, tmp_path, option):
+    ref, hyp = write(tmp_path / "ref", LINES), write(tmp_path / "hyp", LINES)
+    code, out, err = run(capsys, ref, "-i", hyp, *option)
+    assert code == EXIT_USAGE and out == ""
+    assert f"unrecognized arguments: {' '.join(option)}" in err and "Traceback" not in err
+
+
+def test_whole_options_still_work(capsys, tmp_path):
+    ref, hyp = write(tmp_path / "ref", LINES), write(tmp_path / "hyp", LINES)
+    for options in (["-tok", "intl", "-lc"], ["--tokenize=intl", "--lowercase"], ["-tok=intl"]):
+        code, out, _ = run(capsys, ref, "-i", hyp, *options, "-b")
+        assert code == EXIT_OK and out == "100.0\n"
