@@ -3,18 +3,21 @@ on the options, exit codes and checks of ``common``. May import everything below
 ``significance``, ``metrics``, ``core`` ...); nothing imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
-malformed files, mismatched line counts, empty input).
+malformed files, mismatched line counts, empty input), 3 output error (the results could not be
+written: a full disk or an output that fails).
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 from ..errors import BleuInputError
 from . import explain, score
-from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError
+from .common import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, UsageError
 
-__all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "main"]
+__all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_OUTPUT", "EXIT_USAGE", "main"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     explaining = bool(argv) and argv[0] == "explain"
     try:
-        return explain.run(argv[1:]) if explaining else score.run(argv)
+        code = explain.run(argv[1:]) if explaining else score.run(argv)
+        sys.stdout.flush()  # a write error surfaces here, not after main has returned
+        return code
     except UsageError as error:
         command = "mtscore explain" if explaining else "mtscore"
         print(f"{command}: usage error: {error}\nTry '{command} --help'.", file=sys.stderr)
@@ -35,3 +40,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`); nothing to report
         return EXIT_OK
+    except OSError as error:
+        if error.errno not in _WRITE_ERRORS:  # reading errors are input errors (files.read says which)
+            raise
+        # The interpreter's last flush would fail again: what is left goes to the null device.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"mtscore: error: cannot write the results: {error.strerror or error}", file=sys.stderr)
+        return EXIT_OUTPUT
+
+
+# Errors that only writing raises: no space left, a file too large, a quota, a failing device.
+_WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}

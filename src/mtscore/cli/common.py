@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..core.metric import Metric
     from ..core.options import Option
 
-EXIT_OK, EXIT_USAGE, EXIT_INPUT = 0, 1, 2
+EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_OUTPUT = 0, 1, 2, 3
 STDIN = "-"
 
 

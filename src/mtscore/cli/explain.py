@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n  mtscore explain --hyp 'the cat sat on the mat' --ref 'the cat is on the mat'\n"
         "  mtscore explain ref.en -i hyp.en --line 17\n\n"
         "Segments use sentence-level defaults (exp smoothing, effective order); a file of several\n"
-        "segments also gets the corpus computation. exit codes: 0 ok, 1 usage error, 2 input error",
+        "segments also gets the corpus computation. exit codes: 0 ok, 1 usage error, 2 input error, 3 output error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("refs", nargs="*", metavar="REF", help="reference files (with -i)")

@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  mtscore ref.de -i hyp.de -m bleu chrf ter --confidence\n"
         "  mtscore ref.de -i base.de sys2.de sys3.de --paired-bs --all-pairs -f text\n"
         "  mtscore explain --hyp 'the cat sat' --ref 'the cat sat down'   (see mtscore explain --help)\n\n"
-        "exit codes: 0 ok, 1 usage error, 2 input error",
+        "exit codes: 0 ok, 1 usage error, 2 input error, 3 output error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
