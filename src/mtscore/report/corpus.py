@@ -35,16 +35,21 @@ def render_scores(
             row = {"system": source}
             for name, column, signature in zip(names, scores, signatures, strict=True):
                 row[name] = column[i].format(width, score_only=True)
+                interval = _interval(column[i], width)
+                if interval:
+                    row[f"{name} confidence" if len(names) > 1 else "confidence"] = interval
                 row[f"{name} signature" if len(names) > 1 else "signature"] = signature
             rows.append(row)
         return json.dumps(rows, indent=4, ensure_ascii=False)
     name_width = max(len("System"), *(len(name) for name in sources))
-    header = [f"{'System':<{name_width}}"] + [f"{name:>8}" for name in names]
+    cells = [[_cell(score, width) for score in column] for column in scores]
+    widths = [max(8, len(name), *map(len, column)) for name, column in zip(names, cells, strict=True)]
+    header = [f"{'System':<{name_width}}"] + [f"{name:>{w}}" for name, w in zip(names, widths, strict=True)]
     lines = ["  ".join(header).rstrip()]
     for i, source in enumerate(sources):
         lines.append(
             "  ".join(
-                [f"{source:<{name_width}}"] + [f"{column[i].format(width, score_only=True):>8}" for column in scores]
+                [f"{source:<{name_width}}"] + [f"{column[i]:>{w}}" for column, w in zip(cells, widths, strict=True)]
             )
         )
     if len(names) == 1:
@@ -52,6 +57,19 @@ def render_scores(
     return "\n".join(
         lines + ["", "Metric signatures:"] + [f" - {n:<10} {s}" for n, s in zip(names, signatures, strict=True)]
     )
+
+
+def _interval(score: Any, width: int) -> str:
+    """``μ = 65.0 ± 3.3`` for a score shown with its bootstrap interval (``--confidence``), else ``""``."""
+    interval = getattr(score, "interval", None)
+    return interval(width) if interval else ""
+
+
+def _cell(score: Any, width: int) -> str:
+    """A table cell: the score, with its bootstrap interval when it has one."""
+    number = score.format(width, score_only=True)
+    interval = _interval(score, width)
+    return f"{number} ({interval})" if interval else number
 
 
 def _one_system(column: Sequence[Any], form: Form) -> str:
