@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -223,7 +224,18 @@ def _streaming(args: argparse.Namespace, paired: str | None, paths: list[str], m
     can stream with its options, and the input is large or comes from standard input."""
     if args.sentence_level or paired or args.confidence or not all(metric.can_stream() for metric in metrics):
         return False
-    return STDIN in paths or sum(_size(path) for path in paths) > STREAM_BYTES
+    return any(map(_is_stream, paths)) or sum(_size(path) for path in paths) > STREAM_BYTES
+
+
+def _is_stream(path: str) -> bool:
+    """Standard input, a pipe, a FIFO or a device (``<(...)``, ``/dev/stdin``): data that can be read
+    only once, so it is never opened to be measured first and is scored as it streams in."""
+    if path == STDIN:
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode) and not stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False  # missing or unreadable: the reader reports it
 
 
 GZIP_RATIO = 8  # a gzip file counts as this many times its size (text compresses about 3-10x)
