@@ -233,9 +233,10 @@ def _is_stream(path: str) -> bool:
     if path == STDIN:
         return True
     try:
-        return not stat.S_ISREG(os.stat(path).st_mode) and not stat.S_ISDIR(os.stat(path).st_mode)
+        mode = os.stat(path).st_mode
     except OSError:
         return False  # missing or unreadable: the reader reports it
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 GZIP_RATIO = 8  # a gzip file counts as this many times its size (text compresses about 3-10x)
