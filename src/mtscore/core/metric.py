@@ -111,13 +111,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system against the references given at creation."""
-        if not is_sequence(systems) or len(systems) == 0:
-            raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
-        for number, hypotheses in enumerate(systems[1:], 2):
-            if len(hypotheses) != len(systems[0]):
-                raise LengthMismatchError(
-                    f"system 1 has {len(systems[0])} segments but system {number} has {len(hypotheses)}"
-                )
+        check_systems(systems)
         return [self.segment_statistics(hypotheses) for hypotheses in systems]
 
     def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> ScoreT:
@@ -144,3 +138,14 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     def sentence_scores(self, hypotheses: Any, references: Any = None) -> Any:
         """Every segment's own score, in one vectorised pass."""
         return self.scores_of_sums(self.segment_statistics(hypotheses, references))
+
+
+def check_systems(systems: Sequence[Sequence[str]]) -> None:
+    """Several systems: a non-empty list of hypothesis lists, all as long as the first."""
+    if not is_sequence(systems) or len(systems) == 0:
+        raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
+    for number, hypotheses in enumerate(systems[1:], 2):
+        if len(hypotheses) != len(systems[0]):
+            raise LengthMismatchError(
+                f"system 1 has {len(systems[0])} segments but system {number} has {len(hypotheses)}"
+            )

@@ -14,16 +14,15 @@ from ... import tokenizers
 from ...core.inputs import (
     check_hypotheses,
     check_references,
-    is_sequence,
     references_for,
 )
-from ...core.metric import Metric
+from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
 from ...core.signature import Signature, tool_version
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import id_rows, is_token_ids
 from ...engine.keys import TokenKeys, distinct_lines
-from ...errors import BleuInputError, LengthMismatchError
+from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
 from .formula import corpus_rows, score_sums, segment_rows
 from .options import OPTIONS
@@ -206,19 +205,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system, tokenized and counted together (a line that
         several systems share is tokenized once; the references are sorted once)."""
-        if not is_sequence(systems) or len(systems) == 0:
-            raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
+        check_systems(systems)
         for hypotheses in systems:
             check_hypotheses(hypotheses)
-        n_segments = len(systems[0])
-        prepared = references_for(n_segments, None, self._references, self.prepare)
+        prepared = references_for(len(systems[0]), None, self._references, self.prepare)
         if prepared.kind != "text":
             raise BleuInputError("references of token ids: score each system with segment_statistics")
-        for number, hypotheses in enumerate(systems[1:], 2):
-            if len(hypotheses) != n_segments:
-                raise LengthMismatchError(
-                    f"system 1 has {n_segments} segments but system {number} has {len(hypotheses)}"
-                )
         tokens = self.keys(list(chain.from_iterable(systems)))
         return [stats.to_matrix() for stats in prepared.stats_of(tokens, len(systems))]
 
