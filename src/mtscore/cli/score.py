@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--input",
         nargs="+",
         metavar="HYP",
-        help="hypothesis files; several give a table (default: standard input)",
+        help="hypothesis files; several give a table (default: standard input, split on tabs into systems "
+        "when its first line holds one)",
     )
     add_metric_options(parser, [DEFAULT_METRIC], grouped=False)
     parser.add_argument(
@@ -143,6 +144,26 @@ def _hypothesis_sources(args: argparse.Namespace) -> list[str]:
     return [STDIN]
 
 
+def _pasted_systems(sources: list[str]) -> list[list[str]] | None:
+    """Systems pasted side by side on standard input (``paste SYS1 SYS2 | mtscore REF``): when its
+    first line holds a tab, each line is split on tabs into one segment per system, as sacrebleu
+    reads it; every line must then have as many fields. ``None`` for any other input."""
+    from ..files.read import standard_input_first_line
+
+    if sources != [STDIN] or b"\t" not in standard_input_first_line():
+        return None
+    lines = read(STDIN)
+    width = lines[0].count("\t") + 1
+    for number, line in enumerate(lines, 1):
+        if line.count("\t") + 1 != width:
+            raise BleuInputError(
+                f"standard input: line {number} has {line.count(chr(9)) + 1} tab-separated fields but line 1 has "
+                f"{width}; systems pasted side by side need as many on every line (to score one system whose "
+                "lines hold tabs, give it as a file with -i)"
+            )
+    return [list(column) for column in zip(*(line.split("\t") for line in lines), strict=True)]
+
+
 def run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if not args.refs:
@@ -152,6 +173,9 @@ def run(argv: list[str] | None) -> int:
     sources = _hypothesis_sources(args)
     if len(set(sources)) != len(sources):
         raise UsageError("the same hypothesis file is given twice")
+    pasted = _pasted_systems(sources)
+    if pasted:
+        sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     _check_modes(args, paired, len(sources))
     names = list(dict.fromkeys(args.metrics))
@@ -159,11 +183,11 @@ def run(argv: list[str] | None) -> int:
     form = Form(args.format, args.width, args.score_only, args.short)
     tsv_fields = configured[0].tsv_fields
 
-    if _streaming(args, paired, [*args.refs, *sources], configured):
+    if not pasted and _streaming(args, paired, [*args.refs, *sources], configured):
         scores = _stream(args, names, sources)
     else:
         references = [read(path) for path in args.refs]
-        systems = [read(path) for path in sources]
+        systems = pasted or [read(path) for path in sources]
         check_counts(args.refs, list(map(len, references)), sources, list(map(len, systems)))
         metrics = _on_references(args, names, references)
         if args.sentence_level:

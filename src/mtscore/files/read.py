@@ -13,7 +13,7 @@ import os
 import sys
 import zlib
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from ..errors import BleuInputError
 
@@ -115,10 +115,46 @@ class _Prefixed:
         raise io.UnsupportedOperation("seek")
 
 
+class _StandardInput:
+    """Standard input, read once, whose first line can be looked at before it is read."""
+
+    def __init__(self, stdin: TextIO) -> None:
+        self.stdin = stdin
+        self.head: bytes | None = None  # the first line, once looked at and not yet read
+
+    def first_line(self) -> bytes:
+        """The first line (with its "\\n"), left to be read again by ``read``."""
+        if self.head is None:
+            self.head = self.stdin.buffer.readline()
+        return self.head
+
+    def read(self, size: int = -1) -> bytes:
+        head, self.head = self.head or b"", b""
+        if size < 0:
+            return head + self.stdin.buffer.read()
+        return head + self.stdin.buffer.read(max(size - len(head), 0))
+
+
+_STANDARD_INPUT: _StandardInput | None = None
+
+
+def _standard_input() -> _StandardInput:
+    """The one ``_StandardInput`` of this process (standard input changes only in tests)."""
+    global _STANDARD_INPUT
+    if _STANDARD_INPUT is None or _STANDARD_INPUT.stdin is not sys.stdin:
+        _STANDARD_INPUT = _StandardInput(sys.stdin)
+    return _STANDARD_INPUT
+
+
+def standard_input_first_line() -> bytes:
+    """The first line of standard input as bytes, left to be read with the rest."""
+    return _standard_input().first_line()
+
+
 class _Counting:
     """A binary file that counts the bytes read from it (for progress)."""
 
-    def __init__(self, handle: BinaryIO):
+    def __init__(self, handle: BinaryIO | _StandardInput):
         self.handle, self.consumed = handle, 0
 
     def read(self, size: int = -1) -> bytes:
@@ -130,13 +166,13 @@ class _Counting:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.handle is not sys.stdin.buffer:
+        if not isinstance(self.handle, _StandardInput):
             self.handle.close()
 
 
 def _open_binary(name: str) -> _Counting:
     if name == STDIN:
-        return _Counting(sys.stdin.buffer)
+        return _Counting(_standard_input())
     try:
         return _Counting(open(name, "rb"))
     except FileNotFoundError:
