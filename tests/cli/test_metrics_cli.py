@@ -204,8 +204,9 @@ def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
     "argv, message",
     [
         (["-m", "chrf", "ter", "-sl"], "one metric at a time"),
-        (["-m", "ter", "-sl", "-f", "tsv"], "-sl -f tsv lists BLEU"),
-        (["-m", "chrf", "-f", "tsv"], "-f tsv lists BLEU"),
+        (["-m", "chrf", "ter", "-sl", "-f", "tsv"], "one metric at a time"),
+        (["-m", "bleu", "chrf", "-f", "tsv"], "statistics of one metric"),
+        (["-m", "chrf", "-f", "tsv"], "-sl -f tsv for each segment's statistics"),
         (["-m", "chrf", "-cc", "-1"], "order"),
         (["-m", "meteor"], "invalid choice"),
     ],
@@ -214,6 +215,26 @@ def test_metric_usage_errors(capsys, subset, argv, message):
     refs, systems = subset
     code, out, err = run(capsys, *refs, "-i", systems[0], *argv)
     assert code == EXIT_USAGE and message in err and out == ""
+
+
+@pytest.mark.parametrize("metric, options", [("chrf", []), ("chrf", ["-cw", "2"]), ("ter", [])])
+def test_segment_tsv_lists_sacrebleus_statistics(capsys, subset, metric, options):
+    """``-sl -f tsv`` for chrF and TER (issue 18, item 9): each segment's score and the statistics
+    it comes from, which are sacrebleu's own, and a corpus row of their sums."""
+    refs, systems = subset
+    code, out, _ = run(capsys, *refs, "-i", systems[0], "-m", metric, *options, "-sl", "-f", "tsv")
+    assert code == EXIT_OK
+    header, *rows = [line.split("\t") for line in out.splitlines()]
+    assert header[:3] == ["system", "line", "score"] and [row[1] for row in rows[-2:]] == [str(SUBSET), "corpus"]
+    oracle = sacrebleu.CHRF(word_order=2 if options else 0) if metric == "chrf" else sacrebleu.TER()
+    hypotheses, streams = read_lines(systems[0]), [read_lines(path) for path in refs]
+    expected = np.array(oracle._extract_corpus_statistics(hypotheses, streams), dtype=np.float64)
+    values = np.array([[float(value) for value in row[3:]] for row in rows])
+    np.testing.assert_array_equal(values[:-1], expected)
+    np.testing.assert_array_equal(values[-1], expected.sum(axis=0))
+    sentence = [oracle.sentence_score(h, [s[i] for s in streams]).score for i, h in enumerate(hypotheses)]
+    np.testing.assert_allclose([float(row[2]) for row in rows[:-1]], sentence, rtol=0, atol=1e-9)
+    assert float(rows[-1][2]) == pytest.approx(oracle.corpus_score(hypotheses, streams).score, abs=1e-9)
 
 
 def test_scores_of_sums_for_every_metric_match_score_statistics(subset):

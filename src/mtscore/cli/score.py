@@ -177,9 +177,9 @@ def run(argv: list[str] | None) -> int:
     if pasted:
         sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
-    _check_modes(args, paired, len(sources))
     names = list(dict.fromkeys(args.metrics))
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
+    _check_modes(args, paired, len(sources), configured)
     form = Form(args.format, args.width, args.score_only, args.short)
     tsv_fields = configured[0].tsv_fields
 
@@ -206,7 +206,7 @@ def _on_references(args: argparse.Namespace, names: list[str], references: list[
     return [metric_class(name)(references, **metric_keywords(args, name)) for name in names]
 
 
-def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int) -> None:
+def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int, metrics: list[Metric]) -> None:
     """Combinations of modes and options that cannot work, as usage errors before any file is read."""
     if paired and n_systems < 2:
         raise UsageError("paired tests need two or more systems after -i (the first is the baseline)")
@@ -222,13 +222,15 @@ def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int) -
         raise UsageError("significance tests and confidence intervals are for corpus scores, not -sl")
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise UsageError("-sl scores segments with one metric at a time: give one name after -m")
-    if args.format == "tsv" and (len(args.metrics) > 1 or not metric_class(args.metrics[0]).tsv_fields):
-        # TSV lists the statistics of one metric that declares them (BLEU's)
-        raise UsageError(
-            "-sl -f tsv lists BLEU's statistics; use -f text or json for chrF and TER"
-            if args.sentence_level
-            else "-f tsv lists BLEU's statistics; use -f text or json for other metrics"
-        )
+    if args.format == "tsv":
+        # TSV lists one metric's statistics: its results' fields (BLEU), or with -sl its named columns
+        if len(metrics) > 1:
+            raise UsageError("-f tsv lists the statistics of one metric: give one name after -m")
+        if not metrics[0].tsv_fields and not (args.sentence_level and metrics[0].statistic_names()):
+            raise UsageError(
+                f"-f tsv of corpus scores lists BLEU's statistics; for {metrics[0].name}, use -f text or json, "
+                "or -sl -f tsv for each segment's statistics"
+            )
     for option in ("confidence_n", "paired_bs_n", "paired_ar_n"):
         if getattr(args, option) < 1:
             raise UsageError(f"--{option.replace('_', '-')} must be 1 or more")

@@ -74,15 +74,22 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         metric scores segments with options of their own."""
         return self
 
+    def statistic_names(self) -> tuple[str, ...]:
+        """The name of each column of ``segment_statistics`` with these options (``-sl -f tsv``'s
+        headers); empty when the metric lists its results' fields instead (``tsv_fields``)."""
+        return ()
+
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
         """Each segment's score (sacrebleu's ``sentence_score``) and the corpus score, from
         per-segment statistics against the references given at creation: bare scores under the
-        metric's name, with the corpus's signature."""
+        metric's name, with the corpus's signature, and the statistics under their names."""
         corpus = self.score_statistics(statistics)
         scores = self.segment_metric().scores_of_sums(statistics)
         return SegmentResults(
             [NamedScore(self.name, float(score), corpus.signature) for score in scores],
             NamedScore(self.name, corpus.score, corpus.signature),
+            statistics=statistics,
+            columns=self.statistic_names(),
         )
 
     # The shared flow.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .signature import Signature
 
@@ -72,3 +72,6 @@ class SegmentResults(NamedTuple):
     segments: Sequence[SacrebleuFormat]
     corpus: SacrebleuFormat
     segment_signature: Signature | None = None
+    # Each segment's statistics under their column names (``Metric.statistic_names``), for TSV rows.
+    statistics: Any = None
+    columns: tuple[str, ...] = ()

@@ -17,14 +17,35 @@ def segment_lines(
     """The lines of each ``(system, results)``, each prefixed with the system's name when there are
     ``several`` (TSV rows and JSON lines name it anyway); TSV has one header over all systems."""
     if form.format == "tsv" and not form.score_only:
-        rows: list[tuple[str, int | str, SacrebleuFormat]] = []
+        rows: list[tuple[str, int | str, SacrebleuFormat | dict]] = []
         for source, results in systems:
-            rows += [(source, line, score) for line, score in enumerate(results.segments, 1)]
-            rows.append((source, "corpus", results.corpus))
-        yield from tsv_lines(tsv_fields, rows)
+            rows += _tsv_rows(source, results, bool(tsv_fields))
+        yield from tsv_lines(tsv_fields or ("score", *results.columns), rows)
         return
     for source, results in systems:
         yield from _system_lines(source, results, form, f"{source}\t" if several else "")
+
+
+def _tsv_rows(
+    source: str, results: SegmentResults, by_fields: bool
+) -> list[tuple[str, int | str, SacrebleuFormat | dict]]:
+    """A system's TSV rows: its results (listed by the metric's ``tsv_fields``), or each score with
+    the statistics it comes from under their column names (the corpus row: their sums)."""
+    if by_fields:
+        return [
+            *((source, line, score) for line, score in enumerate(results.segments, 1)),
+            (source, "corpus", results.corpus),
+        ]
+    import numpy as np  # here: --help imports this module and must not load NumPy
+
+    statistics = np.asarray(results.statistics)
+    values = [*statistics.tolist(), statistics.sum(axis=0).tolist()]
+    scores = [*results.segments, results.corpus]
+    lines: list[int | str] = [*range(1, len(statistics) + 1), "corpus"]
+    return [
+        (source, line, {"score": score.score, **dict(zip(results.columns, row, strict=True))})
+        for line, score, row in zip(lines, scores, values, strict=True)
+    ]
 
 
 def _system_lines(source: str, results: SegmentResults, form: Form, prefix: str) -> Iterator[str]:

@@ -7,8 +7,8 @@ from typing import Any
 
 
 def tsv_lines(fields: Sequence[str], rows: Iterable[tuple[str, int | str, Any]]) -> Iterator[str]:
-    """A header, then a line per ``(system, line, result)``; a list field (BLEU's counts per
-    order) spreads over columns ``field_1``, ``field_2``, ..."""
+    """A header, then a line per ``(system, line, result)`` (a result object, or a dict of
+    values by field); a list field (BLEU's counts per order) spreads over columns ``field_1``, ..."""
     for number, (system, line, result) in enumerate(rows):
         columns = list(_columns(result, fields))
         if number == 0:
@@ -18,7 +18,7 @@ def tsv_lines(fields: Sequence[str], rows: Iterable[tuple[str, int | str, Any]])
 
 def _columns(result: Any, fields: Sequence[str]) -> Iterator[tuple[str, Any]]:
     for field in fields:
-        value = getattr(result, field)
+        value = result[field] if isinstance(result, dict) else getattr(result, field)
         if isinstance(value, list):
             yield from ((f"{field}_{order}", item) for order, item in enumerate(value, 1))
         else:

@@ -127,6 +127,13 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         best = np.argmax(np.where(prepared.present, scores, -np.inf), axis=0)
         return per_stream[best, np.arange(segments)]
 
+    def statistic_names(self) -> tuple[str, ...]:
+        """Per character order, then per word order: hypothesis n-grams, reference n-grams, matches."""
+        orders = [f"char{n}" for n in range(1, self.char_order + 1)] + [
+            f"word{n}" for n in range(1, self.word_order + 1)
+        ]
+        return tuple(f"{order}_{count}" for order in orders for count in ("hyp", "ref", "match"))
+
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
         return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)

@@ -126,6 +126,10 @@ class TER(Metric[TERReferences, TERScore]):
             short={"tok": "t"},
         )
 
+    def statistic_names(self) -> tuple[str, ...]:
+        """The fewest edits over the references, and the average reference length."""
+        return ("edits", "ref_length")
+
     def _statistics(self, prepared: TERReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 2) float64: sacrebleu's [fewest edits over the references, average reference length]."""
         return prepared.statistics([self.tokenizer(line) for line in hypotheses])
