@@ -198,7 +198,7 @@ class Mtscore:
         mtscore = _load_mtscore()
 
         return Timed(
-            lambda: mtscore.sentence_scores(hypotheses, [references], smooth="nltk-method0"),
+            lambda: mtscore.sentence_scores(hypotheses, [references], smooth="nltk-method0", pad_id=None),
             lambda result: result.scores,
             "NumPy int64 arrays, smooth='nltk-method0'",
         )
@@ -256,7 +256,7 @@ class MtscoreTorch(Mtscore):
 
         hyp, ref = torch.from_numpy(hypotheses), torch.from_numpy(references)
         return Timed(
-            lambda: mtscore.sentence_scores(hyp, [ref], smooth="nltk-method0"),
+            lambda: mtscore.sentence_scores(hyp, [ref], smooth="nltk-method0", pad_id=None),
             lambda result: result.scores.numpy(),
             f"torch {torch.__version__} CPU tensors, {torch.get_num_threads()} threads",
         )

@@ -4,12 +4,25 @@ dense ids through the sorted table of reference ids."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final, Union
 
 import numpy as np
 
 from ..errors import BleuInputError
 from .backend import is_tensor, lookup
 from .keys import UNKNOWN
+
+
+class _PadNotGiven:
+    """``pad_id``'s default: not said. Lists of sequences need no padding; a 2-D array does not
+    say which of its ids pad the rows, so the caller must (an id, or ``None``)."""
+
+    def __repr__(self) -> str:
+        return "PAD_NOT_GIVEN"
+
+
+PAD_NOT_GIVEN: Final = _PadNotGiven()
+PadId = Union[int, None, _PadNotGiven]  # noqa: UP007  (a runtime alias: the | form needs Python 3.10 types)
 
 
 def is_token_ids(batch) -> bool:
@@ -32,13 +45,19 @@ def _check_integer(array, what: str) -> None:
         raise BleuInputError(f"{what} must hold integer token ids, got dtype {dtype}")
 
 
-def id_rows(batch, pad_id: int | None, ops, what: str) -> tuple:
+def id_rows(batch, pad_id: PadId, ops, what: str) -> tuple:
     """Flat ids, lengths and presence of a batch of id sequences: a 2-D array or tensor (rows
-    are segments; every ``pad_id`` is dropped) or a list of int sequences (``None``: missing)."""
+    are segments; every ``pad_id`` is dropped, which must be said) or a list of int sequences
+    (``None``: missing)."""
     if isinstance(batch, np.ndarray) or is_tensor(batch):
         if batch.ndim != 2:
             raise BleuInputError(f"{what} must be a 2-D array of token ids (segments x positions), got {batch.ndim}-D")
         _check_integer(batch, what)
+        if pad_id is PAD_NOT_GIVEN:
+            raise BleuInputError(
+                f"{what}: a 2-D array of token ids needs pad_id: say which id pads its rows (pad_id=ID), or "
+                "pad_id=None if no row is padded (padding left in would be counted as tokens)"
+            )
         rows = ops.asarray(batch)
         present = np.ones(len(rows), dtype=bool)
         if pad_id is None:
@@ -52,7 +71,7 @@ def id_rows(batch, pad_id: int | None, ops, what: str) -> tuple:
     ]
     ids = ops.concat(rows) if rows else ops.asarray(np.zeros(0, dtype=np.int64))
     lengths = ops.asarray([len(row) for row in rows])
-    if pad_id is not None:
+    if pad_id is not None and pad_id is not PAD_NOT_GIVEN:
         keep = ids != pad_id
         segment = ops.repeat(ops.arange(len(rows)), lengths)
         ids, lengths = ids[keep], ops.group_sum(segment, keep, len(rows))

@@ -478,9 +478,27 @@ def test_ids_without_pad_id_keep_every_token():
     hypotheses, streams = ID_CASES["one-reference"]
     array = padded(hypotheses, "right")
     refs = [padded(streams[0], "right")]
-    result = mtscore.sentence_scores(array, refs)
+    result = mtscore.sentence_scores(array, refs, pad_id=None)
     assert_same(result, text_result(array.tolist(), [refs[0].tolist()]))
     assert result.stats.hyp_len.tolist() == [array.shape[1]] * len(array)
+
+
+@pytest.mark.parametrize(
+    "hypotheses, references, what",
+    [
+        (np.array([[1, 2, 0]]), [[[1, 2]]], "hypotheses"),
+        ([[1, 2]], [np.array([[1, 2, 0]])], "reference stream 1"),
+        ([[1, 2]], np.array([[[1, 2, 0]]]), "reference stream 1"),
+    ],
+    ids=["2-D hypotheses", "2-D references", "3-D references"],
+)
+def test_arrays_need_pad_id_said(hypotheses, references, what):
+    """Issue 18, item 7: a padded array scored without ``pad_id`` counted its padding as tokens;
+    arrays must now say it (an id, or None), lists of sequences need not."""
+    for call in (mtscore.sentence_scores, mtscore.corpus_bleu, lambda h, r: mtscore.BLEU(r).corpus_score(h)):
+        with pytest.raises(BleuInputError, match=f"^{what}: a 2-D array of token ids needs pad_id: .*pad_id=None"):
+            call(hypotheses, references)
+    assert mtscore.corpus_bleu([[1, 2, 3, 4]], [[[1, 2, 3, 4]]]).score == pytest.approx(100.0)  # lists: no pad_id
 
 
 def test_ids_pad_id_in_lists_is_dropped_too():
@@ -673,6 +691,7 @@ ERRORS = {
 
 @pytest.mark.parametrize(("hypotheses", "refs", "options", "error", "message"), ERRORS.values(), ids=ERRORS.keys())
 def test_errors(hypotheses, refs, options, error, message):
+    options = {"pad_id": None, **options}  # arrays say they hold no padding: the mistake is another one
     with pytest.raises(error, match=message) as caught:
         mtscore.sentence_scores(hypotheses, refs, **options)
     assert isinstance(caught.value, ValueError)
@@ -707,6 +726,6 @@ def test_torch_errors(name):
         return v
 
     with pytest.raises(error, match=message):
-        mtscore.sentence_scores(as_tensor(hypotheses), as_tensor(refs), **options)
+        mtscore.sentence_scores(as_tensor(hypotheses), as_tensor(refs), pad_id=None, **options)
     with pytest.raises(BleuInputError, match="integer"):
-        mtscore.sentence_scores(torch.tensor([[True, False]]), [torch.tensor([[True, False]])])
+        mtscore.sentence_scores(torch.tensor([[True, False]]), [torch.tensor([[True, False]])], pad_id=None)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.inputs import check_sentence
+from ...engine.ids import PAD_NOT_GIVEN, PadId
 from .explanation import Explanation
 from .explanation import explain as explain_segments
 from .metric import BLEU
@@ -23,12 +24,12 @@ def corpus_bleu(
     max_order: int = 4,
     weights: Sequence[float] | None = None,
     effective_order: bool = False,
-    pad_id: int | None = None,
+    pad_id: PadId = PAD_NOT_GIVEN,
 ) -> BLEUScore:
     """Corpus BLEU of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``).
 
-    Text (lists of str) is tokenized; token ids (2-D integer arrays or tensors with ``pad_id``,
-    or lists of int sequences) are scored as they are."""
+    Text (lists of str) is tokenized; token ids (2-D integer arrays or tensors with ``pad_id``
+    said: the padding id, or ``None`` for none; or lists of int sequences) are scored as they are."""
 
     metric = BLEU(
         tokenize=tokenize,
@@ -53,7 +54,7 @@ def sentence_scores(
     max_order: int = 4,
     weights: Sequence[float] | None = None,
     effective_order: bool | None = None,
-    pad_id: int | None = None,
+    pad_id: PadId = PAD_NOT_GIVEN,
 ) -> SentenceScores:
     """Every segment's BLEU in one vectorised call; inputs as for ``corpus_bleu``.
 

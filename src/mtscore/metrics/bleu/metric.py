@@ -20,7 +20,7 @@ from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
 from ...core.signature import Signature, tool_version
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
-from ...engine.ids import id_rows, is_token_ids
+from ...engine.ids import PAD_NOT_GIVEN, PadId, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
@@ -36,7 +36,8 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     """BLEU with fixed options; give ``references`` once to score many systems against them.
 
     Text is tokenized (``tokenize``, ``lowercase``); token ids (2-D integer arrays or tensors,
-    every ``pad_id`` dropped, or lists of int sequences) are counted as they are.
+    every ``pad_id`` dropped, or lists of int sequences) are counted as they are. 2-D arrays need
+    ``pad_id`` said: the padding id, or ``None`` for rows without padding.
 
     >>> metric = BLEU([["the cat sat on the mat"]])
     >>> round(metric.corpus_score(["the cat sat on a mat"]).score, 2)
@@ -58,7 +59,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         max_order: int = 4,
         weights: Sequence[float] | None = None,
         effective_order: bool = False,
-        pad_id: int | None = None,
+        pad_id: PadId = PAD_NOT_GIVEN,
     ):
         self.scoring = Scoring(
             smooth, smooth_value, effective_order, max_order, None if weights is None else tuple(weights)
