@@ -418,3 +418,37 @@ def test_prepared_reference_errors():
         sentence_ter("a", "a")
     with pytest.raises(BleuInputError, match="non-empty"):
         TER().score_statistics(np.zeros((0, 2)))
+
+
+def test_a_segment_too_long_for_memory_is_refused_by_name():
+    """Issue 18, item 2: a 300,000-word pair asked for 335 GiB and died in a MemoryError; it is
+    refused before any matrix is made, naming the segment, from the API and the command line."""
+    long = " ".join(f"w{i % 5000}" for i in range(300_000))
+    with pytest.raises(BleuInputError, match=r"^segment 2: TER of a 300000-word hypothesis against a 300000-word"):
+        corpus_ter(["a b", long], [["a b", long]])
+
+
+def test_a_segment_too_long_for_memory_is_an_input_error_on_the_command_line(capsys, tmp_path):
+    from helpers import run, write
+
+    from mtscore.cli import EXIT_INPUT
+
+    path = write(tmp_path / "long.txt", ["a b", " ".join(["x"] * 300_000)])
+    code, out, err = run(capsys, path, "-i", path, "-m", "ter")
+    assert code == EXIT_INPUT and out == "" and "segment 2: TER of a 300000-word hypothesis" in err
+    assert "Traceback" not in err
+
+
+def test_the_size_limit_counts_matrix_cells(monkeypatch):
+    """Pairs up to ``MAX_CELLS`` cells of (hypothesis + 1) x (longest reference + 1) are scored, as
+    sacrebleu scores them; one more word is refused."""
+    from mtscore.metrics.ter import metric as ter_metric
+
+    monkeypatch.setattr(ter_metric, "MAX_CELLS", 100)
+    fits, too_long = " ".join("abcdefghi"), " ".join("abcdefghij")  # 10 x 10 and 11 x 11 cells
+    hypothesis = " ".join("bacdefghi")
+    assert corpus_ter([hypothesis], [[fits]]).score == pytest.approx(
+        SacreTER().corpus_score([hypothesis], [[fits]]).score
+    )
+    with pytest.raises(BleuInputError, match="segment 1: TER of a 10-word hypothesis against a 10-word reference"):
+        corpus_ter([too_long], [[fits], [too_long]])

@@ -35,6 +35,9 @@ MAX_SHIFT_DIST = 50
 MAX_SHIFT_CANDIDATES = 1000
 
 _CELL_BUDGET = 1 << 21  # pairs x rows x columns per chunk (bounds memory)
+# The largest matrix one pair may need (rows x columns, 4 bytes each, forward and backward):
+# longer segments are refused rather than exhausting memory (a 300,000-word pair would need 335 GiB).
+MAX_CELLS = 1 << 27
 _HYP_PAD, _REF_PAD = -1, -2  # never equal to each other nor to a word id (ids >= 0, unknown words -1)
 
 

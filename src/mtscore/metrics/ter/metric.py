@@ -10,6 +10,7 @@ shifts (``metrics.ter.align``, which explains the algorithm and its limits).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -24,7 +25,7 @@ from ...core.signature import Signature, tool_version
 from ...core.stats import float32_arithmetic
 from ...errors import BleuInputError
 from ...tokenizers.tercom import TercomTokenizer
-from .align import count_edits
+from .align import MAX_CELLS, count_edits
 from .options import OPTIONS
 
 
@@ -66,6 +67,7 @@ class TERReferences(References):
         """Per segment: the fewest edits over its references and their average length."""
         unknown = -1  # hypothesis words that no reference has: they only ever mismatch
         hyp_ids = [np.array([self.vocabulary.get(w, unknown) for w in words], dtype=np.int32) for words in hypotheses]
+        _check_sizes(np.array([len(ids) for ids in hyp_ids]), np.where(self.present, self.lengths, 0))
         streams, segments = np.nonzero(self.present)
         edits = np.full(self.present.shape, np.iinfo(np.int64).max)
         # Only present references (never None) are compared.
@@ -75,6 +77,20 @@ class TERReferences(References):
         statistics[:, 0] = edits.min(axis=0)
         statistics[:, 1] = self.lengths.sum(axis=0) / self.present.sum(axis=0)
         return statistics
+
+
+def _check_sizes(hyp_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
+    """Refuse, naming it, a segment whose edit-distance matrix would not fit in ``MAX_CELLS``
+    (tercom's matrices are (hypothesis + 1) x (reference + 1) words)."""
+    cells = (hyp_lengths + 1) * (ref_lengths.max(axis=0, initial=0) + 1)
+    if cells.size and cells.max() > MAX_CELLS:
+        segment = int(np.argmax(cells))
+        raise BleuInputError(
+            f"segment {segment + 1}: TER of a {hyp_lengths[segment]}-word hypothesis against a "
+            f"{ref_lengths[:, segment].max()}-word reference needs a {cells[segment]:,}-cell edit-distance matrix, "
+            f"more than the {MAX_CELLS:,} TER allows (about {math.isqrt(MAX_CELLS):,} x {math.isqrt(MAX_CELLS):,} "
+            "words); split long documents into sentences"
+        )
 
 
 class TER(Metric[TERReferences, TERScore]):
