@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import BleuInputError, LengthMismatchError
@@ -23,7 +24,15 @@ from .errors import BleuInputError, LengthMismatchError
 if TYPE_CHECKING:
     from .metrics.bleu.stats import Stats
 
-__all__ = ["SmoothingFunction", "corpus_bleu", "corpus_bleu_as_nltk", "sentence_bleu"]
+__all__ = [
+    "SmoothingFunction",
+    "brevity_penalty",
+    "closest_ref_length",
+    "corpus_bleu",
+    "corpus_bleu_as_nltk",
+    "modified_precision",
+    "sentence_bleu",
+]
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 # One weight per order, or a list of such tuples (one score each).
@@ -158,8 +167,8 @@ def _corpus(
     if len(stats) == 0:
         raise BleuInputError("no hypotheses to score")
     counts = chen_cherry.corpus_counts(stats, last_segment=last_segment)
-    if counts.matches[0, 0] == 0:  # NLTK returns 0 before smoothing (and before checking the weights)
-        return 0.0 if len(weight_list) == 1 else [0.0] * len(weight_list)
+    if counts.matches[0, 0] == 0:  # NLTK returns the int 0 before smoothing (and before checking the weights)
+        return 0 if len(weight_list) == 1 else [0] * len(weight_list)
     hyp_length = int(counts.hyp_len[0])
     if smooth == "nltk-method0" and (counts.matches[0, :order] == 0).any():
         missing = [n + 1 for n in range(order) if counts.matches[0, n] == 0]
@@ -172,8 +181,7 @@ def _corpus(
     for weight in weight_list:
         if auto_reweigh and hyp_length < 4 and weight == DEFAULT_WEIGHTS:
             weight = (1 / hyp_length,) * hyp_length
-        unit, _, _ = chen_cherry.unit_scores(counts, scoring(weight), "corpus")
-        scores.append(float(unit[0]))
+        scores.append(chen_cherry.nltk_score(counts, scoring(weight)))
     return scores[0] if len(weight_list) == 1 else scores
 
 
@@ -209,3 +217,48 @@ def sentence_bleu(
 ) -> float | list[float]:
     """BLEU on the 0-1 scale of one tokenized hypothesis against its tokenized references, as NLTK's."""
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
+
+
+class Precision(Fraction):
+    """A modified precision as NLTK returns it: equal to ``matches / n-grams``, with ``numerator``
+    and ``denominator`` the counts themselves, not reduced (NLTK's corpus BLEU sums them)."""
+
+    _counts: tuple[int, int]
+
+    def __new__(cls, numerator: int, denominator: int) -> Precision:
+        self = super().__new__(cls, numerator, denominator)
+        self._counts = (numerator, denominator)
+        return self
+
+    @property
+    def numerator(self) -> int:
+        return self._counts[0]
+
+    @property
+    def denominator(self) -> int:
+        return self._counts[1]
+
+
+def modified_precision(references: Sequence[Sequence[str]], hypothesis: Sequence[str], n: int) -> Precision:
+    """NLTK's modified n-gram precision of one hypothesis: clipped matches over its ``n``-grams
+    (at least 1), as a fraction that keeps both counts."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise BleuInputError(f"n must be a positive integer n-gram order, got {n!r}")
+    stats = _stats([references], [hypothesis], n)
+    return Precision(int(stats.matches[0, n - 1]), max(1, int(stats.totals[0, n - 1])))
+
+
+def closest_ref_length(references: Sequence[Sequence[str]], hyp_len: int) -> int:
+    """The length of the reference closest to ``hyp_len`` (the shorter of two as close), as NLTK's."""
+    lengths = [len(_token_list(reference, f"reference {i}")) for i, reference in enumerate(references)]
+    if not lengths:
+        raise BleuInputError("closest_ref_length needs at least one reference")
+    return min(lengths, key=lambda length: (abs(length - hyp_len), length))
+
+
+def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float | int:
+    """NLTK's brevity penalty: 1 (an int) for a hypothesis longer than the reference length, 0 for
+    an empty one, else exp(1 - r / c)."""
+    from .metrics.bleu.brevity import nltk_brevity_penalty
+
+    return nltk_brevity_penalty(closest_ref_len, hyp_len)

@@ -16,6 +16,7 @@ run checks the same examples. Vocabularies are tiny so that n-grams match often.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import partial
 
 import numpy as np
@@ -94,13 +95,13 @@ def our_method(method: int, params: dict | None = None):
 
 
 def assert_close(got, expected) -> None:
+    """Bit-identical to NLTK, with NLTK's types (the int 0 where it returns one), not just close."""
     if isinstance(expected, list):
         assert isinstance(got, list) and len(got) == len(expected), (got, expected)
         for g, e in zip(got, expected, strict=False):
             assert_close(g, e)
         return
-    assert isinstance(got, float), got
-    assert math.isclose(got, expected, rel_tol=0, abs_tol=TOLERANCE), (got, expected)
+    assert type(got) is type(expected) and got == expected, (got, expected)
 
 
 def assert_agrees(our_call, oracle_call):
@@ -561,3 +562,29 @@ def test_main_api_method6_names_the_refused_segment():
         [hyps[i] for i in (0, 1, 3)], [[refs[0][i] for i in (0, 1, 3)]], tokenize="none", smooth="nltk-method6"
     ).scores
     assert scores[1] == 0 and scores[0] == pytest.approx(100) and scores[2] == pytest.approx(100)
+
+
+@fixed(max_examples=150)
+@given(segment=segments(), n=st.integers(1, 6), hyp_len=st.integers(0, 12), ref_len=st.integers(0, 12))
+def test_modified_precision_closest_ref_length_and_brevity_penalty_are_nltks(segment, n, hyp_len, ref_len):
+    """NLTK's building blocks (issue 14): the same values and types, the fraction's counts unreduced."""
+    references, hypothesis = segment
+    got, expected = (
+        ours.modified_precision(references, hypothesis, n),
+        nltk_bleu.modified_precision(references, hypothesis, n),
+    )
+    assert (got.numerator, got.denominator) == (expected.numerator, expected.denominator)  # unreduced, as NLTK's
+    assert isinstance(got, Fraction) and got == Fraction(expected.numerator, expected.denominator)
+    assert float(got) == float(expected)
+    if references:
+        assert ours.closest_ref_length(references, hyp_len) == nltk_bleu.closest_ref_length(references, hyp_len)
+    got_bp, expected_bp = ours.brevity_penalty(ref_len, hyp_len), nltk_bleu.brevity_penalty(ref_len, hyp_len)
+    assert type(got_bp) is type(expected_bp) and got_bp == expected_bp
+
+
+def test_modified_precision_of_papers_example_keeps_its_counts():
+    """The paper's 'the the the ...' example: 2/7, kept as 2 over 7 for corpus sums."""
+    precision = ours.modified_precision([["the", "cat", "is", "on", "the", "mat"]], ["the"] * 7, 1)
+    assert (precision.numerator, precision.denominator) == (2, 7) and precision == Fraction(2, 7)
+    with pytest.raises(BleuInputError, match="n must be a positive integer"):
+        ours.modified_precision([["a"]], ["a"], 0)

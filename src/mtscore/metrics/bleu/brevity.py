@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -24,3 +26,11 @@ def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         penalty = np.exp(1.0 - ref_len / sys_len)
     return np.where(short, np.where(sys_len > 0, penalty, 0.0), 1.0)
+
+
+def nltk_brevity_penalty(ref_len: int, hyp_len: int) -> float | int:
+    """One brevity penalty with NLTK's types: the int 1 when the hypothesis is longer, the int 0
+    when it is empty, else ``math.exp(1 - ref_len / hyp_len)``."""
+    if hyp_len > ref_len:
+        return 1
+    return 0 if hyp_len == 0 else math.exp(1 - ref_len / hyp_len)
