@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import BleuInputError
-from ..metrics import METRICS, metric_class
+from ..metrics import METRICS, canonical, metric_class
 from ..progress import Progress
 from .resampling import (
     DEFAULT_SAMPLES,
@@ -151,7 +151,7 @@ def paired_test(
     built: dict[str, Metric[Any, Any]] = {}
     for metric in metrics:
         if isinstance(metric, str):
-            if metric.lower() not in METRICS:
+            if canonical(metric.lower()) not in METRICS:
                 raise BleuInputError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
             if references is None:
                 raise BleuInputError(f"no references for metric {metric!r}")
