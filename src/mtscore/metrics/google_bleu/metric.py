@@ -150,9 +150,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
         if statistics.ndim != 2 or statistics.shape[1] != 2:
-            raise BleuInputError(
-                f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}"
-            )
+            raise BleuInputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
         nrefs = 1 if references is None else references.nrefs
         return self._result(statistics.sum(axis=0), self.signature(nrefs))
 

@@ -1,0 +1,82 @@
+"""NLTK 3.10's ``corpus_gleu`` as the oracle, on tokens from sacrebleu's tokenizers, with the
+[n_match, n_all] NLTK chooses for each segment read from NLTK itself (its ``max`` call is recorded)."""
+
+from __future__ import annotations
+
+import builtins
+from contextlib import contextmanager
+
+import numpy as np
+from nltk.translate import gleu_score
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+SACRE_TOKENIZERS = {
+    "13a": Tokenizer13a(),
+    "intl": TokenizerV14International(),
+    "char": TokenizerChar(),
+    "zh": TokenizerZh(),
+    "none": lambda line: line,
+}
+
+
+def tokens(line: str, tokenize: str = "13a", lowercase: bool = False) -> list[str]:
+    """sacrebleu's tokens of a line (its BLEU preprocessing: strip the end, lowercase, tokenize, split)."""
+    line = line.rstrip()
+    return SACRE_TOKENIZERS[tokenize](line.lower() if lowercase else line).split()
+
+
+def evaluate_tokens(line: str) -> list[str]:
+    """Hugging Face evaluate's ``google_bleu`` tokens: its copy of sacrebleu's 13a tokenizer, then ``split()``."""
+    return Tokenizer13a()(line).split()
+
+
+@contextmanager
+def recorded_choices():
+    """Collects the (n_match, n_all) that NLTK's ``corpus_gleu`` picks for each segment that has a
+    reference with n-grams: the results of its ``max(..., key=...)`` calls, in order."""
+    chosen: list[tuple[int, int]] = []
+
+    def recording_max(*args, **kwargs):
+        result = builtins.max(*args, **kwargs)
+        if "key" in kwargs:
+            chosen.append(result)
+        return result
+
+    gleu_score.max = recording_max  # a module global shadows the builtin inside corpus_gleu
+    try:
+        yield chosen
+    finally:
+        del gleu_score.max
+
+
+def per_segment(streams, n_segments: int) -> list[list[str]]:
+    """Each segment's references (the present ones, in stream order), as NLTK takes them."""
+    return [[stream[i] for stream in streams if stream[i] is not None] for i in range(n_segments)]
+
+
+def nltk_gleu(hypotheses, streams, min_len=1, max_len=4, tokenize="13a", lowercase=False, tokenizer=None):
+    """NLTK's corpus_gleu and the per-segment [n_match, n_all] it summed (segments x 2, [0, 0] where
+    NLTK skipped the segment), on tokens from ``tokenizer`` (default: sacrebleu's, as ``tokens``)."""
+    split = tokenizer or (lambda line: tokens(line, tokenize, lowercase))
+    refs = [[split(line) for line in segment] for segment in per_segment(streams, len(hypotheses))]
+    hyps = [split(line) for line in hypotheses]
+    with recorded_choices() as chosen:
+        score = gleu_score.corpus_gleu(refs, hyps, min_len=min_len, max_len=max_len)
+    return score, np.array(chosen, dtype=np.int64).reshape(-1, 2)
+
+
+def nltk_sentence_gleus(hypotheses, streams, min_len=1, max_len=4, tokenize="13a", lowercase=False):
+    """NLTK's ``sentence_gleu`` of every segment."""
+    segments = per_segment(streams, len(hypotheses))
+    return [
+        gleu_score.sentence_gleu(
+            [tokens(line, tokenize, lowercase) for line in refs],
+            tokens(hyp, tokenize, lowercase),
+            min_len=min_len,
+            max_len=max_len,
+        )
+        for hyp, refs in zip(hypotheses, segments, strict=True)
+    ]
