@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import builtins
+import math
 from contextlib import contextmanager
 
 import numpy as np
@@ -12,6 +13,10 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+from mtscore.metrics.google_bleu import GoogleBLEU
+
+TOLERANCE = 1e-9
 
 SACRE_TOKENIZERS = {
     "13a": Tokenizer13a(),
@@ -80,3 +85,21 @@ def nltk_sentence_gleus(hypotheses, streams, min_len=1, max_len=4, tokenize="13a
         )
         for hyp, refs in zip(hypotheses, segments, strict=True)
     ]
+
+
+def check_against_nltk(hypotheses, streams, **options) -> None:
+    """Per-segment statistics as NLTK chooses them, corpus ratio to the bit, corpus and sentence
+    scores (0-100) to 1e-9 of NLTK's x 100."""
+    theirs, chosen = nltk_gleu(hypotheses, streams, **options)
+    metric = GoogleBLEU(streams, **options)
+    statistics = metric.segment_statistics(hypotheses)
+    assert statistics.dtype == np.int64 and statistics.shape == (len(hypotheses), 2)
+    counted = statistics[:, 1] > 0
+    assert statistics[~counted].tolist() == [[0, 0]] * int((~counted).sum())  # skipped by NLTK
+    assert statistics[counted].tolist() == chosen.tolist()
+    result = metric.corpus_score(hypotheses)
+    assert result.ratio == theirs
+    assert math.isclose(result.score, 100 * theirs, rel_tol=0, abs_tol=TOLERANCE)
+    sentences = nltk_sentence_gleus(hypotheses, streams, **options)
+    np.testing.assert_allclose(metric.sentence_scores(hypotheses), 100 * np.array(sentences), rtol=0, atol=TOLERANCE)
+    assert not np.isnan(metric.sentence_scores(hypotheses)).any()

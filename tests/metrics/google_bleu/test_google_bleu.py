@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from gleu_oracle import evaluate_tokens, nltk_gleu, nltk_sentence_gleus
+from gleu_oracle import TOLERANCE, check_against_nltk, evaluate_tokens, nltk_gleu
 from helpers import fixed
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -27,27 +27,6 @@ from mtscore.metrics.google_bleu import (
     sentence_google_bleu,
     sentence_google_bleus,
 )
-
-TOLERANCE = 1e-9
-
-
-def check_against_nltk(hypotheses, streams, **options) -> None:
-    """Per-segment statistics as NLTK chooses them, corpus ratio to the bit, corpus and sentence
-    scores (0-100) to 1e-9 of NLTK's x 100."""
-    theirs, chosen = nltk_gleu(hypotheses, streams, **options)
-    metric = GoogleBLEU(streams, **options)
-    statistics = metric.segment_statistics(hypotheses)
-    assert statistics.dtype == np.int64 and statistics.shape == (len(hypotheses), 2)
-    counted = statistics[:, 1] > 0
-    assert statistics[~counted].tolist() == [[0, 0]] * int((~counted).sum())  # skipped by NLTK
-    assert statistics[counted].tolist() == chosen.tolist()
-    result = metric.corpus_score(hypotheses)
-    assert result.ratio == theirs
-    assert math.isclose(result.score, 100 * theirs, rel_tol=0, abs_tol=TOLERANCE)
-    sentences = nltk_sentence_gleus(hypotheses, streams, **options)
-    np.testing.assert_allclose(metric.sentence_scores(hypotheses), 100 * np.array(sentences), rtol=0, atol=TOLERANCE)
-    assert not np.isnan(metric.sentence_scores(hypotheses)).any()
-
 
 # The evaluate metric card's examples (its printed values, rounded to 2 decimals).
 EVALUATE_HYPOTHESES = [
