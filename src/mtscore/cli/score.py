@@ -200,7 +200,7 @@ def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int) -
         raise UsageError("significance tests and confidence intervals are for corpus scores, not -sl")
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise UsageError("-sl scores segments with one metric at a time: give one name after -m")
-    if args.format == "tsv" and (len(args.metrics) > 1 or not metric_class(args.metrics[0]).tsv_fields):
+    if args.format == "tsv" and (len(set(args.metrics)) > 1 or not metric_class(args.metrics[0]).tsv_fields):
         # TSV lists the statistics of one metric that declares them (BLEU's)
         raise UsageError(
             "-sl -f tsv lists BLEU's statistics; use -f text or json for chrF and TER"

@@ -9,6 +9,8 @@ from contextlib import contextmanager
 
 import numpy as np
 from nltk.translate import gleu_score
+from sacrebleu.metrics.base import Metric as SacreMetric
+from sacrebleu.metrics.base import Score as SacreScore
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
@@ -103,3 +105,43 @@ def check_against_nltk(hypotheses, streams, **options) -> None:
     sentences = nltk_sentence_gleus(hypotheses, streams, **options)
     np.testing.assert_allclose(metric.sentence_scores(hypotheses), 100 * np.array(sentences), rtol=0, atol=TOLERANCE)
     assert not np.isnan(metric.sentence_scores(hypotheses)).any()
+
+
+class SacreNltkGleu(SacreMetric):
+    """NLTK's corpus_gleu (x 100) as a sacrebleu metric, so that sacrebleu's own bootstrap intervals
+    and paired tests run on the per-segment [n_match, n_all] that NLTK chose (13a tokens)."""
+
+    def __init__(self, references=None):
+        super().__init__()
+        self.references = references
+
+    def _extract_corpus_statistics(self, hypotheses, references):
+        _, chosen = nltk_gleu(hypotheses, references or self.references)
+        assert len(chosen) == len(hypotheses)  # every segment has n-grams here
+        return chosen.tolist()
+
+    def _compute_score_from_stats(self, stats):
+        n_match, n_all = (float(value) for value in stats)
+        return SacreScore("Google-BLEU", 100 * (n_match / n_all) if n_all else 0.0)
+
+    def _aggregate_and_compute(self, stats):
+        return self._compute_score_from_stats(np.sum(stats, axis=0))
+
+    def get_signature(self):
+        return _Fields()
+
+    def _compute_segment_statistics(self, *args):
+        raise NotImplementedError
+
+    def _extract_reference_info(self, *args):
+        raise NotImplementedError
+
+    def _preprocess_segment(self, *args):
+        raise NotImplementedError
+
+
+class _Fields(dict):
+    """What sacrebleu's paired test updates in a signature."""
+
+    def update(self, key, value):  # type: ignore[override]
+        self[key] = value
