@@ -145,7 +145,8 @@ def paired_test(
 ) -> PairedTestResult:
     """Paired test of ``systems`` (name -> hypotheses; the first is the baseline) against
     ``references`` (reference streams). ``metrics`` are names (``"bleu"``, ``"chrf"``, ``"ter"``,
-    default options) or metric objects created with the references (``BLEU(refs, tokenize="intl")``)."""
+    ``"google_bleu"`` or an alias such as ``"gleu"``; default options) or metric objects created with
+    the references (``BLEU(refs, tokenize="intl")``)."""
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise BleuInputError("systems must be a mapping of two or more names to hypotheses (the first is the baseline)")
     built: dict[str, Metric[Any, Any]] = {}
