@@ -49,6 +49,7 @@ class GoogleBLEUScore(SacrebleuFormat):
 
     @property
     def verbose(self) -> str:
+        """The counts after the score in the text line: ``n_match/n_all = 44/56``."""
         return f"n_match/n_all = {self.n_match}/{self.n_all}"
 
     def to_dict(self) -> dict:
@@ -64,6 +65,7 @@ class GoogleBLEUScore(SacrebleuFormat):
 
 
 def _check_orders(min_len: int, max_len: int) -> None:
+    """Orders must be integers with 1 <= min_len <= max_len (NLTK would quietly score 0 otherwise)."""
     for name, value in (("min_len", min_len), ("max_len", max_len)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
             raise BleuInputError(f"{name} must be an integer >= 1, got {value!r}")
@@ -144,6 +146,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         )
 
     def _result(self, sums: np.ndarray, signature: Signature) -> GoogleBLEUScore:
+        """The result of one row of (summed) statistics."""
         n_match, n_all = int(sums[0]), int(sums[1])
         score = float(self.scores_of_sums(np.array([n_match, n_all]))[0])
         return GoogleBLEUScore(score, n_match, n_all, self.min_len, self.max_len, signature)
