@@ -65,7 +65,8 @@ class GoogleBLEUScore(SacrebleuFormat):
 
 
 def _check_orders(min_len: int, max_len: int) -> None:
-    """Orders must be integers with 1 <= min_len <= max_len (NLTK would quietly score 0 otherwise)."""
+    """Orders must be integers with 1 <= min_len <= max_len (NLTK scores 0 for max_len < min_len and
+    counts empty n-grams for min_len 0: both are input errors here)."""
     for name, value in (("min_len", min_len), ("max_len", max_len)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
             raise BleuInputError(f"{name} must be an integer >= 1, got {value!r}")
