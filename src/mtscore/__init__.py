@@ -4,8 +4,9 @@ Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segme
 ``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references
 prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceScores``; chrF
 (``corpus_chrf``, ``sentence_chrf``, ``sentence_chrfs``, ``CHRF``), TER (``corpus_ter``,
-``sentence_ter``, ``sentence_ters``, ``TER``) and ``paired_test`` (significance). ``mtscore.nltk``
-is a drop-in for NLTK's ``bleu_score``.
+``sentence_ter``, ``sentence_ters``, ``TER``), Google-BLEU (``corpus_google_bleu``,
+``sentence_google_bleu``, ``sentence_google_bleus``, ``GoogleBLEU``) and ``paired_test``
+(significance). ``mtscore.nltk`` is a drop-in for NLTK's ``bleu_score``.
 
 Everything but the errors is imported on first use (the version too: it is read from the
 installed metadata), so that ``import bleu`` and
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         tokenize,
     )
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
+    from .metrics.google_bleu import GoogleBLEU, corpus_google_bleu, sentence_google_bleu, sentence_google_bleus
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
     from .significance import paired_test
     from .version import __version__
@@ -55,6 +57,9 @@ _LAZY = {
     ),
     **dict.fromkeys(["CHRF", "corpus_chrf", "sentence_chrf", "sentence_chrfs"], "metrics.chrf"),
     **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
+    **dict.fromkeys(
+        ["GoogleBLEU", "corpus_google_bleu", "sentence_google_bleu", "sentence_google_bleus"], "metrics.google_bleu"
+    ),
     "Signature": "core.signature",
     "paired_test": "significance",
     "__version__": "version",
@@ -68,6 +73,7 @@ __all__ = [
     "TER",
     "BLEUScore",
     "BleuInputError",
+    "GoogleBLEU",
     "LengthMismatchError",
     "SentenceScores",
     "Signature",
@@ -75,12 +81,15 @@ __all__ = [
     "__version__",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_google_bleu",
     "corpus_ter",
     "explain",
     "paired_test",
     "sentence_bleu",
     "sentence_chrf",
     "sentence_chrfs",
+    "sentence_google_bleu",
+    "sentence_google_bleus",
     "sentence_scores",
     "sentence_ter",
     "sentence_ters",

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BleuInputError
-from ..metrics import METRICS, metric_class
+from ..metrics import ALIASES, METRICS, canonical, metric_class
 from ..report import Form
 from ..report.corpus import render_scores
 from ..report.segments import segment_lines
@@ -110,9 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--metrics",
         nargs="+",
         default=[DEFAULT_METRIC],
+        type=canonical,  # an alias is its metric from here on
         choices=list(METRICS),
         metavar="METRIC",
-        help=f"metrics to compute: {', '.join(METRICS)} (default: {DEFAULT_METRIC})",
+        help=f"metrics to compute: {', '.join(METRICS)} (default: {DEFAULT_METRIC}); "
+        + ", ".join(f"{alias} is {name}" for alias, name in ALIASES.items()),
     )
     add_metric_options(parser, [name for name in METRICS if name != DEFAULT_METRIC], grouped=True)
     add_significance_options(parser)

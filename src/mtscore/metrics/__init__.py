@@ -2,7 +2,8 @@
 
 A metric's package holds its class and an ``options`` module declaring its options and title
 (light: no NumPy), so the command line, the report and the docs read them without loading the metric.
-Adding a metric is one subpackage and one line in ``METRICS``. May import ``core``, ``engine``,
+Adding a metric is one subpackage and one line in ``METRICS``; another name for it is one line in
+``ALIASES``, which every function here resolves. May import ``core``, ``engine``,
 ``tokenizers``, ``files`` and the leaf modules; never ``significance``, ``report`` or ``cli``.
 """
 
@@ -16,19 +17,27 @@ if TYPE_CHECKING:
     from ..core.options import Option
 
 # Command-line name (= subpackage) -> the metric's class, imported on first use.
-METRICS = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER"}
+METRICS = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER", "google_bleu": "GoogleBLEU"}
+# Other command-line names -> the metric's own name (a key of ``METRICS``).
+ALIASES = {"gleu": "google_bleu"}
+
+
+def canonical(name: str) -> str:
+    """The metric's own name for ``name`` (itself, unless an alias); unknown names are left as given."""
+    return ALIASES.get(name, name)
 
 
 def metric_class(name: str) -> type[Metric]:
-    """The class of the metric called ``name`` on the command line."""
+    """The class of the metric called ``name`` (or an alias) on the command line."""
+    name = canonical(name)
     return getattr(import_module(f".{name}", __name__), METRICS[name])
 
 
 def metric_options(name: str) -> tuple[Option, ...]:
     """The options the metric called ``name`` declares, without importing the metric itself."""
-    return import_module(f".{name}.options", __name__).OPTIONS
+    return import_module(f".{canonical(name)}.options", __name__).OPTIONS
 
 
 def metric_title(name: str) -> str:
     """How the metric called ``name`` is named in the command line's help (``chrF``, ``TER``)."""
-    return import_module(f".{name}.options", __name__).TITLE
+    return import_module(f".{canonical(name)}.options", __name__).TITLE

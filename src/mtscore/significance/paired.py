@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import BleuInputError
-from ..metrics import METRICS, metric_class
+from ..metrics import METRICS, canonical, metric_class
 from ..progress import Progress
 from .resampling import (
     DEFAULT_SAMPLES,
@@ -145,13 +145,14 @@ def paired_test(
 ) -> PairedTestResult:
     """Paired test of ``systems`` (name -> hypotheses; the first is the baseline) against
     ``references`` (reference streams). ``metrics`` are names (``"bleu"``, ``"chrf"``, ``"ter"``,
-    default options) or metric objects created with the references (``BLEU(refs, tokenize="intl")``)."""
+    ``"google_bleu"`` or an alias such as ``"gleu"``; default options) or metric objects created with
+    the references (``BLEU(refs, tokenize="intl")``)."""
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise BleuInputError("systems must be a mapping of two or more names to hypotheses (the first is the baseline)")
     built: dict[str, Metric[Any, Any]] = {}
     for metric in metrics:
         if isinstance(metric, str):
-            if metric.lower() not in METRICS:
+            if canonical(metric.lower()) not in METRICS:
                 raise BleuInputError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
             if references is None:
                 raise BleuInputError(f"no references for metric {metric!r}")

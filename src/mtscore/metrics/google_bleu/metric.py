@@ -1,0 +1,204 @@
+"""Google-BLEU (Wu et al., 2016), exact to NLTK 3.10's ``corpus_gleu`` and ``sentence_gleu``.
+
+For each reference a segment counts n_match, the n-grams of orders min_len..max_len that hypothesis
+and reference share (clipped to the smaller count), and n_all = max(hypothesis n-grams, reference
+n-grams), so that n_match / n_all = min(precision, recall). A reference with n_all = 0 is skipped;
+the segment keeps [n_match, n_all] of its reference with the highest ratio (the first of ties), or
+[0, 0] if none is left. The corpus score is 100 * sum(n_match) / sum(n_all), 0 when sum(n_all) = 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import chain
+
+import numpy as np
+
+from ... import tokenizers
+from ...core.inputs import ReferenceStreams, check_hypotheses, check_references, references_for
+from ...core.metric import Metric, check_systems
+from ...core.score import SacrebleuFormat, SegmentResults
+from ...core.signature import Signature, tool_version
+from ...engine.keys import TokenKeys, distinct_lines
+from ...errors import BleuInputError
+from ...tokenizers.lines import split_lines
+from .options import OPTIONS
+from .references import PreparedReferences
+
+__all__ = ["GoogleBLEU", "GoogleBLEUScore", "corpus_google_bleu", "sentence_google_bleu", "sentence_google_bleus"]
+
+
+@dataclass(frozen=True)
+class GoogleBLEUScore(SacrebleuFormat):
+    """A Google-BLEU result: ``score`` (0-100) = 100 * ``n_match`` / ``n_all``; ``ratio`` is NLTK's
+    value (0-1) exactly."""
+
+    score: float
+    n_match: int
+    n_all: int
+    min_len: int
+    max_len: int
+    signature: Signature = field(compare=False)
+    name: str = "Google-BLEU"
+
+    @property
+    def ratio(self) -> float:
+        """n_match / n_all (0.0 when n_all is 0): what NLTK's ``corpus_gleu`` returns, to the bit."""
+        return self.n_match / self.n_all if self.n_all else 0.0
+
+    @property
+    def verbose(self) -> str:
+        """The counts after the score in the text line: ``n_match/n_all = 44/56``."""
+        return f"n_match/n_all = {self.n_match}/{self.n_all}"
+
+    def to_dict(self) -> dict:
+        """The score at full precision, the counts behind it and the n-gram orders."""
+        return {
+            "name": self.name,
+            "score": self.score,
+            "n_match": self.n_match,
+            "n_all": self.n_all,
+            "min_len": self.min_len,
+            "max_len": self.max_len,
+        }
+
+
+def _check_orders(min_len: int, max_len: int) -> None:
+    """Orders must be integers with 1 <= min_len <= max_len (NLTK scores 0 for max_len < min_len and
+    counts empty n-grams for min_len 0: both are input errors here)."""
+    for name, value in (("min_len", min_len), ("max_len", max_len)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise BleuInputError(f"{name} must be an integer >= 1, got {value!r}")
+    if max_len < min_len:
+        raise BleuInputError(f"max_len ({max_len}) is below min_len ({min_len}): there are no n-grams to compare")
+
+
+class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
+    """Google-BLEU with fixed options; give ``references`` once to score many systems against them.
+
+    Text is tokenized (``tokenize``, default ``13a`` as Hugging Face evaluate; ``none`` splits on
+    whitespace only), lowercased first with ``lowercase``; n-grams of orders ``min_len``..``max_len``.
+
+    >>> metric = GoogleBLEU([["the cat sat on the mat"]])
+    >>> metric.corpus_score(["the cat ate the mat"]).ratio
+    0.3333333333333333
+    """
+
+    name = "Google-BLEU"
+    options = OPTIONS
+    tsv_fields = ("score", "n_match", "n_all")
+
+    def __init__(
+        self,
+        references: ReferenceStreams | None = None,
+        *,
+        tokenize: str = "13a",
+        lowercase: bool = False,
+        min_len: int = 1,
+        max_len: int = 4,
+    ):
+        _check_orders(min_len, max_len)
+        self.min_len, self.max_len = int(min_len), int(max_len)
+        self.tokenizer = tokenizers.get(tokenize)
+        self.lowercase = lowercase
+        super().__init__(references)
+
+    def keys(self, lines: list[str]) -> TokenKeys:
+        """The lines' tokens as keys (a line that repeats is tokenized once)."""
+        distinct, rows = distinct_lines(lines)
+        return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
+
+    def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> PreparedReferences:
+        """Check, tokenize and count reference streams; ``None`` marks a missing reference."""
+        present = check_references(references, n_hypotheses)
+        lines = [line or "" for line in chain.from_iterable(references)]
+        return PreparedReferences(self.keys(lines), present, self.min_len, self.max_len)
+
+    def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
+        """(segments, 2) int64: [n_match, n_all] against each segment's best reference."""
+        return prepared.statistics_of(self.keys(list(hypotheses)), 1)[0]
+
+    def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """``segment_statistics`` of each system, tokenized and counted together (the references
+        are sorted once)."""
+        check_systems(systems)
+        for hypotheses in systems:
+            check_hypotheses(hypotheses)
+        prepared = references_for(len(systems[0]), None, self._references, self.prepare)
+        return prepared.statistics_of(self.keys(list(chain.from_iterable(systems))), len(systems))
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """100 * n_match / n_all of each row of summed statistics (0 where n_all is 0), float64."""
+        sums = np.asarray(sums, dtype=np.float64)
+        n_match, n_all = sums[..., 0], sums[..., 1]
+        ratio = np.divide(n_match, n_all, out=np.zeros_like(n_match), where=n_all > 0)
+        return np.atleast_1d(100 * ratio)
+
+    def _signature(self, nrefs: int | str) -> Signature:
+        return Signature(
+            {
+                "nrefs": str(nrefs),
+                "case": "lc" if self.lowercase else "mixed",
+                "tok": self.tokenizer.name,
+                "ngram": f"{self.min_len}-{self.max_len}",
+                "version": tool_version(),
+            }
+        )
+
+    def _result(self, sums: np.ndarray, signature: Signature) -> GoogleBLEUScore:
+        """The result of one row of (summed) statistics."""
+        n_match, n_all = int(sums[0]), int(sums[1])
+        score = float(self.scores_of_sums(np.array([n_match, n_all]))[0])
+        return GoogleBLEUScore(score, n_match, n_all, self.min_len, self.max_len, signature)
+
+    def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
+        if statistics.ndim != 2 or statistics.shape[1] != 2:
+            raise BleuInputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
+        nrefs = 1 if references is None else references.nrefs
+        return self._result(statistics.sum(axis=0), self.signature(nrefs))
+
+    def segment_results(self, statistics: np.ndarray) -> SegmentResults:
+        """Each segment's result with its n_match and n_all (so ``-sl`` lists them), then the corpus's."""
+        corpus = self.score_statistics(statistics)
+        segments = [self._result(row, corpus.signature) for row in np.asarray(statistics)]
+        return SegmentResults(segments, corpus)
+
+
+def corpus_google_bleu(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    min_len: int = 1,
+    max_len: int = 4,
+) -> GoogleBLEUScore:
+    """Corpus Google-BLEU of hypotheses against reference streams (NLTK's ``corpus_gleu`` x 100)."""
+    metric = GoogleBLEU(tokenize=tokenize, lowercase=lowercase, min_len=min_len, max_len=max_len)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_google_bleu(
+    hypothesis: str,
+    references: Sequence[str | None],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    min_len: int = 1,
+    max_len: int = 4,
+) -> GoogleBLEUScore:
+    """Google-BLEU of one segment against its references (a list of str): NLTK's ``sentence_gleu`` x 100."""
+    metric = GoogleBLEU(tokenize=tokenize, lowercase=lowercase, min_len=min_len, max_len=max_len)
+    return metric.sentence_score(hypothesis, references)
+
+
+def sentence_google_bleus(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    min_len: int = 1,
+    max_len: int = 4,
+) -> np.ndarray:
+    """Every segment's Google-BLEU at once (float64, 0-100); references as for ``corpus_google_bleu``."""
+    metric = GoogleBLEU(tokenize=tokenize, lowercase=lowercase, min_len=min_len, max_len=max_len)
+    return metric.sentence_scores(hypotheses, references)
