@@ -33,6 +33,7 @@ from .common import (
 if TYPE_CHECKING:
     from ..core.metric import Metric
 
+FORMATS = ["json", "text", "tsv", "latex"]
 DEFAULT_METRIC = "bleu"  # its options are sacrebleu's top-level ones (-tok, -lc, -s ...), the others' are grouped
 
 
@@ -78,6 +79,14 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         "--seed", metavar="S", help="random seed, or 'none' (default: $MTSCORE_SEED, $SACREBLEU_SEED, else 12345)"
     )
     group.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+    group.add_argument(
+        "-j",
+        "--paired-jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="accepted for sacrebleu's command lines; the tests are vectorised in one process",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,6 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "refs", nargs="*", metavar="REF", help="reference files (plain text or .gz), one segment per line"
+    )
+    parser.add_argument(
+        "-nr",
+        "--num-refs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the one reference file holds N tab-separated references per line (default: 1)",
     )
     parser.add_argument(
         "-i",
@@ -121,9 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-f",
         "--format",
-        default="json",
-        choices=["json", "text", "tsv", "latex"],
-        help="output format (default: json; with -sl, JSON lines; latex: paired tests)",
+        default=None,
+        choices=FORMATS,
+        help="output format (default: $SACREBLEU_FORMAT if one of these, else json; with -sl, JSON lines; "
+        "latex: paired tests)",
     )
     parser.add_argument(
         "-sl",
@@ -134,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="short signature field names")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no messages on standard error but errors")
+    parser.add_argument("-nc", "--no-color", action="store_true", help="accepted for sacrebleu's command lines")
     parser.add_argument("-V", "--version", action=VersionAction)
     return parser
 
@@ -144,6 +164,34 @@ def _hypothesis_sources(args: argparse.Namespace) -> list[str]:
     if sys.stdin is None or sys.stdin.isatty():
         raise UsageError("no hypotheses: give them with -i HYP or pipe them on standard input")
     return [STDIN]
+
+
+def _sacrebleu_settings(args: argparse.Namespace) -> None:
+    """sacrebleu's ways of saying things: ``$SACREBLEU_FORMAT`` for the format ``-f`` leaves
+    unsaid, ``-q`` for no progress bars, ``-nr`` with one reference file."""
+    if args.format is None:
+        chosen = os.environ.get("SACREBLEU_FORMAT", "").lower()
+        args.format = chosen if chosen in FORMATS else "json"
+    args.no_progress = args.no_progress or args.quiet
+    if args.num_refs < 1:
+        raise UsageError("--num-refs must be 1 or more")
+    if args.num_refs > 1 and len(args.refs) > 1:
+        raise UsageError("--num-refs reads N tab-separated references from one reference file; give only one")
+
+
+def _read_references(args: argparse.Namespace) -> list[list[str]]:
+    """The reference streams: one per file, or with ``-nr N`` the N tab-separated fields of each
+    line of the one file (every line must have N)."""
+    if args.num_refs == 1:
+        return [read(path) for path in args.refs]
+    lines = read(args.refs[0])
+    for number, line in enumerate(lines, 1):
+        if line.count("\t") + 1 != args.num_refs:
+            raise BleuInputError(
+                f"{args.refs[0]}: line {number} has {line.count(chr(9)) + 1} tab-separated fields, "
+                f"expected {args.num_refs} (--num-refs)"
+            )
+    return [list(stream) for stream in zip(*(line.split("\t") for line in lines), strict=True)]
 
 
 def _pasted_systems(sources: list[str]) -> list[list[str]] | None:
@@ -170,6 +218,7 @@ def run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if not args.refs:
         raise UsageError("no reference files given (references come before -i)")
+    _sacrebleu_settings(args)
     if args.width < 0:
         raise UsageError("--width must be 0 or more")
     sources = _hypothesis_sources(args)
@@ -185,12 +234,13 @@ def run(argv: list[str] | None) -> int:
     form = Form(args.format, args.width, args.score_only, args.short)
     tsv_fields = configured[0].tsv_fields
 
-    if not pasted and _streaming(args, paired, [*args.refs, *sources], configured):
+    if not pasted and args.num_refs == 1 and _streaming(args, paired, [*args.refs, *sources], configured):
         scores = _stream(args, names, sources)
     else:
-        references = [read(path) for path in args.refs]
+        references = _read_references(args)
         systems = pasted or [read(path) for path in sources]
-        check_counts(args.refs, list(map(len, references)), sources, list(map(len, systems)))
+        ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs
+        check_counts(ref_names, list(map(len, references)), sources, list(map(len, systems)))
         metrics = _on_references(args, names, references)
         if args.sentence_level:
             _print_segments(metrics[0], sources, systems, form, tsv_fields)

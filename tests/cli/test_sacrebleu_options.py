@@ -1,0 +1,65 @@
+"""sacrebleu's command-line options a user types on day one (issue 14): ``-nr`` (tab-separated
+references in one file), ``$SACREBLEU_FORMAT``, ``-q``, ``-nc`` and ``-j``."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run, sacrebleu_cli, write
+from shared_data import REPO_ROOT
+
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE
+
+EXAMPLES = REPO_ROOT / "examples"
+REF_A, REF_B, HYP = (str(EXAMPLES / name) for name in ("ref.A.en", "ref.B.en", "hyp.en"))
+
+
+def lines(path: str) -> list[str]:
+    return open(path, encoding="utf-8").read().splitlines()
+
+
+@pytest.fixture
+def pasted_references(tmp_path) -> str:
+    return write(tmp_path / "refs.tsv", [f"{a}\t{b}" for a, b in zip(lines(REF_A), lines(REF_B), strict=True)])
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
+def test_num_refs_reads_tab_separated_references_as_separate_files(capsys, pasted_references, metric):
+    expected = run(capsys, REF_A, REF_B, "-i", HYP, "-m", metric, "-w", "6")
+    assert run(capsys, pasted_references, "-nr", "2", "-i", HYP, "-m", metric, "-w", "6") == expected
+    assert expected[0] == EXIT_OK
+
+
+def test_num_refs_matches_sacrebleu(capsys, pasted_references):
+    code, out, _ = run(capsys, pasted_references, "-nr", "2", "-i", HYP, "-b", "-w", "4")
+    assert code == EXIT_OK and out == sacrebleu_cli(pasted_references, "-nr", "2", "-i", HYP, "-b", "-w", "4")
+
+
+def test_num_refs_needs_that_many_fields_on_every_line(capsys, pasted_references):
+    code, out, err = run(capsys, pasted_references, "-nr", "3", "-i", HYP)
+    assert code == EXIT_INPUT and out == ""
+    assert "line 1 has 2 tab-separated fields, expected 3 (--num-refs)" in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [([REF_B, "-nr", "2"], "give only one"), (["-nr", "0"], "--num-refs must be 1 or more")],
+)
+def test_num_refs_usage_errors(capsys, pasted_references, argv, message):
+    code, _, err = run(capsys, pasted_references, *argv, "-i", HYP)
+    assert code == EXIT_USAGE and message in err
+
+
+def test_sacrebleu_format_sets_the_default_format(capsys, monkeypatch):
+    text = run(capsys, REF_A, "-i", HYP, "-f", "text")
+    json = run(capsys, REF_A, "-i", HYP)
+    monkeypatch.setenv("SACREBLEU_FORMAT", "TEXT")
+    assert run(capsys, REF_A, "-i", HYP) == text
+    assert run(capsys, REF_A, "-i", HYP, "-f", "json") == json  # an explicit -f still wins
+    monkeypatch.setenv("SACREBLEU_FORMAT", "yaml")  # not a format: ignored, as sacrebleu ignores it
+    assert run(capsys, REF_A, "-i", HYP) == json
+
+
+def test_quiet_no_color_and_paired_jobs_are_accepted(capsys):
+    expected = run(capsys, REF_A, "-i", HYP, REF_B, "--paired-bs", "-f", "text")
+    assert run(capsys, REF_A, "-i", HYP, REF_B, "--paired-bs", "-f", "text", "-q", "-nc", "-j", "2") == expected
+    assert expected[0] == EXIT_OK
