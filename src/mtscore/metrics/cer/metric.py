@@ -43,6 +43,7 @@ class CER(EditRate[CERScore]):
 
     name = "CER"
     options = OPTIONS
+    token_kind = "characters"
 
     def tokens(self, line: str) -> list[str]:
         return list(characters(line))

@@ -13,7 +13,7 @@ a row the reference-side dependency is a running minimum: ``D[i][j] = i + min_{k
 where ``T`` holds the candidates from the row above. Only the vertical differences
 ``D[i][j] - D[i-1][j]`` are kept (int8), and all pairs of a chunk are walked back in step.
 
-Above 4194304 middle cells (and 65 reference, 10 hypothesis tokens) rapidfuzz switches to
+From 4194304 middle cells (2048 x 2048; with 65 reference and 10 hypothesis tokens or more) rapidfuzz switches to
 Hirschberg's algorithm, which may choose another path among the shortest: such pairs are refused
 (``TooLong``) rather than counted differently.
 """

@@ -96,6 +96,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
 
     higher_is_better = False
     transform = "default"  # the signature's ``tf`` field
+    token_kind = "words"  # what a token is, as ``explain`` names it
 
     def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> EditReferences:
         """Check and tokenize the one reference stream (jiwer compares with one reference)."""
@@ -105,8 +106,6 @@ class EditRate(Metric[EditReferences, ScoreT]):
                 f"{self.name} compares each hypothesis with one reference, as jiwer does; "
                 f"got {len(references)} reference streams (score against each separately)"
             )
-        if not present.all():
-            raise BleuInputError(f"segment {int(np.argmin(present[0])) + 1} has no reference (None)")
         vocabulary: dict[str, int] = {}
         ids, lengths = self._ids(references[0], vocabulary, add=True)  # type: ignore[arg-type]
         return EditReferences(present, ids, lengths, vocabulary)
