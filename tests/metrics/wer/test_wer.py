@@ -240,7 +240,7 @@ def test_pair_beyond_rapidfuzz_full_matrix_is_refused():
     rng = np.random.default_rng(0)
     ref = "".join(rng.choice(list("abc"), size=2100))
     hyp = "".join(rng.choice(list("abc"), size=2100))
-    with pytest.raises(BleuInputError, match="segment 2 is too long for CER: .* 2100 x 2100 tokens"):
+    with pytest.raises(BleuInputError, match=r"segment 2 is too long for CER: .* \d+ x \d+ tokens"):
         corpus_cer(["a", hyp], [["a", ref]])
     assert corpus_cer([ref[:2000]], [[hyp[:2000]]]).cer == pytest.approx(jiwer.cer(hyp[:2000], ref[:2000]))
     assert align.full_matrix(np.array([2047, 64, 5000]), np.array([2048, 10**6, 9])).tolist() == [True, True, True]
