@@ -19,8 +19,7 @@ from mtscore.core.signature import TOOL_VERSION
 from mtscore.errors import BleuInputError
 from mtscore.metrics import metric_class
 from mtscore.metrics.cer import CER, corpus_cer, sentence_cer, sentence_cers
-from mtscore.metrics.wer import WER, corpus_wer, sentence_wer, sentence_wers
-from mtscore.metrics.wer import align
+from mtscore.metrics.wer import WER, align, corpus_wer, sentence_wer, sentence_wers
 from mtscore.metrics.wer.metric import jiwer_measures
 
 TOLERANCE = 1e-9
@@ -149,7 +148,14 @@ def test_long_pairs_in_many_chunks(monkeypatch):
 
 @pytest.mark.parametrize(
     "refs,hyps",
-    [([""], ["a b c"]), ([""], [""]), (["", ""], ["", "a"]), (["a b"], [""]), (["", "a"], ["a b", "a"]), ([" "], ["\t"])],
+    [
+        ([""], ["a b c"]),
+        ([""], [""]),
+        (["", ""], ["", "a"]),
+        (["a b"], [""]),
+        (["", "a"], ["a b", "a"]),
+        ([" "], ["\t"]),
+    ],
 )
 def test_empty_sides_as_jiwer(refs, hyps):
     same_words(corpus_wer(hyps, [refs]), jiwer_words(refs, hyps))

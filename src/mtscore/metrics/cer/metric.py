@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core.inputs import ReferenceStreams
 from ...core.signature import Signature
-from ..wer.metric import EditCounts, EditReferences, EditRate, jiwer_measures
+from ..wer.metric import EditCounts, EditRate, EditReferences, jiwer_measures
 from ..wer.transforms import characters
 from .options import OPTIONS
 

@@ -194,9 +194,9 @@ class WER(EditRate[WERScore]):
 
     def _score(self, statistics: np.ndarray, references: EditReferences | None) -> WERScore:
         h, s, d, i = self._sums(statistics)
-        measures = jiwer_measures(h, s, d, i)
+        m = jiwer_measures(h, s, d, i)
         nrefs = 1 if references is None else references.nrefs
-        return WERScore(100 * measures["wer"], h, s, d, i, **measures, signature=self.signature(nrefs))
+        return WERScore(100 * m["wer"], h, s, d, i, m["wer"], m["mer"], m["wil"], m["wip"], self.signature(nrefs))
 
 
 def corpus_wer(hypotheses: Sequence[str], references: ReferenceStreams, standardize: bool = False) -> WERScore:
