@@ -4,7 +4,9 @@ Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segme
 ``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references
 prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceScores``; chrF
 (``corpus_chrf``, ``sentence_chrf``, ``sentence_chrfs``, ``CHRF``), TER (``corpus_ter``,
-``sentence_ter``, ``sentence_ters``, ``TER``) and ``paired_test`` (significance). ``mtscore.nltk``
+``sentence_ter``, ``sentence_ters``, ``TER``), WER and CER exact to jiwer (``corpus_wer``,
+``sentence_wer``, ``sentence_wers``, ``WER``; ``corpus_cer``, ``sentence_cer``, ``sentence_cers``,
+``CER``) and ``paired_test`` (significance). ``mtscore.nltk``
 is a drop-in for NLTK's ``bleu_score``.
 
 Everything but the errors is imported on first use (the version too: it is read from the
@@ -32,8 +34,10 @@ if TYPE_CHECKING:
         sentence_scores,
         tokenize,
     )
+    from .metrics.cer import CER, corpus_cer, sentence_cer, sentence_cers
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
+    from .metrics.wer import WER, corpus_wer, sentence_wer, sentence_wers
     from .significance import paired_test
     from .version import __version__
 
@@ -55,6 +59,8 @@ _LAZY = {
     ),
     **dict.fromkeys(["CHRF", "corpus_chrf", "sentence_chrf", "sentence_chrfs"], "metrics.chrf"),
     **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
+    **dict.fromkeys(["WER", "corpus_wer", "sentence_wer", "sentence_wers"], "metrics.wer"),
+    **dict.fromkeys(["CER", "corpus_cer", "sentence_cer", "sentence_cers"], "metrics.cer"),
     "Signature": "core.signature",
     "paired_test": "significance",
     "__version__": "version",
@@ -64,8 +70,10 @@ __getattr__ = lazy_attributes(__name__, _LAZY)
 
 __all__ = [
     "BLEU",
+    "CER",
     "CHRF",
     "TER",
+    "WER",
     "BLEUScore",
     "BleuInputError",
     "LengthMismatchError",
@@ -74,15 +82,21 @@ __all__ = [
     "Stats",
     "__version__",
     "corpus_bleu",
+    "corpus_cer",
     "corpus_chrf",
     "corpus_ter",
+    "corpus_wer",
     "explain",
     "paired_test",
     "sentence_bleu",
+    "sentence_cer",
+    "sentence_cers",
     "sentence_chrf",
     "sentence_chrfs",
     "sentence_scores",
     "sentence_ter",
     "sentence_ters",
+    "sentence_wer",
+    "sentence_wers",
     "tokenize",
 ]
