@@ -134,7 +134,7 @@ def test_alignment_is_rapidfuzz_opcodes(pairs):
 
 
 def test_long_pairs_in_many_chunks(monkeypatch):
-    monkeypatch.setattr(align, "_CELL_BUDGET", 5000)
+    monkeypatch.setattr(align, "_WORD_BUDGET", 50)
     rng = np.random.default_rng(1)
     refs = [rng.integers(0, 3, size=int(n)) for n in rng.integers(0, 300, size=40)]
     hyps = [rng.integers(0, 3, size=int(n)) for n in rng.integers(0, 300, size=40)]

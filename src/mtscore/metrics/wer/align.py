@@ -8,10 +8,11 @@ parts the full matrix ``D[i][j]`` (``i`` reference tokens, ``j`` hypothesis toke
 from the end, taking at ``(i, j)``: a deletion when ``D[i][j] = D[i-1][j] + 1``; else an insertion
 when ``j > 1`` and ``D[i][j-1] = D[i-1][j-1] - 1``; else the diagonal (a hit or a substitution).
 
-The matrix is filled one hypothesis token at a time for a chunk of pairs of similar size; within
-a row the reference-side dependency is a running minimum: ``D[i][j] = i + min_{k<=i}(T[k] - k)``
-where ``T`` holds the candidates from the row above. Only the vertical differences
-``D[i][j] - D[i-1][j]`` are kept (int8), and all pairs of a chunk are walked back in step.
+The vertical differences ``D[i][j] - D[i-1][j]`` (all the walk needs) are computed as rapidfuzz
+does, with Hyyrö's bit-parallel algorithm: one step per hypothesis token updates 64 reference
+positions per machine word, for every pair of a chunk at once (pairs of similar reference length;
+the pairs still going at a step are a prefix, longest hypothesis first). The bit vectors of every
+step are kept, and all pairs of a chunk are walked back in step.
 
 From 4194304 middle cells (2048 x 2048; with 65 reference and 10 hypothesis tokens or more) rapidfuzz switches to
 Hirschberg's algorithm, which may choose another path among the shortest: such pairs are refused
@@ -23,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
-_CELL_BUDGET = 1 << 23  # padded matrix cells per chunk (int8: bounds the memory of one chunk)
+_WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
 
 
 class TooLong(ValueError):
@@ -79,9 +80,9 @@ def edit_counts(pairs: Pairs) -> np.ndarray:
     both = np.flatnonzero((n_ref > 0) & (n_hyp > 0))
     ref_start, hyp_start = pairs.ref_start + prefix, pairs.hyp_start + prefix
     for chunk in _chunks(both, n_ref, n_hyp):
-        ref = _padded(pairs.ref, ref_start[chunk], n_ref[chunk], -1)
-        hyp = _padded(pairs.hyp, hyp_start[chunk], n_hyp[chunk], -2)
-        vertical = _vertical_differences(ref, hyp)
+        ref = _padded(pairs.ref, ref_start[chunk], n_ref[chunk], -1, 64 * int((n_ref[chunk].max() + 63) // 64))
+        hyp = _padded(pairs.hyp, hyp_start[chunk], n_hyp[chunk], -2, int(n_hyp[chunk].max()))
+        vertical = _Vertical(ref, hyp, n_ref[chunk], n_hyp[chunk])
         counts[chunk] += _walk_back(vertical, ref, hyp, n_ref[chunk], n_hyp[chunk])
     return counts
 
@@ -98,14 +99,20 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
     steps = [HIT] * suffix
     i, j = len(middle_ref), len(middle_hyp)
     if i and j:
-        vertical = _vertical_differences(middle_ref[None], middle_hyp[None])[0]
+        words = 64 * ((i + 63) // 64)
+        padded = np.pad(middle_ref, (0, words - i), constant_values=-1)[None]
+        vertical = _Vertical(padded, middle_hyp[None], np.array([i]), np.array([j]))
+
+        def at(i: int, j: int) -> int:
+            return int(vertical.at(np.zeros(1, dtype=np.int64), np.array([i]), np.array([j]))[0])
+
         while i and j:
-            if vertical[j, i] == 1:
+            if at(i, j) == 1:
                 steps.append(DELETION)
                 i -= 1
                 continue
             j -= 1
-            if j and vertical[j, i] == -1:
+            if j and at(i, j) == -1:
                 steps.append(INSERTION)
                 continue
             i -= 1
@@ -151,68 +158,117 @@ def _common_run(pairs: Pairs, most: np.ndarray, ref_at: np.ndarray, hyp_at: np.n
 
 
 def _chunks(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
-    """``pairs`` sorted by size and cut so that each chunk's padded matrix stays in budget."""
-    pairs = pairs[np.lexsort((n_ref[pairs], n_hyp[pairs]))]
-    rows, cols = n_hyp[pairs] + 1, n_ref[pairs] + 1
+    """``pairs`` by reference length, cut so that each chunk's bit vectors stay in budget and its
+    widest reference has at most twice the words of its narrowest; each chunk ordered by hypothesis
+    length, longest first (the pairs still going at row j are a prefix)."""
+    pairs = pairs[np.argsort(n_ref[pairs], kind="stable")]
+    words = (n_ref[pairs] + 63) // 64
     chunks, start = [], 0
     while start < len(pairs):
-        widest = np.maximum.accumulate(cols[start:])
-        cost = np.arange(1, len(pairs) - start + 1) * rows[start:] * widest
-        end = start + max(1, int(np.searchsorted(cost, _CELL_BUDGET, side="right")))
-        chunks.append(pairs[start:end])
+        cost = np.cumsum(n_hyp[pairs[start:]] + 1) * np.maximum.accumulate(words[start:])
+        end = start + max(1, int(np.searchsorted(cost, _WORD_BUDGET, side="right")))
+        end = min(end, int(np.searchsorted(words, 2 * words[start], side="right")))  # little padding
+        chunk = pairs[start:end]
+        chunks.append(chunk[np.argsort(-n_hyp[chunk], kind="stable")])
         start = end
     return chunks
 
 
-def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int) -> np.ndarray:
-    positions = np.arange(int(lengths.max()))
+def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int, width: int) -> np.ndarray:
+    positions = np.arange(width)
     inside = positions < lengths[:, None]
-    out = np.full((len(lengths), len(positions)), pad, dtype=np.int64)
+    out = np.full((len(lengths), width), pad, dtype=np.int64)
     out[inside] = flat[(starts[:, None] + positions)[inside]]
     return out
 
 
-def _vertical_differences(ref: np.ndarray, hyp: np.ndarray) -> np.ndarray:
-    """``V[p, j, i] = D[i][j] - D[i-1][j]`` (int8, for ``i, j >= 1``) of each pair of the chunk;
-    cells beyond a pair's lengths hold values that are never read."""
-    n_pairs, width = ref.shape
-    vertical = np.empty((n_pairs, hyp.shape[1] + 1, width + 1), dtype=np.int8)
-    cols = np.arange(width + 1, dtype=np.int32)
-    row = np.broadcast_to(cols, (n_pairs, width + 1)).copy()
-    candidates = np.empty_like(row)
-    for j in range(1, hyp.shape[1] + 1):
-        candidates[:, 0] = j
-        np.add(row[:, 1:], 1, out=candidates[:, 1:])
-        np.minimum(candidates[:, 1:], row[:, :-1] + (ref != hyp[:, j - 1 : j]), out=candidates[:, 1:])
-        candidates -= cols
-        np.minimum.accumulate(candidates, axis=1, out=row)
-        row += cols
-        np.subtract(row[:, 1:], row[:, :-1], out=vertical[:, j, 1:], casting="unsafe")
-    return vertical
+class _Vertical:
+    """``D[i][j] - D[i-1][j]`` of every pair of a chunk (pairs ordered by hypothesis length, longest
+    first), as the bit vectors of Hyyrö's bit-parallel Levenshtein: per hypothesis position ``j``,
+    per 64 reference positions, VP (difference +1) and VN (-1), kept for the pairs with
+    ``n_hyp >= j`` (row ``j`` of pair ``p`` at ``start[j] + p * words``). Within a row, each word
+    takes a carry (the horizontal difference at its lowest position) from the word below it: the
+    words are computed together and again while some carry changed (rarely more than twice)."""
+
+    def __init__(self, ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray):
+        n_pairs, self.words = len(ref), ref.shape[1] // 64
+        # the words past a pair's reference hold values never read: their carries need not settle
+        needed = np.arange(1, self.words) < (n_ref[:, None] + 63) // 64
+        going = np.searchsorted(-n_hyp, -np.arange(hyp.shape[1] + 1), side="right")  # pairs with n_hyp >= j
+        sizes = going * self.words
+        sizes[0] = 0
+        self.start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
+        self.vp = np.empty(int(sizes.sum()), dtype=np.uint64)
+        self.vn = np.empty_like(self.vp)
+        vp = np.full((n_pairs, self.words), ~np.uint64(0))  # column 0: D[i][0] = i
+        vn = np.zeros_like(vp)
+        carries = np.zeros((2, n_pairs, self.words), dtype=np.uint64)  # a first guess: the last row's
+        for j in range(1, hyp.shape[1] + 1):
+            k = int(going[j])
+            vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
+            equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
+            vp, vn = _next_column(equal, vp, vn, carries, needed)
+            at = int(self.start[j])
+            self.vp[at : at + k * self.words] = vp.ravel()
+            self.vn[at : at + k * self.words] = vn.ravel()
+
+    def at(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """``D[i][j] - D[i-1][j]`` (``i, j >= 1``) of chunk pairs ``pair``: -1, 0 or 1 (int64)."""
+        index = self.start[j] + pair * self.words + ((i - 1) >> 6)
+        bit = ((i - 1) & 63).astype(np.uint64)
+        return ((self.vp[index] >> bit) & 1).astype(np.int64) - ((self.vn[index] >> bit) & 1).astype(np.int64)
+
+
+def _next_column(
+    equal: np.ndarray, vp: np.ndarray, vn: np.ndarray, carries: np.ndarray, needed: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """One step of Hyyrö's block algorithm (as rapidfuzz's) for every pair and word at once;
+    ``carries`` (the horizontal differences entering each word, +1 and -1) start as a guess and
+    end as this row's wherever ``needed`` (words 1 .. of each pair's reference)."""
+    hp_in, hn_in = carries
+    hp_in[:, 0], hn_in[:, 0] = 1, 0  # row 0: D[0][j] = j
+    while True:
+        x = equal | hn_in
+        d0 = (((x & vp) + vp) ^ vp) | x | vn
+        hp = vn | ~(d0 | vp)
+        hn = d0 & vp
+        hp_top, hn_top = hp[:, :-1] >> 63, hn[:, :-1] >> 63
+        if not (((hp_top != hp_in[:, 1:]) | (hn_top != hn_in[:, 1:])) & needed).any():
+            break
+        hp_in[:, 1:], hn_in[:, 1:] = hp_top, hn_top
+    hp = (hp << 1) | hp_in
+    hn = (hn << 1) | hn_in
+    return hn | ~(d0 | hp), hp & d0
 
 
 def _walk_back(
-    vertical: np.ndarray, ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray
+    vertical: _Vertical, ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray
 ) -> np.ndarray:
     """rapidfuzz's backtrace of every pair of a chunk in step: [hits, substitutions, deletions, insertions]."""
-    counts = np.zeros((len(n_ref), 4), dtype=np.int64)
-    i, j = n_ref.copy(), n_hyp.copy()
-    live = np.arange(len(n_ref))
+    n_pairs = len(n_ref)
+    live, i, j = np.arange(n_pairs), n_ref.copy(), n_hyp.copy()
+    steps, kinds = [], []
+    left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
     while live.size:
-        ii, jj = i[live], j[live]
-        deletion = vertical[live, jj, ii] == 1
-        jj = jj - 1
-        insertion = ~deletion & (jj > 0) & (vertical[live, jj, ii] == -1)
+        deletion = vertical.at(live, i, j) == 1
+        j = j - 1
+        insertion = ~deletion & (j > 0)
+        insertion[insertion] = vertical.at(live[insertion], i[insertion], j[insertion]) == -1
         diagonal = ~deletion & ~insertion
-        differ = ref[live, ii - 1] != hyp[live, jj]
-        counts[live, DELETION] += deletion
-        counts[live, INSERTION] += insertion
-        counts[live, SUBSTITUTION] += diagonal & differ
-        counts[live, HIT] += diagonal & ~differ
-        ii = ii - (deletion | diagonal)
-        jj = jj + deletion
-        i[live], j[live] = ii, jj
-        live = live[(ii > 0) & (jj > 0)]
-    counts[:, DELETION] += i
-    counts[:, INSERTION] += j
+        differ = ref[live, i - 1] != hyp[live, j]
+        steps.append(live)
+        kinds.append(np.where(diagonal, differ.astype(np.int64), np.where(deletion, DELETION, INSERTION)))
+        i = i - (deletion | diagonal)
+        j = j + deletion
+        going = (i > 0) & (j > 0)
+        if not going.all():
+            done = ~going
+            left_i[live[done]], left_j[live[done]] = i[done], j[done]
+            live, i, j = live[going], i[going], j[going]
+    counts = np.bincount(
+        np.concatenate([*steps, np.zeros(0, np.int64)]) * 4 + np.concatenate([*kinds, np.zeros(0, np.int64)]),
+        minlength=4 * n_pairs,
+    ).reshape(n_pairs, 4)
+    counts[:, DELETION] += left_i
+    counts[:, INSERTION] += left_j
     return counts
