@@ -67,44 +67,31 @@ def _flat(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 def edit_counts(pairs: Pairs) -> np.ndarray:
     """Per pair, rapidfuzz's [hits, substitutions, deletions, insertions] (int64, pairs x 4)."""
-    prefix, suffix = _affixes(pairs)
-    n_ref, n_hyp = pairs.n_ref - prefix - suffix, pairs.n_hyp - prefix - suffix
-    too_long = np.flatnonzero(~full_matrix(n_ref, n_hyp))
-    if too_long.size:
-        first = int(too_long[0])
-        raise TooLong(first, int(n_ref[first]), int(n_hyp[first]))
-    counts = np.zeros((len(n_ref), 4), dtype=np.int64)
-    counts[:, HIT] = prefix + suffix
+    middles = _Middles(pairs)
+    counts = np.zeros((len(pairs.n_ref), 4), dtype=np.int64)
+    counts[:, HIT] = middles.prefix + middles.suffix
+    n_ref, n_hyp = middles.n_ref, middles.n_hyp
     counts[:, DELETION] = np.where(n_hyp == 0, n_ref, 0)
     counts[:, INSERTION] = np.where(n_ref == 0, n_hyp, 0)
     both = np.flatnonzero((n_ref > 0) & (n_hyp > 0))
-    ref_start, hyp_start = pairs.ref_start + prefix, pairs.hyp_start + prefix
-    for chunk in _chunks(both, n_ref, n_hyp):
-        ref = _padded(pairs.ref, ref_start[chunk], n_ref[chunk], -1, 64 * int((n_ref[chunk].max() + 63) // 64))
-        hyp = _padded(pairs.hyp, hyp_start[chunk], n_hyp[chunk], -2, int(n_hyp[chunk].max()))
-        vertical = _Vertical(ref, hyp, n_ref[chunk], n_hyp[chunk])
-        counts[chunk] += _walk_back(vertical, ref, hyp, n_ref[chunk], n_hyp[chunk])
+    if both.size:
+        counts += _walk_back(middles, _Vertical(middles, _chunks(both, n_ref, n_hyp)), both)
     return counts
 
 
 def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, int]]:
     """One pair's path as runs ``(kind, ref_start, ref_end, hyp_start, hyp_end)`` in order, the
     kinds ``HIT`` .. ``INSERTION`` (rapidfuzz's opcodes with ``equal`` as ``HIT``)."""
-    ref, hyp = np.asarray(ref, dtype=np.int64), np.asarray(hyp, dtype=np.int64)
-    pairs = Pairs.of([ref], [hyp])
-    prefix, suffix = (int(x[0]) for x in _affixes(pairs))
-    middle_ref, middle_hyp = ref[prefix : len(ref) - suffix], hyp[prefix : len(hyp) - suffix]
-    if not full_matrix(np.array(len(middle_ref)), np.array(len(middle_hyp))):
-        raise TooLong(0, len(middle_ref), len(middle_hyp))
+    middles = _Middles(Pairs.of([ref], [hyp]))
+    prefix, suffix, i, j = (int(x[0]) for x in (middles.prefix, middles.suffix, middles.n_ref, middles.n_hyp))
+    middle_ref, middle_hyp = middles.ref[prefix:][:i], middles.hyp[prefix:][:j]
     steps = [HIT] * suffix
-    i, j = len(middle_ref), len(middle_hyp)
     if i and j:
-        words = 64 * ((i + 63) // 64)
-        padded = np.pad(middle_ref, (0, words - i), constant_values=-1)[None]
-        vertical = _Vertical(padded, middle_hyp[None], np.array([i]), np.array([j]))
+        vertical = _Vertical(middles, [np.zeros(1, dtype=np.int64)])
+        pair = np.zeros(1, dtype=np.int64)
 
         def at(i: int, j: int) -> int:
-            return int(vertical.at(np.zeros(1, dtype=np.int64), np.array([i]), np.array([j]))[0])
+            return int(vertical.at(pair, np.array([i]), np.array([j]))[0])
 
         while i and j:
             if at(i, j) == 1:
@@ -133,6 +120,22 @@ def _runs(steps: list[int]) -> list[tuple[int, int, int, int, int]]:
             runs.append((kind, i, i + di, j, j + dj))
         i, j = i + di, j + dj
     return runs
+
+
+class _Middles(Pairs):
+    """Pairs without their common prefix and suffix (``prefix``, ``suffix``: their lengths), as
+    rapidfuzz aligns them; a middle beyond its full-matrix size raises ``TooLong``."""
+
+    def __init__(self, pairs: Pairs):
+        self.prefix, self.suffix = _affixes(pairs)
+        n_ref = pairs.n_ref - self.prefix - self.suffix
+        n_hyp = pairs.n_hyp - self.prefix - self.suffix
+        too_long = np.flatnonzero(~full_matrix(n_ref, n_hyp))
+        if too_long.size:
+            first = int(too_long[0])
+            raise TooLong(first, int(n_ref[first]), int(n_hyp[first]))
+        self.ref, self.n_ref, self.ref_start = pairs.ref, n_ref, pairs.ref_start + self.prefix
+        self.hyp, self.n_hyp, self.hyp_start = pairs.hyp, n_hyp, pairs.hyp_start + self.prefix
 
 
 def _affixes(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
@@ -183,40 +186,64 @@ def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int,
 
 
 class _Vertical:
-    """``D[i][j] - D[i-1][j]`` of every pair of a chunk (pairs ordered by hypothesis length, longest
-    first), as the bit vectors of Hyyrö's bit-parallel Levenshtein: per hypothesis position ``j``,
-    per 64 reference positions, VP (difference +1) and VN (-1), kept for the pairs with
-    ``n_hyp >= j`` (row ``j`` of pair ``p`` at ``start[j] + p * words``). Within a row, each word
-    takes a carry (the horizontal difference at its lowest position) from the word below it: the
-    words are computed together and again while some carry changed (rarely more than twice)."""
+    """``D[i][j] - D[i-1][j]`` of the middles of the pairs of some chunks, as the bit vectors of
+    Hyyrö's bit-parallel Levenshtein: per hypothesis position ``j`` and 64 reference positions,
+    VP (difference +1) and VN (-1). In a chunk (pairs ordered by hypothesis length, longest first),
+    row ``j`` keeps the pairs with ``n_hyp >= j``, the row of the chunk's ``p``-th pair at
+    ``start[chunk, j] + p * words``."""
 
-    def __init__(self, ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray):
-        n_pairs, self.words = len(ref), ref.shape[1] // 64
-        # the words past a pair's reference hold values never read: their carries need not settle
-        needed = np.arange(1, self.words) < (n_ref[:, None] + 63) // 64
-        going = np.searchsorted(-n_hyp, -np.arange(hyp.shape[1] + 1), side="right")  # pairs with n_hyp >= j
-        sizes = going * self.words
-        sizes[0] = 0
-        self.start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
-        self.vp = np.empty(int(sizes.sum()), dtype=np.uint64)
-        self.vn = np.empty_like(self.vp)
-        vp = np.full((n_pairs, self.words), ~np.uint64(0))  # column 0: D[i][0] = i
-        vn = np.zeros_like(vp)
-        carries = np.zeros((2, n_pairs, self.words), dtype=np.uint64)  # a first guess: the last row's
-        for j in range(1, hyp.shape[1] + 1):
-            k = int(going[j])
-            vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
-            equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
-            vp, vn = _next_column(equal, vp, vn, carries, needed)
-            at = int(self.start[j])
-            self.vp[at : at + k * self.words] = vp.ravel()
-            self.vn[at : at + k * self.words] = vn.ravel()
+    def __init__(self, middles: _Middles, chunks: list[np.ndarray]):
+        n_pairs, longest = len(middles.n_ref), int(middles.n_hyp.max())
+        self.start = np.zeros((len(chunks), longest + 1), dtype=np.int64)
+        self.chunk = np.zeros(n_pairs, dtype=np.int64)
+        self.offset = np.zeros(n_pairs, dtype=np.int64)
+        vps, vns, size = [], [], 0
+        for number, chunk in enumerate(chunks):
+            n_ref, n_hyp = middles.n_ref[chunk], middles.n_hyp[chunk]
+            words = int((n_ref.max() + 63) // 64)
+            ref = _padded(middles.ref, middles.ref_start[chunk], n_ref, -1, 64 * words)
+            hyp = _padded(middles.hyp, middles.hyp_start[chunk], n_hyp, -2, int(n_hyp.max()))
+            vp, vn, start = _columns(ref, hyp, n_ref, n_hyp)
+            self.start[number, : len(start)] = start + size
+            self.chunk[chunk], self.offset[chunk] = number, np.arange(len(chunk)) * words
+            vps.append(vp)
+            vns.append(vn)
+            size += len(vp)
+        self.vp, self.vn = np.concatenate(vps), np.concatenate(vns)
 
     def at(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """``D[i][j] - D[i-1][j]`` (``i, j >= 1``) of chunk pairs ``pair``: -1, 0 or 1 (int64)."""
-        index = self.start[j] + pair * self.words + ((i - 1) >> 6)
+        """``D[i][j] - D[i-1][j]`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) of ``pair``: -1, 0 or 1."""
+        index = self.start[self.chunk[pair], j] + self.offset[pair] + ((i - 1) >> 6)
         bit = ((i - 1) & 63).astype(np.uint64)
         return ((self.vp[index] >> bit) & 1).astype(np.int64) - ((self.vn[index] >> bit) & 1).astype(np.int64)
+
+
+def _columns(
+    ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One chunk's VP and VN, every row's concatenated, and where each row ``j >= 1`` starts.
+    Within a row, each word takes a carry (the horizontal difference at its lowest position) from
+    the word below it: the words are computed together, again while some carry changed."""
+    n_pairs, words = len(ref), ref.shape[1] // 64
+    # the words past a pair's reference hold values never read: their carries need not settle
+    needed = np.arange(1, words) < (n_ref[:, None] + 63) // 64
+    going = np.searchsorted(-n_hyp, -np.arange(hyp.shape[1] + 1), side="right")  # pairs with n_hyp >= j
+    sizes = going * words
+    sizes[0] = 0
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
+    vp_rows = np.empty(int(sizes.sum()), dtype=np.uint64)
+    vn_rows = np.empty_like(vp_rows)
+    vp = np.full((n_pairs, words), ~np.uint64(0))  # column 0: D[i][0] = i
+    vn = np.zeros_like(vp)
+    carries = np.zeros((2, n_pairs, words), dtype=np.uint64)  # a first guess: the last row's
+    for j in range(1, hyp.shape[1] + 1):
+        k = int(going[j])
+        vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
+        equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
+        vp, vn = _next_column(equal, vp, vn, carries, needed)
+        vp_rows[start[j] : start[j] + k * words] = vp.ravel()
+        vn_rows[start[j] : start[j] + k * words] = vn.ravel()
+    return vp_rows, vn_rows, start
 
 
 def _next_column(
@@ -241,12 +268,10 @@ def _next_column(
     return hn | ~(d0 | hp), hp & d0
 
 
-def _walk_back(
-    vertical: _Vertical, ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray
-) -> np.ndarray:
-    """rapidfuzz's backtrace of every pair of a chunk in step: [hits, substitutions, deletions, insertions]."""
-    n_pairs = len(n_ref)
-    live, i, j = np.arange(n_pairs), n_ref.copy(), n_hyp.copy()
+def _walk_back(middles: _Middles, vertical: _Vertical, pairs: np.ndarray) -> np.ndarray:
+    """rapidfuzz's backtrace of the middles of ``pairs``, all in step: [H, S, D, I] per pair."""
+    n_pairs = len(middles.n_ref)
+    live, i, j = pairs, middles.n_ref[pairs], middles.n_hyp[pairs]
     steps, kinds = [], []
     left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
     while live.size:
@@ -255,7 +280,7 @@ def _walk_back(
         insertion = ~deletion & (j > 0)
         insertion[insertion] = vertical.at(live[insertion], i[insertion], j[insertion]) == -1
         diagonal = ~deletion & ~insertion
-        differ = ref[live, i - 1] != hyp[live, j]
+        differ = middles.ref[middles.ref_start[live] + i - 1] != middles.hyp[middles.hyp_start[live] + j]
         steps.append(live)
         kinds.append(np.where(diagonal, differ.astype(np.int64), np.where(deletion, DELETION, INSERTION)))
         i = i - (deletion | diagonal)
@@ -265,10 +290,7 @@ def _walk_back(
             done = ~going
             left_i[live[done]], left_j[live[done]] = i[done], j[done]
             live, i, j = live[going], i[going], j[going]
-    counts = np.bincount(
-        np.concatenate([*steps, np.zeros(0, np.int64)]) * 4 + np.concatenate([*kinds, np.zeros(0, np.int64)]),
-        minlength=4 * n_pairs,
-    ).reshape(n_pairs, 4)
+    counts = np.bincount(np.concatenate(steps) * 4 + np.concatenate(kinds), minlength=4 * n_pairs).reshape(n_pairs, 4)
     counts[:, DELETION] += left_i
     counts[:, INSERTION] += left_j
     return counts
