@@ -90,16 +90,19 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
         vertical = _Vertical(middles, [np.zeros(1, dtype=np.int64)])
         pair = np.zeros(1, dtype=np.int64)
 
-        def at(i: int, j: int) -> int:
-            return int(vertical.at(pair, np.array([i]), np.array([j]))[0])
+        def rises(i: int, j: int) -> bool:
+            return bool(vertical.rises(pair, np.array([i]), np.array([j]))[0])
+
+        def falls(i: int, j: int) -> bool:
+            return bool(vertical.falls(pair, np.array([i]), np.array([j]))[0])
 
         while i and j:
-            if at(i, j) == 1:
+            if rises(i, j):
                 steps.append(DELETION)
                 i -= 1
                 continue
             j -= 1
-            if j and at(i, j) == -1:
+            if j and falls(i, j):
                 steps.append(INSERTION)
                 continue
             i -= 1
@@ -211,11 +214,17 @@ class _Vertical:
             size += len(vp)
         self.vp, self.vn = np.concatenate(vps), np.concatenate(vns)
 
-    def at(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """``D[i][j] - D[i-1][j]`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) of ``pair``: -1, 0 or 1."""
+    def rises(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether ``D[i][j] = D[i-1][j] + 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
+        return self._bit(self.vp, pair, i, j)
+
+    def falls(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether ``D[i][j] = D[i-1][j] - 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
+        return self._bit(self.vn, pair, i, j)
+
+    def _bit(self, vectors: np.ndarray, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         index = self.start[self.chunk[pair], j] + self.offset[pair] + ((i - 1) >> 6)
-        bit = ((i - 1) & 63).astype(np.uint64)
-        return ((self.vp[index] >> bit) & 1).astype(np.int64) - ((self.vn[index] >> bit) & 1).astype(np.int64)
+        return ((vectors[index] >> ((i - 1) & 63).astype(np.uint64)) & 1).astype(bool)
 
 
 def _columns(
@@ -254,11 +263,13 @@ def _next_column(
     end as this row's wherever ``needed`` (words 1 .. of each pair's reference)."""
     hp_in, hn_in = carries
     hp_in[:, 0], hn_in[:, 0] = 1, 0  # row 0: D[0][j] = j
-    while True:
+    while True:  # once when there is one word
         x = equal | hn_in
         d0 = (((x & vp) + vp) ^ vp) | x | vn
         hp = vn | ~(d0 | vp)
         hn = d0 & vp
+        if hp.shape[1] == 1:
+            break
         hp_top, hn_top = hp[:, :-1] >> 63, hn[:, :-1] >> 63
         if not (((hp_top != hp_in[:, 1:]) | (hn_top != hn_in[:, 1:])) & needed).any():
             break
@@ -275,10 +286,10 @@ def _walk_back(middles: _Middles, vertical: _Vertical, pairs: np.ndarray) -> np.
     steps, kinds = [], []
     left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
     while live.size:
-        deletion = vertical.at(live, i, j) == 1
+        deletion = vertical.rises(live, i, j)
         j = j - 1
         insertion = ~deletion & (j > 0)
-        insertion[insertion] = vertical.at(live[insertion], i[insertion], j[insertion]) == -1
+        insertion[insertion] = vertical.falls(live[insertion], i[insertion], j[insertion])
         diagonal = ~deletion & ~insertion
         differ = middles.ref[middles.ref_start[live] + i - 1] != middles.hyp[middles.hyp_start[live] + j]
         steps.append(live)
