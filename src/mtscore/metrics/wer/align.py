@@ -25,6 +25,7 @@ import numpy as np
 
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
 _WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
+_REF_PAD = -2  # equal to no token id (ids are >= 0; hypothesis words no reference has may all be -1)
 
 
 class TooLong(ValueError):
@@ -204,8 +205,8 @@ class _Vertical:
         for number, chunk in enumerate(chunks):
             n_ref, n_hyp = middles.n_ref[chunk], middles.n_hyp[chunk]
             words = int((n_ref.max() + 63) // 64)
-            ref = _padded(middles.ref, middles.ref_start[chunk], n_ref, -1, 64 * words)
-            hyp = _padded(middles.hyp, middles.hyp_start[chunk], n_hyp, -2, int(n_hyp.max()))
+            ref = _padded(middles.ref, middles.ref_start[chunk], n_ref, _REF_PAD, 64 * words)
+            hyp = _padded(middles.hyp, middles.hyp_start[chunk], n_hyp, _REF_PAD, int(n_hyp.max()))
             vp, vn, start = _columns(ref, hyp, n_ref, n_hyp)
             self.start[number, : len(start)] = start + size
             self.chunk[chunk], self.offset[chunk] = number, np.arange(len(chunk)) * words
@@ -288,8 +289,7 @@ def _walk_back(middles: _Middles, vertical: _Vertical, pairs: np.ndarray) -> np.
     while live.size:
         deletion = vertical.rises(live, i, j)
         j = j - 1
-        insertion = ~deletion & (j > 0)
-        insertion[insertion] = vertical.falls(live[insertion], i[insertion], j[insertion])
+        insertion = ~deletion & (j > 0) & vertical.falls(live, i, np.maximum(j, 1))
         diagonal = ~deletion & ~insertion
         differ = middles.ref[middles.ref_start[live] + i - 1] != middles.hyp[middles.hyp_start[live] + j]
         steps.append(live)
