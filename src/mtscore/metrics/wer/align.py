@@ -25,7 +25,7 @@ import numpy as np
 
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
 _WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
-_REF_PAD = -2  # equal to no token id (ids are >= 0; hypothesis words no reference has may all be -1)
+_PAD = -2  # padding, equal to no token id (ids are >= 0; hypothesis words no reference has may be -1)
 
 
 class TooLong(ValueError):
@@ -205,8 +205,8 @@ class _Vertical:
         for number, chunk in enumerate(chunks):
             n_ref, n_hyp = middles.n_ref[chunk], middles.n_hyp[chunk]
             words = int((n_ref.max() + 63) // 64)
-            ref = _padded(middles.ref, middles.ref_start[chunk], n_ref, _REF_PAD, 64 * words)
-            hyp = _padded(middles.hyp, middles.hyp_start[chunk], n_hyp, _REF_PAD, int(n_hyp.max()))
+            ref = _padded(middles.ref, middles.ref_start[chunk], n_ref, _PAD, 64 * words)
+            hyp = _padded(middles.hyp, middles.hyp_start[chunk], n_hyp, _PAD, int(n_hyp.max()))
             vp, vn, start = _columns(ref, hyp, n_ref, n_hyp)
             self.start[number, : len(start)] = start + size
             self.chunk[chunk], self.offset[chunk] = number, np.arange(len(chunk)) * words
