@@ -25,6 +25,7 @@ import numpy as np
 
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
 _WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
+_BATCH_BUDGET = 1 << 23  # ... and per batch of chunks walked back together (128 MiB for VP and VN)
 _PAD = -2  # padding, equal to no token id (ids are >= 0; hypothesis words no reference has may be -1)
 
 
@@ -75,8 +76,8 @@ def edit_counts(pairs: Pairs) -> np.ndarray:
     counts[:, DELETION] = np.where(n_hyp == 0, n_ref, 0)
     counts[:, INSERTION] = np.where(n_ref == 0, n_hyp, 0)
     both = np.flatnonzero((n_ref > 0) & (n_hyp > 0))
-    if both.size:
-        counts += _walk_back(middles, _Vertical(middles, _chunks(both, n_ref, n_hyp)), both)
+    for batch in _batches(_chunks(both, n_ref, n_hyp), n_ref, n_hyp):
+        counts += _walk_back(middles, _Vertical(middles, batch), np.concatenate(batch))
     return counts
 
 
@@ -179,6 +180,20 @@ def _chunks(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.
         chunks.append(chunk[np.argsort(-n_hyp[chunk], kind="stable")])
         start = end
     return chunks
+
+
+def _batches(chunks: list[np.ndarray], n_ref: np.ndarray, n_hyp: np.ndarray) -> list[list[np.ndarray]]:
+    """Consecutive chunks grouped while their bit vectors stay in budget together (one walk-back each)."""
+    batches: list[list[np.ndarray]] = []
+    total = _BATCH_BUDGET
+    for chunk in chunks:
+        cost = int((n_hyp[chunk] + 1).sum() * ((n_ref[chunk].max() + 63) // 64))
+        if total + cost > _BATCH_BUDGET:
+            batches.append([])
+            total = 0
+        batches[-1].append(chunk)
+        total += cost
+    return batches
 
 
 def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int, width: int) -> np.ndarray:
