@@ -25,6 +25,7 @@ import numpy as np
 
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
 _WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
+_FEW = 64  # pairs too few for a chunk of their own: each chunk costs a step per hypothesis token
 _BATCH_BUDGET = 1 << 23  # ... and per batch of chunks walked back together (128 MiB for VP and VN)
 _PAD = -2  # padding, equal to no token id (ids are >= 0; hypothesis words no reference has may be -1)
 
@@ -167,15 +168,17 @@ def _common_run(pairs: Pairs, most: np.ndarray, ref_at: np.ndarray, hyp_at: np.n
 
 def _chunks(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
     """``pairs`` by reference length, cut so that each chunk's bit vectors stay in budget and its
-    widest reference has at most twice the words of its narrowest; each chunk ordered by hypothesis
-    length, longest first (the pairs still going at row j are a prefix)."""
+    widest reference has at most twice the words of its narrowest (unless fewer than ``_FEW``
+    pairs would be left); each chunk ordered by hypothesis length, longest first (the pairs still
+    going at row j are a prefix)."""
     pairs = pairs[np.argsort(n_ref[pairs], kind="stable")]
     words = (n_ref[pairs] + 63) // 64
     chunks, start = [], 0
     while start < len(pairs):
         cost = np.cumsum(n_hyp[pairs[start:]] + 1) * np.maximum.accumulate(words[start:])
         end = start + max(1, int(np.searchsorted(cost, _WORD_BUDGET, side="right")))
-        end = min(end, int(np.searchsorted(words, 2 * words[start], side="right")))  # little padding
+        if len(pairs) - int(np.searchsorted(words, 2 * words[start], side="right")) >= _FEW:
+            end = min(end, int(np.searchsorted(words, 2 * words[start], side="right")))  # little padding
         chunk = pairs[start:end]
         chunks.append(chunk[np.argsort(-n_hyp[chunk], kind="stable")])
         start = end
@@ -261,6 +264,7 @@ def _columns(
     vp = np.full((n_pairs, words), ~np.uint64(0))  # column 0: D[i][0] = i
     vn = np.zeros_like(vp)
     carries = np.zeros((2, n_pairs, words), dtype=np.uint64)  # a first guess: the last row's
+    carries[0, :, 0] = 1  # into word 0: D[0][j] - D[0][j-1] = 1
     for j in range(1, hyp.shape[1] + 1):
         k = int(going[j])
         vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
@@ -275,10 +279,9 @@ def _next_column(
     equal: np.ndarray, vp: np.ndarray, vn: np.ndarray, carries: np.ndarray, needed: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """One step of Hyyrö's block algorithm (as rapidfuzz's) for every pair and word at once;
-    ``carries`` (the horizontal differences entering each word, +1 and -1) start as a guess and
-    end as this row's wherever ``needed`` (words 1 .. of each pair's reference)."""
+    ``carries`` (the horizontal differences entering each word, +1 and -1; word 0's is fixed) start
+    as a guess and end as this row's wherever ``needed`` (words 1 .. of each pair's reference)."""
     hp_in, hn_in = carries
-    hp_in[:, 0], hn_in[:, 0] = 1, 0  # row 0: D[0][j] = j
     while True:  # once when there is one word
         x = equal | hn_in
         d0 = (((x & vp) + vp) ^ vp) | x | vn
