@@ -10,6 +10,7 @@ sacrebleu); the result's ``wer``, ``mer``, ``wil`` and ``wip`` are jiwer's fract
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -110,10 +111,10 @@ class EditRate(Metric[EditReferences, ScoreT]):
         ids, lengths = self._ids(references[0], vocabulary, add=True)  # type: ignore[arg-type]
         return EditReferences(present, ids, lengths, vocabulary)
 
+    @abstractmethod
     def _ids(self, lines: Sequence[str], vocabulary: dict[str, int], add: bool) -> tuple[np.ndarray, np.ndarray]:
         """The lines' tokens as ids, concatenated, and their counts per line; words new to the
         references are added (``add``) or share the id -1, which matches no reference token."""
-        raise NotImplementedError
 
     def _statistics(self, prepared: EditReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 4) int64: [hits, substitutions, deletions, insertions] of each segment."""
@@ -154,9 +155,9 @@ class EditRate(Metric[EditReferences, ScoreT]):
 
         return explain(self, hypotheses, references)
 
+    @abstractmethod
     def tokens(self, line: str) -> list[str]:
         """The tokens of one line, as the transformation gives them."""
-        raise NotImplementedError
 
 
 class WER(EditRate[WERScore]):
