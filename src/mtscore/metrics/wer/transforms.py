@@ -30,7 +30,7 @@ _CONTRACTIONS = (
     ("'ve", " have"),
     ("'m", " am"),
 )
-_WHITESPACE_TO_SPACE = str.maketrans(dict.fromkeys(string.whitespace, " "))
+_OTHER_WHITESPACE = string.whitespace.replace(" ", "")  # jiwer's RemoveWhiteSpace(replace_by_space=True)
 
 
 def words(line: str) -> list[str]:
@@ -41,9 +41,13 @@ def words(line: str) -> list[str]:
 def standardize(line: str) -> list[str]:
     """jiwer's ``wer_standardize``."""
     line = line.lower()
-    for contraction, expansion in _CONTRACTIONS:
-        line = line.replace(contraction, expansion)
-    return words(_KALDI_NON_WORD.sub("", line).translate(_WHITESPACE_TO_SPACE))
+    if "'" in line:  # every contraction has one
+        for contraction, expansion in _CONTRACTIONS:
+            line = line.replace(contraction, expansion)
+    line = _KALDI_NON_WORD.sub("", line)
+    for character in _OTHER_WHITESPACE:
+        line = line.replace(character, " ")
+    return words(line)
 
 
 def characters(line: str) -> str:
