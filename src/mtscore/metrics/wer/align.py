@@ -155,15 +155,22 @@ def _affixes(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _common_run(pairs: Pairs, most: np.ndarray, ref_at: np.ndarray, hyp_at: np.ndarray, step: int) -> np.ndarray:
-    """How many tokens are equal from ``ref_at``/``hyp_at`` on (moving by ``step``), at most ``most``."""
-    width = int(most.max(initial=0))
-    offsets = np.arange(width) * step
-    inside = np.arange(width) < most[:, None]
-    same = np.zeros((len(most), width + 1), dtype=bool)
-    same[:, :width][inside] = (
-        pairs.ref[(ref_at[:, None] + offsets)[inside]] == pairs.hyp[(hyp_at[:, None] + offsets)[inside]]
-    )
-    return np.argmin(same, axis=1).astype(np.int64)
+    """How many tokens are equal from ``ref_at``/``hyp_at`` on (moving by ``step``), at most ``most``:
+    compared in windows of 8, 16, 32 ... tokens, for the pairs still equal so far."""
+    run = np.zeros(len(most), dtype=np.int64)
+    todo, width = np.flatnonzero(most > 0), 8
+    while todo.size:
+        positions = run[todo, None] + np.arange(width)
+        inside = positions < most[todo, None]
+        offsets = positions[inside] * step
+        same = np.zeros((len(todo), width + 1), dtype=bool)
+        owner = np.broadcast_to(todo[:, None], positions.shape)[inside]
+        same[:, :width][inside] = pairs.ref[ref_at[owner] + offsets] == pairs.hyp[hyp_at[owner] + offsets]
+        equal = np.argmin(same, axis=1)
+        run[todo] += equal
+        todo = todo[equal == width]
+        width *= 2
+    return run
 
 
 def _chunks(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
