@@ -1,12 +1,14 @@
-"""BLEU (Papineni et al., 2002), chrF and TER, exact to sacrebleu, on a vectorised engine.
+"""BLEU (Papineni et al., 2002) and the metrics beside it, exact to their reference tools, on a vectorised engine.
 
 Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segment at once),
 ``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references
 prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceScores``; chrF
 (``corpus_chrf``, ``sentence_chrf``, ``sentence_chrfs``, ``CHRF``), TER (``corpus_ter``,
 ``sentence_ter``, ``sentence_ters``, ``TER``), Google-BLEU (``corpus_google_bleu``,
-``sentence_google_bleu``, ``sentence_google_bleus``, ``GoogleBLEU``) and ``paired_test``
-(significance). ``mtscore.nltk`` is a drop-in for NLTK's ``bleu_score``.
+``sentence_google_bleu``, ``sentence_google_bleus``, ``GoogleBLEU``), WER and CER exact to jiwer
+(``corpus_wer``, ``sentence_wer``, ``sentence_wers``, ``WER``; ``corpus_cer``, ``sentence_cer``,
+``sentence_cers``, ``CER``) and ``paired_test`` (significance). ``mtscore.nltk`` is a drop-in for
+NLTK's ``bleu_score``.
 
 Everything but the errors is imported on first use (the version too: it is read from the
 installed metadata), so that ``import bleu`` and
@@ -33,9 +35,11 @@ if TYPE_CHECKING:
         sentence_scores,
         tokenize,
     )
+    from .metrics.cer import CER, corpus_cer, sentence_cer, sentence_cers
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
     from .metrics.google_bleu import GoogleBLEU, corpus_google_bleu, sentence_google_bleu, sentence_google_bleus
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
+    from .metrics.wer import WER, corpus_wer, sentence_wer, sentence_wers
     from .significance import paired_test
     from .version import __version__
 
@@ -60,6 +64,8 @@ _LAZY = {
     **dict.fromkeys(
         ["GoogleBLEU", "corpus_google_bleu", "sentence_google_bleu", "sentence_google_bleus"], "metrics.google_bleu"
     ),
+    **dict.fromkeys(["WER", "corpus_wer", "sentence_wer", "sentence_wers"], "metrics.wer"),
+    **dict.fromkeys(["CER", "corpus_cer", "sentence_cer", "sentence_cers"], "metrics.cer"),
     "Signature": "core.signature",
     "paired_test": "significance",
     "__version__": "version",
@@ -69,8 +75,10 @@ __getattr__ = lazy_attributes(__name__, _LAZY)
 
 __all__ = [
     "BLEU",
+    "CER",
     "CHRF",
     "TER",
+    "WER",
     "BLEUScore",
     "BleuInputError",
     "GoogleBLEU",
@@ -80,12 +88,16 @@ __all__ = [
     "Stats",
     "__version__",
     "corpus_bleu",
+    "corpus_cer",
     "corpus_chrf",
     "corpus_google_bleu",
     "corpus_ter",
+    "corpus_wer",
     "explain",
     "paired_test",
     "sentence_bleu",
+    "sentence_cer",
+    "sentence_cers",
     "sentence_chrf",
     "sentence_chrfs",
     "sentence_google_bleu",
@@ -93,5 +105,7 @@ __all__ = [
     "sentence_scores",
     "sentence_ter",
     "sentence_ters",
+    "sentence_wer",
+    "sentence_wers",
     "tokenize",
 ]

@@ -23,6 +23,6 @@ def test_signature_follows_the_prepared_references(make):
 
 
 def test_bleu_signature_of_token_id_references():
-    metric = BLEU([np.array([[1, 2, 3], [4, 5, 6]])])
+    metric = BLEU([np.array([[1, 2, 3], [4, 5, 6]])], pad_id=None)
     assert "|tok:ids|" in str(metric.signature())
     assert str(metric.signature()) == str(metric.corpus_score(np.array([[1, 2, 3], [4, 5, 7]])).signature)

@@ -1,9 +1,11 @@
-"""``mtscore explain``: how BLEU is computed for a segment or a small file, step by step."""
+"""``mtscore explain``: how a metric is computed for a segment or a small file, step by step
+(each metric's ``explain``: BLEU's n-gram tables, WER's and CER's alignments)."""
 
 from __future__ import annotations
 
 import argparse
 
+from ..metrics import METRICS
 from .common import (
     EXIT_OK,
     Parser,
@@ -14,18 +16,20 @@ from .common import (
     read,
 )
 
-EXPLAINED = "bleu"  # the metric explain shows (``metrics.bleu.explanation``)
+DEFAULT_METRIC = "bleu"  # its options are the top-level ones, as in scoring
 MAX_SEGMENTS = 100
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="mtscore explain",
-        description="Show how BLEU is computed for a segment (or a small file): every n-gram with its Count, "
-        "Max_Ref_Count and Count_clip (Papineni et al., 2002), the precisions, BP, smoothing and score.",
+        description="Show how a metric is computed for a segment (or a small file). BLEU: every n-gram with its "
+        "Count, Max_Ref_Count and Count_clip (Papineni et al., 2002), the precisions, BP, smoothing and score. "
+        "WER, CER: the alignment, with each substitution, deletion and insertion, and the counts.",
         epilog="examples:\n  mtscore explain --hyp 'the cat sat on the mat' --ref 'the cat is on the mat'\n"
+        "  mtscore explain -m wer --hyp 'the cat sat on the mat' --ref 'the cat is on the mat'\n"
         "  mtscore explain ref.en -i hyp.en --line 17\n\n"
-        "Segments use sentence-level defaults (exp smoothing, effective order); a file of several\n"
+        "BLEU's segments use sentence-level defaults (exp smoothing, effective order); a file of several\n"
         "segments also gets the corpus computation. exit codes: 0 ok, 1 usage error, 2 input error, 3 output error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -34,7 +38,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--line", type=int, metavar="N", help="explain only line N (from 1) of the files")
     parser.add_argument("--hyp", metavar="TEXT", help="a hypothesis given as text")
     parser.add_argument("--ref", action="append", metavar="TEXT", help="a reference given as text (repeat for more)")
-    add_metric_options(parser, [EXPLAINED], grouped=False)
+    parser.add_argument(
+        "-m",
+        "--metric",
+        default=DEFAULT_METRIC,
+        choices=list(METRICS),
+        metavar="METRIC",
+        help=f"the metric to explain: {', '.join(METRICS)} (default: {DEFAULT_METRIC})",
+    )
+    add_metric_options(parser, [DEFAULT_METRIC], grouped=False)
+    add_metric_options(parser, [name for name in METRICS if name != DEFAULT_METRIC], grouped=True)
     return parser
 
 
@@ -61,10 +74,5 @@ def run(argv: list[str]) -> int:
                 f"{args.input} has {len(hypotheses)} lines; explain shows at most {MAX_SEGMENTS}: "
                 "pick one with --line N, or use 'mtscore REF -i HYP -sl' for every segment's score"
             )
-    from ..metrics.bleu.explanation import explain
-    from ..metrics.bleu.metric import BLEU
-
-    metric = configured_metric(args, EXPLAINED)
-    assert isinstance(metric, BLEU)  # EXPLAINED names BLEU, the metric whose tables explain draws
-    print(explain(hypotheses, references, metric, metric.segment_metric()))
+    print(configured_metric(args, args.metric).explain(hypotheses, references))
     return EXIT_OK

@@ -92,6 +92,11 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
             columns=self.statistic_names(),
         )
 
+    def explain(self, hypotheses: list[str], references: list[list[str | None]]) -> Any:
+        """What ``mtscore explain`` prints for a few segments: an object whose ``str`` is the text
+        (BLEU: the n-gram tables; WER and CER: the alignments)."""
+        raise BleuInputError(f"mtscore explain does not cover {self.name} yet")
+
     # The shared flow.
 
     def signature(self, nrefs: int | str | None = None) -> Signature:

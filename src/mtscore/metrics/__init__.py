@@ -17,7 +17,14 @@ if TYPE_CHECKING:
     from ..core.options import Option
 
 # Command-line name (= subpackage) -> the metric's class, imported on first use.
-METRICS = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER", "google_bleu": "GoogleBLEU"}
+METRICS = {
+    "bleu": "BLEU",
+    "chrf": "CHRF",
+    "ter": "TER",
+    "google_bleu": "GoogleBLEU",
+    "wer": "WER",
+    "cer": "CER",
+}
 # Other command-line names -> the metric's own name (a key of ``METRICS``).
 ALIASES = {"gleu": "google_bleu"}
 

@@ -6,7 +6,7 @@ import copy
 import dataclasses
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from .references import PreparedReferences, holds_ids, id_streams, ops_for
 from .result import BLEUScore, SentenceScores
 from .scoring import Scoring, sentence_effective_order
 from .stats import Stats
+
+if TYPE_CHECKING:
+    from .explanation import Explanation
 
 
 class BLEU(Metric[PreparedReferences, BLEUScore]):
@@ -195,6 +198,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             scoring.weights,
         )
         return segment
+
+    def explain(self, hypotheses: list[str], references: list[list[str | None]]) -> Explanation:
+        """The paper's n-gram tables of each segment (sentence-level options), and the corpus's."""
+        from .explanation import explain
+
+        return explain(hypotheses, references, self, self.segment_metric())
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
         """Each segment's full BLEU (precisions, BP, lengths) under ``segment_metric``, with its

@@ -1,0 +1,78 @@
+"""CER, the character error rate, exact to jiwer 4.0's ``cer`` / ``process_characters``.
+
+Each line is stripped and every character is a token, spaces included (jiwer's ``cer_default``);
+the alignment and the corpus formula are WER's (``metrics.wer``): CER = (S + D + I) / (H + S + D)
+over characters summed across segments, ``score`` in percent, ``cer`` the fraction jiwer gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.inputs import ReferenceStreams
+from ...core.signature import Signature
+from ..wer.metric import EditCounts, EditRate, EditReferences, jiwer_measures
+from ..wer.transforms import characters
+from .options import OPTIONS
+
+
+@dataclass(frozen=True)
+class CERScore(EditCounts):
+    """A CER result: ``score`` = 100 * ``cer``; ``cer`` and the character counts as jiwer's
+    ``process_characters`` gives them."""
+
+    cer: float
+    signature: Signature = field(compare=False)
+    name: str = "CER"
+
+    def to_dict(self) -> dict:
+        """The numbers at full precision: score, jiwer's cer and the counts."""
+        return {"score": self.score, "cer": self.cer, **self.counts()}
+
+
+class CER(EditRate[CERScore]):
+    """Character error rate exact to jiwer 4.0; give ``references`` (one stream) once to score
+    many systems against them.
+
+    >>> round(CER([["the cat sat"]]).corpus_score(["the cat sit"]).score, 2)
+    9.09
+    """
+
+    name = "CER"
+    options = OPTIONS
+    token_kind = "characters"
+
+    def tokens(self, line: str) -> list[str]:
+        return list(characters(line))
+
+    def _ids(self, lines: Sequence[str], vocabulary: dict[str, int], add: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Code points, concatenated (one encoding of the whole text), and the stripped lengths."""
+        stripped = [characters(line) for line in lines]
+        lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
+        codes = np.frombuffer("".join(stripped).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        return codes.astype(np.int64), lengths
+
+    def _score(self, statistics: np.ndarray, references: EditReferences | None) -> CERScore:
+        h, s, d, i = self._sums(statistics)
+        cer = jiwer_measures(h, s, d, i)["wer"]
+        nrefs = 1 if references is None else references.nrefs
+        return CERScore(100 * cer, h, s, d, i, cer, signature=self.signature(nrefs))
+
+
+def corpus_cer(hypotheses: Sequence[str], references: ReferenceStreams) -> CERScore:
+    """Corpus CER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's
+    ``cer(references, hypotheses)``."""
+    return CER().corpus_score(hypotheses, references)
+
+
+def sentence_cer(hypothesis: str, references: Sequence[str]) -> CERScore:
+    """CER of one segment against its reference (a list of one str)."""
+    return CER().sentence_score(hypothesis, references)
+
+
+def sentence_cers(hypotheses: Sequence[str], references: ReferenceStreams) -> np.ndarray:
+    """Every segment's CER (percent) at once; references as for ``corpus_cer``."""
+    return CER().sentence_scores(hypotheses, references)

@@ -1,0 +1,220 @@
+"""WER, MER, WIL and WIP (and, in ``metrics.cer``, CER), exact to jiwer 4.0, for a whole corpus at once.
+
+Each segment's reference and hypothesis are turned into tokens by a jiwer transformation
+(``transforms``) and aligned with rapidfuzz's Levenshtein choices (``align``), giving the additive
+statistics [hits H, substitutions S, deletions D, insertions I]. As jiwer over lists, a corpus
+score uses the sums: WER = (S + D + I) / (H + S + D), the reference length; with no reference
+words at all, jiwer's WER is the number of insertions I. ``score`` is WER in percent (as TER in
+sacrebleu); the result's ``wer``, ``mer``, ``wil`` and ``wip`` are jiwer's fractions.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ...core.inputs import ReferenceStreams, check_references
+from ...core.metric import Metric
+from ...core.references import References
+from ...core.score import SacrebleuFormat
+from ...core.signature import Signature, tool_version
+from ...errors import BleuInputError
+from .align import DELETION, HIT, INSERTION, SUBSTITUTION, Pairs, TooLong, edit_counts
+from .options import OPTIONS
+from .transforms import WORD_TRANSFORMS
+
+ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
+
+
+def jiwer_measures(hits: int, substitutions: int, deletions: int, insertions: int) -> dict[str, float]:
+    """jiwer's wer, mer, wil and wip of counts, with its edge cases and arithmetic order."""
+    h, s, d, i = (float(x) for x in (hits, substitutions, deletions, insertions))
+    n_ref, n_hyp = h + s + d, h + s + i
+    if n_ref == 0:
+        wer, mer, wip = i, (0.0 if n_hyp == 0 else 1.0), (1.0 if n_hyp == 0 else 0.0)
+    else:
+        wer, mer = (s + d + i) / n_ref, (s + d + i) / (n_ref + i)
+        wip = (h / n_ref) * (h / n_hyp) if n_hyp >= 1 else 0.0
+    return {"wer": wer, "mer": mer, "wil": 1 - wip, "wip": wip}
+
+
+@dataclass(frozen=True)
+class EditCounts(SacrebleuFormat):
+    """What WER and CER results share: ``score`` (percent) and the summed edit counts."""
+
+    score: float
+    hits: int
+    substitutions: int
+    deletions: int
+    insertions: int
+
+    @property
+    def verbose(self) -> str:
+        """The counts after the score: ``(H 12, S 3, D 1, I 2)``."""
+        return f"(H {self.hits}, S {self.substitutions}, D {self.deletions}, I {self.insertions})"
+
+    def counts(self) -> dict[str, Any]:
+        return {
+            "hits": self.hits,
+            "substitutions": self.substitutions,
+            "deletions": self.deletions,
+            "insertions": self.insertions,
+        }
+
+
+@dataclass(frozen=True)
+class WERScore(EditCounts):
+    """A WER result: ``score`` = 100 * ``wer``; ``wer``, ``mer``, ``wil``, ``wip`` as jiwer's
+    ``process_words`` gives them (fractions), and the counts."""
+
+    wer: float
+    mer: float
+    wil: float
+    wip: float
+    signature: Signature = field(compare=False)
+    name: str = "WER"
+
+    def to_dict(self) -> dict:
+        """The numbers at full precision: score, jiwer's measures and the counts."""
+        measures = {"wer": self.wer, "mer": self.mer, "wil": self.wil, "wip": self.wip}
+        return {"score": self.score, **measures, **self.counts()}
+
+
+class EditReferences(References):
+    """One reference stream as token ids (``ids``, concatenated; ``lengths`` per segment)."""
+
+    def __init__(self, present: np.ndarray, ids: np.ndarray, lengths: np.ndarray, vocabulary: dict[str, int]):
+        super().__init__(present)
+        self.ids, self.lengths, self.vocabulary = ids, lengths, vocabulary
+
+
+class EditRate(Metric[EditReferences, ScoreT]):
+    """The shared flow of WER and CER: one reference per segment, tokens, rapidfuzz's alignment."""
+
+    higher_is_better = False
+    transform = "default"  # the signature's ``tf`` field
+    token_kind = "words"  # what a token is, as ``explain`` names it
+
+    def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> EditReferences:
+        """Check and tokenize the one reference stream (jiwer compares with one reference)."""
+        present = check_references(references, n_hypotheses)
+        if len(references) != 1:
+            raise BleuInputError(
+                f"{self.name} compares each hypothesis with one reference, as jiwer does; "
+                f"got {len(references)} reference streams (score against each separately)"
+            )
+        vocabulary: dict[str, int] = {}
+        ids, lengths = self._ids(references[0], vocabulary, add=True)  # type: ignore[arg-type]
+        return EditReferences(present, ids, lengths, vocabulary)
+
+    @abstractmethod
+    def _ids(self, lines: Sequence[str], vocabulary: dict[str, int], add: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The lines' tokens as ids, concatenated, and their counts per line; words new to the
+        references are added (``add``) or share the id -1, which matches no reference token."""
+
+    def _statistics(self, prepared: EditReferences, hypotheses: Sequence[str]) -> np.ndarray:
+        """(segments, 4) int64: [hits, substitutions, deletions, insertions] of each segment."""
+        ids, lengths = self._ids(hypotheses, prepared.vocabulary, add=False)
+        try:
+            return edit_counts(Pairs(prepared.ids, prepared.lengths, ids, lengths))
+        except TooLong as error:
+            raise BleuInputError(
+                f"segment {error.index + 1} is too long for {self.name}: after their common start and end, "
+                f"its reference and hypothesis differ over {error.n_ref} x {error.n_hyp} tokens, beyond the "
+                "size where rapidfuzz (jiwer) changes algorithm (Hirschberg's) and may count the edits "
+                "differently; split the segment"
+            ) from None
+
+    def statistic_names(self) -> tuple[str, ...]:
+        """jiwer's counts: hits, substitutions, deletions, insertions."""
+        return ("hits", "substitutions", "deletions", "insertions")
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """The error rate (percent) of each row of summed [H, S, D, I]; with no reference tokens,
+        jiwer's answer: the number of insertions (times 100)."""
+        sums = np.asarray(sums, dtype=np.float64)
+        n_ref = sums[..., HIT] + sums[..., SUBSTITUTION] + sums[..., DELETION]
+        errors = sums[..., SUBSTITUTION] + sums[..., DELETION] + sums[..., INSERTION]
+        ratio = np.divide(errors, n_ref, out=sums[..., INSERTION].copy(), where=n_ref > 0)
+        return 100 * ratio
+
+    def _signature(self, nrefs: int | str) -> Signature:
+        return Signature({"nrefs": str(nrefs), "tf": self.transform, "version": tool_version()})
+
+    def _sums(self, statistics: np.ndarray) -> list[int]:
+        statistics = np.asarray(statistics)
+        if statistics.ndim != 2 or statistics.shape[1] != 4 or len(statistics) == 0:
+            raise BleuInputError(
+                f"{self.name} statistics must be a non-empty (segments, 4) array, got shape {statistics.shape}"
+            )
+        return [int(x) for x in statistics.sum(axis=0)]
+
+    def explain(self, hypotheses: list[str], references: list[list[str | None]]) -> Any:
+        """Each segment's alignment: which tokens are hits, substituted, deleted and inserted."""
+        from .explanation import explain
+
+        return explain(self, hypotheses, references)
+
+    @abstractmethod
+    def tokens(self, line: str) -> list[str]:
+        """The tokens of one line, as the transformation gives them."""
+
+
+class WER(EditRate[WERScore]):
+    """Word error rate (and MER, WIL, WIP) exact to jiwer 4.0's ``process_words``; give
+    ``references`` (one stream) once to score many systems against them. ``standardize``:
+    jiwer's ``wer_standardize`` transformation instead of ``wer_default``.
+
+    >>> metric = WER([["the cat sat on the mat"]])
+    >>> result = metric.corpus_score(["the cat sat on a mat"])
+    >>> round(result.score, 2), result.substitutions
+    (16.67, 1)
+    """
+
+    name = "WER"
+    options = OPTIONS
+
+    def __init__(self, references: ReferenceStreams | None = None, *, standardize: bool = False):
+        self.transform = "standardize" if standardize else "default"
+        self._split = WORD_TRANSFORMS[self.transform]
+        super().__init__(references)
+
+    def tokens(self, line: str) -> list[str]:
+        return self._split(line)
+
+    def _ids(self, lines: Sequence[str], vocabulary: dict[str, int], add: bool) -> tuple[np.ndarray, np.ndarray]:
+        split = self._split
+        words = [split(line) for line in lines]
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        lookup = vocabulary.setdefault if add else vocabulary.get
+        if add:
+            ids = [lookup(word, len(vocabulary)) for line in words for word in line]
+        else:
+            ids = [lookup(word, -1) for line in words for word in line]
+        return np.array(ids, dtype=np.int64), lengths
+
+    def _score(self, statistics: np.ndarray, references: EditReferences | None) -> WERScore:
+        h, s, d, i = self._sums(statistics)
+        m = jiwer_measures(h, s, d, i)
+        nrefs = 1 if references is None else references.nrefs
+        return WERScore(100 * m["wer"], h, s, d, i, m["wer"], m["mer"], m["wil"], m["wip"], self.signature(nrefs))
+
+
+def corpus_wer(hypotheses: Sequence[str], references: ReferenceStreams, standardize: bool = False) -> WERScore:
+    """Corpus WER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's
+    ``process_words(references, hypotheses)``."""
+    return WER(standardize=standardize).corpus_score(hypotheses, references)
+
+
+def sentence_wer(hypothesis: str, references: Sequence[str], standardize: bool = False) -> WERScore:
+    """WER of one segment against its reference (a list of one str)."""
+    return WER(standardize=standardize).sentence_score(hypothesis, references)
+
+
+def sentence_wers(hypotheses: Sequence[str], references: ReferenceStreams, standardize: bool = False) -> np.ndarray:
+    """Every segment's WER (percent) at once; references as for ``corpus_wer``."""
+    return WER(standardize=standardize).sentence_scores(hypotheses, references)
