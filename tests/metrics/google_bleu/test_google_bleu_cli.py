@@ -193,4 +193,6 @@ def test_help_names_the_alias(capsys):
         run(capsys, "--help")
     text = " ".join(capsys.readouterr().out.split())
     assert exited.value.code == 0
-    assert "google_bleu (default: bleu); gleu is google_bleu" in text and "--gleu-max-len N" in text
+    listed = text.split("metrics to compute: ")[1].split(" (default")[0]
+    assert "google_bleu" in listed.split(", ")
+    assert "(default: bleu); gleu is google_bleu" in text and "--gleu-max-len N" in text
