@@ -49,7 +49,7 @@ MISSING = (
     "METEOR's synonym stage needs the WordNet 3.0 database, which was not found{where}. "
     "Install it (Debian/Ubuntu: apt-get install wordnet-base; or NLTK: python -m nltk.downloader wordnet), "
     f"or point ${ENVIRONMENT} (or the wordnet option, --meteor-wordnet) at the folder holding index.noun, "
-    "data.noun, noun.exc, ...; or leave the synonym stage out with --meteor-no-synonyms (synonyms=False)."
+    "data.noun, noun.exc, ...; or leave the synonym stage out with --meteor-no-synonyms (no_synonyms=True)."
 )
 
 
