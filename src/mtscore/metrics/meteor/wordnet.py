@@ -126,7 +126,7 @@ class WordNet:
 
     def __init__(self, read: Callable[[str], bytes], location: str):
         self.location = location
-        self._read = read
+        self.read = read  # one of the database's files (``FILES``) by name, as bytes
         self._index: dict[str, dict[str, str]] = {}
         self._exceptions: dict[str, dict[str, list[str]]] = {}
         self._data: dict[str, bytes] = {}
@@ -135,14 +135,14 @@ class WordNet:
     def index(self, part: str) -> dict[str, str]:
         """Lemma -> its line of ``index.<part>`` (the license lines, which start with a space, left out)."""
         if part not in self._index:
-            lines = self._read(f"index.{part}").decode("utf-8").split("\n")
+            lines = self.read(f"index.{part}").decode("utf-8").split("\n")
             self._index[part] = {line.split(" ", 1)[0]: line for line in lines if line and line[0] != " "}
         return self._index[part]
 
     def exceptions(self, part: str) -> dict[str, list[str]]:
         """Inflected form -> its base forms, from ``<part>.exc`` (a later line for the same form wins)."""
         if part not in self._exceptions:
-            lines = self._read(f"{part}.exc").decode("utf-8").split("\n")
+            lines = self.read(f"{part}.exc").decode("utf-8").split("\n")
             self._exceptions[part] = {words[0]: words[1:] for words in map(str.split, lines) if words}
         return self._exceptions[part]
 
@@ -166,7 +166,7 @@ class WordNet:
     def lemma_names(self, part: str, offset: int) -> list[str]:
         """The lemma names of the synset at ``offset`` of ``data.<part>``."""
         if part not in self._data:
-            self._data[part] = self._read(f"data.{part}")
+            self._data[part] = self.read(f"data.{part}")
         data = self._data[part]
         fields = data[offset : data.index(b"\n", offset)].split(b"|", 1)[0].decode("utf-8").split()
         count = int(fields[3], 16)
