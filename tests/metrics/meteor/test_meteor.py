@@ -59,7 +59,9 @@ WMT22 = [
 ]
 
 
-@pytest.mark.parametrize("pair, systems, names", WMT22, ids=lambda value: "+".join(value) if isinstance(value, tuple) else value)
+@pytest.mark.parametrize(
+    "pair, systems, names", WMT22, ids=lambda value: "+".join(value) if isinstance(value, tuple) else value
+)
 def test_wmt22_equals_nltk(nltk_wordnet, pair, systems, names):
     refs = [read_lines(references(pair, name)[0])[:SEGMENTS] for name in names]
     metric = METEOR(refs)
@@ -166,7 +168,9 @@ def test_statistics_merge_and_resample(wordnet):
     assert metric.score_statistics(merged).score == metric.corpus_score(hypotheses).score
     assert statistics.matrix.shape == (3, len(COLUMNS))
     float32 = metric.scores_of_sums(statistics.matrix.sum(axis=0, keepdims=True).astype(np.float32))
-    assert float32.dtype == np.float32 and math.isclose(float(float32[0]), metric.corpus_score(hypotheses).score, rel_tol=1e-6)
+    assert float32.dtype == np.float32 and math.isclose(
+        float(float32[0]), metric.corpus_score(hypotheses).score, rel_tol=1e-6
+    )
     assert metric.scores_of_sums(np.zeros(len(COLUMNS)))[()] == 0
 
 

@@ -95,7 +95,10 @@ def synonym_matches(
         words = hyp_sorted.word[h].tolist()
         for position, word in zip(reversed(hyp_sorted.position[h].tolist()), reversed(words), strict=True):
             # The last unused reference word among the synonyms (positions differ, so no ties).
-            last = max(((spots[-1], ref_word) for ref_word in synonyms(word) if (spots := available.get(ref_word))), default=None)
+            last = max(
+                ((spots[-1], ref_word) for ref_word in synonyms(word) if (spots := available.get(ref_word))),
+                default=None,
+            )
             if last is not None:
                 available[last[1]].pop()
                 pairs.append(pair)
@@ -133,7 +136,9 @@ def align(
         found = synonym_matches(_unmatched(hyp_left, h_stem), _unmatched(ref_left, r_stem), synonyms)
         for into, values in zip((pairs, hyp_positions, ref_positions), found, strict=True):
             into.append(np.array(values, dtype=np.int64))
-    pair, hyp_position, ref_position = (np.concatenate(parts).astype(np.int64) for parts in (pairs, hyp_positions, ref_positions))
+    pair, hyp_position, ref_position = (
+        np.concatenate(parts).astype(np.int64) for parts in (pairs, hyp_positions, ref_positions)
+    )
     order = np.lexsort((hyp_position, pair))
     pair, hyp_position, ref_position = pair[order], hyp_position[order], ref_position[order]
     joined = (pair[1:] == pair[:-1]) & (np.diff(hyp_position) == 1) & (np.diff(ref_position) == 1)

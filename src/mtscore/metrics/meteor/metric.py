@@ -237,9 +237,10 @@ class METEOR(Metric[METEORReferences, METEORScore]):
                 f"METEOR statistics must be a non-empty (segments, {len(COLUMNS)}) array, got shape {statistics.shape}"
             )
         sums = statistics.sum(axis=0)
-        counts = [int(value) for value in sums[2:]]
+        matches, chunks, hyp_len, ref_len = (int(value) for value in sums[2:])
         nrefs = 1 if references is None else references.nrefs
-        return METEORScore(float(self.scores_of_sums(sums)), *counts, signature=self.signature(nrefs))
+        score = float(self.scores_of_sums(sums))
+        return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature(nrefs))
 
 
 def corpus_meteor(hypotheses: Sequence[str], references: ReferenceStreams, **options: Any) -> METEORScore:

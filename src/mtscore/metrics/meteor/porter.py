@@ -12,6 +12,7 @@ its condition holds or not (then the word stays as it is).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 VOWELS = frozenset("aeiou")
@@ -48,7 +49,7 @@ def consonants(word: str) -> list[bool]:
 def measure(stem: str) -> int:
     """Porter's m: the number of vowel-consonant transitions of ``stem``."""
     flags = consonants(stem)
-    return sum(1 for before, after in zip(flags, flags[1:]) if not before and after)
+    return sum(1 for before, after in itertools.pairwise(flags) if not before and after)
 
 
 def has_vowel(stem: str) -> bool:
@@ -95,32 +96,35 @@ def always(stem: str) -> bool:
 
 
 STEP_1A: tuple[Rule, ...] = (("sses", "ss", always), ("ies", "i", always), ("ss", "ss", always), ("s", "", always))
-STEP_2: tuple[Rule, ...] = tuple(
-    (suffix, replacement, m_positive)
-    for suffix, replacement in (
-        ("ational", "ate"),
-        ("tional", "tion"),
-        ("enci", "ence"),
-        ("anci", "ance"),
-        ("izer", "ize"),
-        ("bli", "ble"),
-        ("alli", "al"),
-        ("entli", "ent"),
-        ("eli", "e"),
-        ("ousli", "ous"),
-        ("ization", "ize"),
-        ("ation", "ate"),
-        ("ator", "ate"),
-        ("alism", "al"),
-        ("iveness", "ive"),
-        ("fulness", "ful"),
-        ("ousness", "ous"),
-        ("aliti", "al"),
-        ("iviti", "ive"),
-        ("biliti", "ble"),
-        ("fulli", "ful"),
-    )
-) + (("logi", "log", lambda stem: m_positive(stem + "l")),)  # the measure of the stem with its "l"
+STEP_2: tuple[Rule, ...] = (
+    *(
+        (suffix, replacement, m_positive)
+        for suffix, replacement in (
+            ("ational", "ate"),
+            ("tional", "tion"),
+            ("enci", "ence"),
+            ("anci", "ance"),
+            ("izer", "ize"),
+            ("bli", "ble"),
+            ("alli", "al"),
+            ("entli", "ent"),
+            ("eli", "e"),
+            ("ousli", "ous"),
+            ("ization", "ize"),
+            ("ation", "ate"),
+            ("ator", "ate"),
+            ("alism", "al"),
+            ("iveness", "ive"),
+            ("fulness", "ful"),
+            ("ousness", "ous"),
+            ("aliti", "al"),
+            ("iviti", "ive"),
+            ("biliti", "ble"),
+            ("fulli", "ful"),
+        )
+    ),
+    ("logi", "log", lambda stem: m_positive(stem + "l")),  # the measure of the stem with its "l"
+)
 STEP_3: tuple[Rule, ...] = tuple(
     (suffix, replacement, m_positive)
     for suffix, replacement in (
@@ -133,10 +137,10 @@ STEP_3: tuple[Rule, ...] = tuple(
         ("ness", ""),
     )
 )
-_STEP_4_SUFFIXES = "al ance ence er ic able ible ant ement ment ent ion ou ism ate iti ous ive ize".split()
+_STEP_4_SUFFIXES = "al ance ence er ic able ible ant ement ment ent ion ou ism ate iti ous ive ize"
 STEP_4: tuple[Rule, ...] = tuple(
     (suffix, "", (lambda stem: m_above_one(stem) and stem[-1] in "st") if suffix == "ion" else m_above_one)
-    for suffix in _STEP_4_SUFFIXES
+    for suffix in _STEP_4_SUFFIXES.split(" ")
 )
 
 

@@ -78,7 +78,7 @@ def candidates(path: str | os.PathLike | None) -> Iterator[Path]:
 
 
 def reader(location: Path) -> Callable[[str], bytes] | None:
-    """How to read the database's files at ``location`` (a folder or NLTK's zip), or ``None`` if it has not all of them."""
+    """How to read the database's files at ``location`` (a folder or NLTK's zip); ``None`` if some are missing."""
     if location.is_dir():
         if all((location / name).is_file() for name in FILES):
             return lambda name: (location / name).read_bytes()
