@@ -4,7 +4,8 @@ Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segme
 ``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references
 prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceScores``; chrF
 (``corpus_chrf``, ``sentence_chrf``, ``sentence_chrfs``, ``CHRF``), TER (``corpus_ter``,
-``sentence_ter``, ``sentence_ters``, ``TER``) and ``paired_test`` (significance). ``mtscore.nltk``
+``sentence_ter``, ``sentence_ters``, ``TER``), METEOR (``corpus_meteor``, ``sentence_meteor``,
+``sentence_meteors``, ``METEOR``) and ``paired_test`` (significance). ``mtscore.nltk``
 is a drop-in for NLTK's ``bleu_score``.
 
 Everything but the errors is imported on first use (the version too: it is read from the
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         tokenize,
     )
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
+    from .metrics.meteor import METEOR, corpus_meteor, sentence_meteor, sentence_meteors
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
     from .significance import paired_test
     from .version import __version__
@@ -55,6 +57,7 @@ _LAZY = {
     ),
     **dict.fromkeys(["CHRF", "corpus_chrf", "sentence_chrf", "sentence_chrfs"], "metrics.chrf"),
     **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
+    **dict.fromkeys(["METEOR", "corpus_meteor", "sentence_meteor", "sentence_meteors"], "metrics.meteor"),
     "Signature": "core.signature",
     "paired_test": "significance",
     "__version__": "version",
@@ -65,6 +68,7 @@ __getattr__ = lazy_attributes(__name__, _LAZY)
 __all__ = [
     "BLEU",
     "CHRF",
+    "METEOR",
     "TER",
     "BLEUScore",
     "BleuInputError",
@@ -75,12 +79,15 @@ __all__ = [
     "__version__",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_meteor",
     "corpus_ter",
     "explain",
     "paired_test",
     "sentence_bleu",
     "sentence_chrf",
     "sentence_chrfs",
+    "sentence_meteor",
+    "sentence_meteors",
     "sentence_scores",
     "sentence_ter",
     "sentence_ters",

@@ -18,6 +18,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+# Stem ids -> (how many synonyms each has, their stem ids concatenated), each stem itself left out.
+Related = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
 
 class Tokens(NamedTuple):
     """Words of many sentences, flat: the pair each belongs to, its position there, its id."""
@@ -34,10 +37,15 @@ class Tokens(NamedTuple):
 def ranks_from_end(pair: np.ndarray, key: np.ndarray, position: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Tokens ordered by (pair, key, position descending), and each one's rank there among its
     (pair, key) run: 0 for the last occurrence in its sentence, 1 for the one before, ..."""
-    order = np.lexsort((-position, key, pair))
-    pair, key = pair[order], key[order]
+    span = int(position.max()) + 1
+    group = pair.astype(np.int64) * (int(key.max()) + 1) + key
+    if (int(group.max()) + 1) * span < 2**62:
+        order = np.argsort(group * span + (span - 1 - position))  # one sort of unique keys
+    else:
+        order = np.lexsort((-position, key, pair))
+    group = group[order]
     starts = np.ones(len(order), dtype=bool)
-    starts[1:] = (pair[1:] != pair[:-1]) | (key[1:] != key[:-1])
+    starts[1:] = group[1:] != group[:-1]
     first = np.maximum.accumulate(np.where(starts, np.arange(len(order)), 0))
     return order, np.arange(len(order)) - first
 
@@ -64,66 +72,53 @@ def pair_up(hyp: Tokens, ref: Tokens, hyp_key: np.ndarray, ref_key: np.ndarray) 
     return h_order[both[1]], r_order[both[2]]
 
 
-def synonym_matches(
-    hyp: Tokens, ref: Tokens, synonyms: Callable[[int], frozenset[int]]
-) -> tuple[list[int], list[int], list[int]]:
-    """The synonym stage on the words left (``word``: stem ids): (pair, hypothesis position,
-    reference position) of each match."""
-    pairs: list[int] = []
-    hyp_positions: list[int] = []
-    ref_positions: list[int] = []
-    stems = np.unique(hyp.word)
-    related = [np.array(sorted(synonyms(int(stem)) - {int(stem)}), dtype=np.int64) for stem in stems]
-    counts = np.array([len(ids) for ids in related], dtype=np.int64)
-    if counts.sum() == 0 or len(ref.pair) == 0:
-        return pairs, hyp_positions, ref_positions
-    # Which pairs have a hypothesis word with a synonym among the reference words left.
-    per_token = counts[np.searchsorted(stems, hyp.word)]
-    targets = np.concatenate(related)[_gather(np.searchsorted(stems, hyp.word), counts)]
-    width = int(max(targets.max(), ref.word.max())) + 1
-    wanted = np.repeat(hyp.pair.astype(np.int64), per_token) * width + targets
+def synonym_matches(hyp: Tokens, ref: Tokens, related: Related) -> tuple[np.ndarray, np.ndarray]:
+    """The synonym stage on the words left (``word``: stem ids): indices of the matched hypothesis
+    and reference tokens. Every (hypothesis token, reference token) pair of a sentence pair whose
+    stems are synonyms is found at once; then, hypothesis tokens last first, each takes its last
+    reference token not taken yet (the only step word by word, over these few candidates)."""
+    if len(hyp.pair) == 0 or len(ref.pair) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    stems, which = np.unique(hyp.word, return_inverse=True)
+    counts, flat = related(stems)
+    per_token = counts[which]
+    targets = flat[ranges(np.concatenate(([0], np.cumsum(counts)[:-1]))[which], per_token)]
+    hyp_of = np.repeat(np.arange(len(hyp.pair)), per_token)
+    width = int(max(targets.max(initial=0), ref.word.max())) + 1
+    wanted = hyp.pair[hyp_of].astype(np.int64) * width + targets
     offered = ref.pair.astype(np.int64) * width + ref.word
-    candidates = np.unique(np.repeat(hyp.pair, per_token)[np.isin(wanted, offered)])
-    hyp_sorted = hyp.take(np.lexsort((hyp.position, hyp.pair)))
-    ref_sorted = ref.take(np.lexsort((ref.position, ref.pair)))
-    for pair in candidates.tolist():
-        h = slice(*np.searchsorted(hyp_sorted.pair, [pair, pair + 1]))
-        r = slice(*np.searchsorted(ref_sorted.pair, [pair, pair + 1]))
-        available: dict[int, list[int]] = {}
-        for position, word in zip(ref_sorted.position[r].tolist(), ref_sorted.word[r].tolist(), strict=True):
-            available.setdefault(word, []).append(position)
-        words = hyp_sorted.word[h].tolist()
-        for position, word in zip(reversed(hyp_sorted.position[h].tolist()), reversed(words), strict=True):
-            # The last unused reference word among the synonyms (positions differ, so no ties).
-            last = max(
-                ((spots[-1], ref_word) for ref_word in synonyms(word) if (spots := available.get(ref_word))),
-                default=None,
-            )
-            if last is not None:
-                available[last[1]].pop()
-                pairs.append(pair)
-                hyp_positions.append(position)
-                ref_positions.append(last[0])
-    return pairs, hyp_positions, ref_positions
+    order = np.argsort(offered, kind="stable")
+    low = np.searchsorted(offered[order], wanted, "left")
+    found = np.searchsorted(offered[order], wanted, "right") - low
+    edge_hyp, edge_ref = np.repeat(hyp_of, found), order[ranges(low, found)]
+    # Hypothesis tokens last first, and for each its reference candidates last first.
+    edges = np.lexsort((-ref.position[edge_ref], -hyp.position[edge_hyp], hyp.pair[edge_hyp]))
+    taken: set[int] = set()
+    hyp_matched: list[int] = []
+    ref_matched: list[int] = []
+    for h, r in zip(edge_hyp[edges].tolist(), edge_ref[edges].tolist(), strict=True):
+        if r not in taken and (not hyp_matched or hyp_matched[-1] != h):
+            taken.add(r)
+            hyp_matched.append(h)
+            ref_matched.append(r)
+    return np.array(hyp_matched, dtype=np.int64), np.array(ref_matched, dtype=np.int64)
 
 
-def _gather(groups: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Indices into the concatenation of groups of ``counts`` items: all items of each group in ``groups``."""
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    sizes = counts[groups]
-    base = np.repeat(starts[groups] - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes)
-    return base + np.arange(int(sizes.sum()))
+def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The concatenated ranges ``starts[k] .. starts[k] + counts[k] - 1``."""
+    ends = np.cumsum(counts)
+    return np.repeat(starts - (ends - counts), counts) + np.arange(int(ends[-1]) if len(ends) else 0)
 
 
 def align(
     hyp: Tokens,
     ref: Tokens,
     stem_of: np.ndarray,
-    synonyms: Callable[[int], frozenset[int]] | None,
+    related: Related | None,
     n_pairs: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair the number of matched words and of chunks (0 without matches); ``stem_of`` maps a
-    word id to its stem id, ``synonyms`` a stem id to its synonyms' stem ids (``None``: no third stage)."""
+    word id to its stem id, ``related`` gives stems' synonyms (``None``: no third stage)."""
     h_exact, r_exact = pair_up(hyp, ref, hyp.word, ref.word)
     hyp_left, ref_left = _unmatched(hyp, h_exact), _unmatched(ref, r_exact)
     hyp_left = Tokens(hyp_left.pair, hyp_left.position, stem_of[hyp_left.word])
@@ -132,10 +127,12 @@ def align(
     pairs = [hyp.pair[h_exact], hyp_left.pair[h_stem]]
     hyp_positions = [hyp.position[h_exact], hyp_left.position[h_stem]]
     ref_positions = [ref.position[r_exact], ref_left.position[r_stem]]
-    if synonyms is not None:
-        found = synonym_matches(_unmatched(hyp_left, h_stem), _unmatched(ref_left, r_stem), synonyms)
-        for into, values in zip((pairs, hyp_positions, ref_positions), found, strict=True):
-            into.append(np.array(values, dtype=np.int64))
+    if related is not None:
+        hyp_rest, ref_rest = _unmatched(hyp_left, h_stem), _unmatched(ref_left, r_stem)
+        h_synonym, r_synonym = synonym_matches(hyp_rest, ref_rest, related)
+        pairs.append(hyp_rest.pair[h_synonym])
+        hyp_positions.append(hyp_rest.position[h_synonym])
+        ref_positions.append(ref_rest.position[r_synonym])
     pair, hyp_position, ref_position = (
         np.concatenate(parts).astype(np.int64) for parts in (pairs, hyp_positions, ref_positions)
     )
