@@ -207,7 +207,7 @@ def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
         (["-m", "ter", "-sl", "-f", "tsv"], "-sl -f tsv lists BLEU"),
         (["-m", "chrf", "-f", "tsv"], "-f tsv lists BLEU"),
         (["-m", "chrf", "-cc", "-1"], "order"),
-        (["-m", "meteor"], "invalid choice"),
+        (["-m", "nosuchmetric"], "invalid choice"),
     ],
 )
 def test_metric_usage_errors(capsys, subset, argv, message):
