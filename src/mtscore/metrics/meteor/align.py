@@ -6,8 +6,8 @@ the stems over into the third stage). In the first two stages NLTK walks the hyp
 last word back and gives each word the last unused reference word equal to it, so within a pair the
 k-th last occurrence of a word in the hypothesis meets its k-th last occurrence in the reference:
 ``pair_up`` matches these for every pair at once. The synonym stage (each hypothesis word, last
-first, takes the last unused reference word among its synonyms) is greedy over overlapping sets;
-it runs word by word only in the pairs where some synonym is there at all, found at once first.
+first, takes the last unused reference word among its synonyms) is greedy over overlapping sets: all
+candidate word pairs are found at once, and only the choice among them goes word by word.
 A pair's chunks are its runs of matches adjacent in both sentences, in hypothesis order.
 """
 
