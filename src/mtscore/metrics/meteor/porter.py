@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from functools import lru_cache
+from typing import NamedTuple
 
 VOWELS = frozenset("aeiou")
 
@@ -73,10 +75,23 @@ def cvc(word: str) -> bool:
 Rule = tuple[str, str, Callable[[str], bool]]
 
 
-def first_rule(word: str, rules: tuple[Rule, ...]) -> str:
+class Rules(NamedTuple):
+    """A step's rules in order, and their suffixes (to test them all at once)."""
+
+    rules: tuple[Rule, ...]
+    endings: tuple[str, ...]
+
+
+def rules_of(rules: tuple[Rule, ...]) -> Rules:
+    return Rules(rules, tuple(suffix for suffix, _, _ in rules))
+
+
+def first_rule(word: str, step: Rules) -> str:
     """The first rule whose suffix ends ``word`` decides: its replacement if its condition holds
     for the rest of the word, else the word unchanged."""
-    for suffix, replacement, condition in rules:
+    if not word.endswith(step.endings):  # most words: one test for all suffixes
+        return word
+    for suffix, replacement, condition in step.rules:
         if word.endswith(suffix):
             stem = word[: len(word) - len(suffix)]
             return stem + replacement if condition(stem) else word
@@ -95,52 +110,58 @@ def always(stem: str) -> bool:
     return True
 
 
-STEP_1A: tuple[Rule, ...] = (("sses", "ss", always), ("ies", "i", always), ("ss", "ss", always), ("s", "", always))
-STEP_2: tuple[Rule, ...] = (
-    *(
+STEP_1A = rules_of((("sses", "ss", always), ("ies", "i", always), ("ss", "ss", always), ("s", "", always)))
+STEP_2 = rules_of(
+    (
+        *(
+            (suffix, replacement, m_positive)
+            for suffix, replacement in (
+                ("ational", "ate"),
+                ("tional", "tion"),
+                ("enci", "ence"),
+                ("anci", "ance"),
+                ("izer", "ize"),
+                ("bli", "ble"),
+                ("alli", "al"),
+                ("entli", "ent"),
+                ("eli", "e"),
+                ("ousli", "ous"),
+                ("ization", "ize"),
+                ("ation", "ate"),
+                ("ator", "ate"),
+                ("alism", "al"),
+                ("iveness", "ive"),
+                ("fulness", "ful"),
+                ("ousness", "ous"),
+                ("aliti", "al"),
+                ("iviti", "ive"),
+                ("biliti", "ble"),
+                ("fulli", "ful"),
+            )
+        ),
+        ("logi", "log", lambda stem: m_positive(stem + "l")),  # the measure of the stem with its "l"
+    )
+)
+STEP_3 = rules_of(
+    tuple(
         (suffix, replacement, m_positive)
         for suffix, replacement in (
-            ("ational", "ate"),
-            ("tional", "tion"),
-            ("enci", "ence"),
-            ("anci", "ance"),
-            ("izer", "ize"),
-            ("bli", "ble"),
-            ("alli", "al"),
-            ("entli", "ent"),
-            ("eli", "e"),
-            ("ousli", "ous"),
-            ("ization", "ize"),
-            ("ation", "ate"),
-            ("ator", "ate"),
-            ("alism", "al"),
-            ("iveness", "ive"),
-            ("fulness", "ful"),
-            ("ousness", "ous"),
-            ("aliti", "al"),
-            ("iviti", "ive"),
-            ("biliti", "ble"),
-            ("fulli", "ful"),
+            ("icate", "ic"),
+            ("ative", ""),
+            ("alize", "al"),
+            ("iciti", "ic"),
+            ("ical", "ic"),
+            ("ful", ""),
+            ("ness", ""),
         )
-    ),
-    ("logi", "log", lambda stem: m_positive(stem + "l")),  # the measure of the stem with its "l"
-)
-STEP_3: tuple[Rule, ...] = tuple(
-    (suffix, replacement, m_positive)
-    for suffix, replacement in (
-        ("icate", "ic"),
-        ("ative", ""),
-        ("alize", "al"),
-        ("iciti", "ic"),
-        ("ical", "ic"),
-        ("ful", ""),
-        ("ness", ""),
     )
 )
 _STEP_4_SUFFIXES = "al ance ence er ic able ible ant ement ment ent ion ou ism ate iti ous ive ize"
-STEP_4: tuple[Rule, ...] = tuple(
-    (suffix, "", (lambda stem: m_above_one(stem) and stem[-1] in "st") if suffix == "ion" else m_above_one)
-    for suffix in _STEP_4_SUFFIXES.split(" ")
+STEP_4 = rules_of(
+    tuple(
+        (suffix, "", (lambda stem: m_above_one(stem) and stem[-1] in "st") if suffix == "ion" else m_above_one)
+        for suffix in _STEP_4_SUFFIXES.split(" ")
+    )
 )
 
 
@@ -202,8 +223,9 @@ def step_5b(word: str) -> str:
     return word[:-1] if word.endswith("ll") and measure(word[:-1]) > 1 else word
 
 
+@lru_cache(maxsize=1 << 18)
 def stem(word: str) -> str:
-    """The stem NLTK's ``PorterStemmer().stem(word)`` gives (lowercased)."""
+    """The stem NLTK's ``PorterStemmer().stem(word)`` gives (lowercased); kept for the most recent words."""
     lower = word.lower()
     if lower in IRREGULAR:
         return IRREGULAR[lower]
