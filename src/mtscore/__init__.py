@@ -7,8 +7,9 @@ prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceS
 ``sentence_ter``, ``sentence_ters``, ``TER``), Google-BLEU (``corpus_google_bleu``,
 ``sentence_google_bleu``, ``sentence_google_bleus``, ``GoogleBLEU``), WER and CER exact to jiwer
 (``corpus_wer``, ``sentence_wer``, ``sentence_wers``, ``WER``; ``corpus_cer``, ``sentence_cer``,
-``sentence_cers``, ``CER``) and ``paired_test`` (significance). ``mtscore.nltk`` is a drop-in for
-NLTK's ``bleu_score``.
+``sentence_cers``, ``CER``), METEOR exact to NLTK (``corpus_meteor``, ``sentence_meteor``,
+``sentence_meteors``, ``METEOR``) and ``paired_test`` (significance). ``mtscore.nltk`` is a drop-in
+for NLTK's ``bleu_score``.
 
 Everything but the errors is imported on first use (the version too: it is read from the
 installed metadata), so that ``import bleu`` and
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .metrics.cer import CER, corpus_cer, sentence_cer, sentence_cers
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
     from .metrics.google_bleu import GoogleBLEU, corpus_google_bleu, sentence_google_bleu, sentence_google_bleus
+    from .metrics.meteor import METEOR, corpus_meteor, sentence_meteor, sentence_meteors
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
     from .metrics.wer import WER, corpus_wer, sentence_wer, sentence_wers
     from .significance import paired_test
@@ -66,6 +68,7 @@ _LAZY = {
     ),
     **dict.fromkeys(["WER", "corpus_wer", "sentence_wer", "sentence_wers"], "metrics.wer"),
     **dict.fromkeys(["CER", "corpus_cer", "sentence_cer", "sentence_cers"], "metrics.cer"),
+    **dict.fromkeys(["METEOR", "corpus_meteor", "sentence_meteor", "sentence_meteors"], "metrics.meteor"),
     "Signature": "core.signature",
     "paired_test": "significance",
     "__version__": "version",
@@ -77,6 +80,7 @@ __all__ = [
     "BLEU",
     "CER",
     "CHRF",
+    "METEOR",
     "TER",
     "WER",
     "BLEUScore",
@@ -91,6 +95,7 @@ __all__ = [
     "corpus_cer",
     "corpus_chrf",
     "corpus_google_bleu",
+    "corpus_meteor",
     "corpus_ter",
     "corpus_wer",
     "explain",
@@ -102,6 +107,8 @@ __all__ = [
     "sentence_chrfs",
     "sentence_google_bleu",
     "sentence_google_bleus",
+    "sentence_meteor",
+    "sentence_meteors",
     "sentence_scores",
     "sentence_ter",
     "sentence_ters",

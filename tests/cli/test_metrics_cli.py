@@ -208,7 +208,7 @@ def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
         (["-m", "bleu", "chrf", "-f", "tsv"], "statistics of one metric"),
         (["-m", "chrf", "-f", "tsv"], "-sl -f tsv for each segment's statistics"),
         (["-m", "chrf", "-cc", "-1"], "order"),
-        (["-m", "meteor"], "invalid choice"),
+        (["-m", "nosuchmetric"], "invalid choice"),
     ],
 )
 def test_metric_usage_errors(capsys, subset, argv, message):

@@ -217,7 +217,7 @@ def test_input_errors(data):
     with pytest.raises(significance.BleuInputError, match="unknown test"):
         paired_test(two, refs["A"], test="t")
     with pytest.raises(significance.BleuInputError, match="unknown metric"):
-        paired_test(two, refs["A"], metrics=["meteor"])
+        paired_test(two, refs["A"], metrics=["nosuchmetric"])
     with pytest.raises(significance.BleuInputError, match="seed"):
         paired_test(two, refs["A"], seed="abc")
     with pytest.raises(significance.BleuInputError, match="sacrebleu's smoothing"):

@@ -24,6 +24,7 @@ METRICS = {
     "google_bleu": "GoogleBLEU",
     "wer": "WER",
     "cer": "CER",
+    "meteor": "METEOR",
 }
 # Other command-line names -> the metric's own name (a key of ``METRICS``).
 ALIASES = {"gleu": "google_bleu"}

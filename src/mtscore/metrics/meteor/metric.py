@@ -1,0 +1,264 @@
+"""METEOR (Banerjee & Lavie 2005; Lavie & Agarwal 2007) exactly as NLTK 3.10's ``meteor_score``.
+
+Each hypothesis is aligned with each of its references (``align``: exact words, Porter stems,
+WordNet synonyms, all lowercased); with m matched words, c chunks, t hypothesis and r reference
+words, P = m/t, R = m/r, Fmean = P*R / (alpha*P + (1-alpha)*R) and the sentence score is
+Fmean * (1 - gamma * (c/m)**beta), 0 without matches; a segment scores its best reference (the first
+of ties). NLTK has no corpus METEOR: the corpus score here is the mean of the sentence scores (as
+Hugging Face ``evaluate`` reports it), so each segment's statistics are [its NLTK score, 1] plus the
+integer counts m, c, t, r of its best reference. Scores are shown as percentages (100 x NLTK's 0-1).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ... import tokenizers
+from ...core.inputs import ReferenceStreams, check_references
+from ...core.metric import Metric
+from ...core.references import References
+from ...core.score import SacrebleuFormat
+from ...core.signature import Signature, tool_version
+from ...errors import BleuInputError
+from .align import Tokens, align, ranges
+from .options import OPTIONS
+from .porter import stem
+from .wordnet import WordNet, find_wordnet
+
+__all__ = ["METEOR", "METEORScore", "corpus_meteor", "sentence_meteor", "sentence_meteors"]
+
+COLUMNS = ("score", "segments", "matches", "chunks", "hyp_len", "ref_len")
+
+
+@dataclass(frozen=True)
+class METEORScore(SacrebleuFormat):
+    """A METEOR result: ``score`` (percent: the mean NLTK sentence score x 100) and the counts
+    summed over segments (matched words, chunks, hypothesis and best-reference words)."""
+
+    score: float
+    matches: int
+    chunks: int
+    hyp_len: int
+    ref_len: int
+    signature: Signature = field(compare=False)
+    name: str = "METEOR"
+
+    def to_dict(self) -> dict:
+        """The score at full precision and the summed counts."""
+        return {
+            "score": self.score,
+            "matches": self.matches,
+            "chunks": self.chunks,
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+        }
+
+
+class Lexicon:
+    """Ids of words and of stems, each word's stem and each stem's synonyms: computed once per
+    word type and kept for every later call (stems and synonyms are what is slow)."""
+
+    def __init__(self, wordnet: WordNet | None):
+        self.wordnet = wordnet
+        self.words: dict[str, int] = {}
+        self.stems: dict[str, int] = {}
+        self._stem_names: list[str] = []
+        self._stem_of: list[int] = []
+        self._related: dict[int, np.ndarray] = {}
+
+    def ids(self, sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """The word ids of all sentences, flat, and each sentence's length."""
+        known = len(self.words)
+        add = self.words.setdefault
+        ids = np.array([add(word, len(self.words)) for words in sentences for word in words], dtype=np.int64)
+        self._stem_of += [self._stem_id(stem(word)) for word in itertools.islice(self.words, known, None)]
+        return ids, np.array([len(words) for words in sentences], dtype=np.int64)
+
+    def _stem_id(self, name: str) -> int:
+        if name not in self.stems:
+            self.stems[name] = len(self._stem_names)
+            self._stem_names.append(name)
+        return self.stems[name]
+
+    def stem_of(self) -> np.ndarray:
+        """Word id -> stem id."""
+        return np.array(self._stem_of, dtype=np.int64)
+
+    def related(self, stem_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The stem ids of the WordNet synonyms of each stem (NLTK looks up stems), the stem itself
+        left out: how many each has, and all of them concatenated."""
+        arrays = [self._synonyms_of(stem_id) for stem_id in stem_ids.tolist()]
+        counts = np.array([len(array) for array in arrays], dtype=np.int64)
+        return counts, np.concatenate([np.zeros(0, dtype=np.int64), *arrays])
+
+    def _synonyms_of(self, stem_id: int) -> np.ndarray:
+        if stem_id not in self._related:
+            assert self.wordnet is not None
+            name = self._stem_names[stem_id]
+            ids = {self._stem_id(synonym) for synonym in self.wordnet.synonyms(name) if synonym != name}
+            self._related[stem_id] = np.array(sorted(ids), dtype=np.int64)
+        return self._related[stem_id]
+
+
+class METEORReferences(References):
+    """Reference streams as word ids (lowercased, split), for any number of systems."""
+
+    def __init__(self, ids: list[tuple[np.ndarray, np.ndarray]], present: np.ndarray):
+        super().__init__(present)
+        self.ids = [words for words, _ in ids]
+        self.lengths = np.array([lengths for _, lengths in ids], dtype=np.int64)
+        self.starts = np.cumsum(self.lengths, axis=1) - self.lengths
+
+
+def sentence_scores(statistics: np.ndarray, alpha: float, beta: float, gamma: float) -> np.ndarray:
+    """NLTK's sentence METEOR (0-1) of rows [matches, chunks, hyp_len, ref_len], in its order of operations."""
+    matches, chunks, hyp_len, ref_len = (statistics[:, k].astype(np.float64) for k in range(4))
+    matched = matches > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision, recall = matches / hyp_len, matches / ref_len
+        fmean = (precision * recall) / (alpha * precision + (1 - alpha) * recall)
+        penalty = gamma * (chunks / matches) ** beta
+        return np.where(matched, (1 - penalty) * fmean, 0.0)
+
+
+def _check_options(alpha: float, beta: float, gamma: float) -> None:
+    for name, value, top in (("alpha", alpha, 1.0), ("beta", beta, math.inf), ("gamma", gamma, 1.0)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top or math.isnan(value):
+            limits = "a number >= 0" if top == math.inf else "a number from 0 to 1"
+            raise BleuInputError(f"METEOR's {name} must be {limits}, got {value!r}")
+
+
+class METEOR(Metric[METEORReferences, METEORScore]):
+    """METEOR as NLTK 3.10's ``meteor_score`` on whitespace-split words (``tokenize``: a tokenizer
+    first); give ``references`` once to score many systems against them. WordNet 3.0 is found as
+    ``find_wordnet`` says (``wordnet``: its folder); ``no_synonyms`` leaves the synonym stage out.
+
+    >>> metric = METEOR([["the cat sat on the mat"]])
+    >>> round(metric.corpus_score(["the cat sat on a mat"]).score, 4)
+    74.3333
+    """
+
+    name = "METEOR"
+    options = OPTIONS
+
+    def __init__(
+        self,
+        references: ReferenceStreams | None = None,
+        *,
+        tokenize: str = "none",
+        wordnet: str | None = None,
+        no_synonyms: bool = False,
+        alpha: float = 0.9,
+        beta: float = 3.0,
+        gamma: float = 0.5,
+    ):
+        _check_options(alpha, beta, gamma)
+        self.tokenizer = tokenizers.get(tokenize)
+        self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
+        self.synonyms = not no_synonyms
+        self.lexicon = Lexicon(find_wordnet(wordnet) if self.synonyms else None)
+        super().__init__(references)
+
+    def _words(self, lines: Sequence[str]) -> list[list[str]]:
+        """Lines tokenized, lowercased (NLTK's default ``preprocess``) and split on whitespace."""
+        return [line.lower().split() for line in self.tokenizer.batch(list(lines))]
+
+    def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> METEORReferences:
+        """Check references and turn them into word ids (``None`` marks a missing reference)."""
+        present = check_references(references, n_hypotheses)
+        streams = [self.lexicon.ids(self._words(["" if line is None else line for line in s])) for s in references]
+        return METEORReferences(streams, present)
+
+    def _statistics(self, prepared: METEORReferences, hypotheses: Sequence[str]) -> np.ndarray:
+        """(segments, 6): [NLTK score, 1, matches, chunks, hyp_len, ref_len] against the best reference."""
+        hyp_ids, hyp_lengths = self.lexicon.ids(self._words(hypotheses))
+        streams, segments = np.nonzero(prepared.present)
+        pairs = np.arange(len(segments))
+        hyp_starts, lengths = (np.cumsum(hyp_lengths) - hyp_lengths)[segments], hyp_lengths[segments]
+        hyp_index, hyp_place = ranges(hyp_starts, lengths), ranges(np.zeros_like(lengths), lengths)
+        hyp = Tokens(np.repeat(pairs, lengths), hyp_place, hyp_ids[hyp_index])
+        ref_lengths = prepared.lengths[streams, segments]
+        ref_index = ranges(prepared.starts[streams, segments], ref_lengths)
+        ref_place = ranges(np.zeros_like(ref_lengths), ref_lengths)
+        ref_words = np.concatenate([np.zeros(0, dtype=np.int64), *prepared.ids])
+        offsets = np.concatenate(([0], np.cumsum([len(ids) for ids in prepared.ids])[:-1]))
+        ref_index = ref_index + np.repeat(offsets[streams], ref_lengths)
+        ref = Tokens(np.repeat(pairs, ref_lengths), ref_place, ref_words[ref_index])
+        related = self.lexicon.related if self.synonyms else None
+        matches, chunks = align(hyp, ref, self.lexicon.stem_of(), related, len(pairs))
+        counts = np.stack([matches, chunks, hyp_lengths[segments], ref_lengths], axis=1)
+        scores = np.full(prepared.present.shape, -np.inf)
+        scores[streams, segments] = sentence_scores(counts, self.alpha, self.beta, self.gamma)
+        best = np.argmax(scores, axis=0)  # the first reference of ties, as max() in NLTK
+        chosen = np.full(prepared.present.shape, -1, dtype=np.int64)
+        chosen[streams, segments] = pairs
+        pick = chosen[best, np.arange(prepared.n_segments)]
+        statistics = np.empty((prepared.n_segments, len(COLUMNS)))
+        statistics[:, 0] = scores[best, np.arange(prepared.n_segments)]
+        statistics[:, 1] = 1
+        statistics[:, 2:] = counts[pick]
+        return statistics
+
+    def statistic_names(self) -> tuple[str, ...]:
+        """NLTK's sentence score (0-1) and a count of 1, summed for the mean; then the chosen reference's
+        matches, chunks and lengths."""
+        return ("meteor", "segments", "matches", "chunks", "hyp_len", "ref_len")
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """METEOR (percent) of each row of summed statistics: 100 x the mean sentence score."""
+        sums = np.asarray(sums)
+        if sums.dtype != np.float32:
+            sums = sums.astype(np.float64)
+        total, segments = sums[..., 0], sums[..., 1]
+        mean = np.divide(total, segments, out=np.zeros_like(total), where=segments > 0)
+        return (mean * sums.dtype.type(100)).astype(sums.dtype)
+
+    def _signature(self, nrefs: int | str) -> Signature:
+        return Signature(
+            {
+                "nrefs": str(nrefs),
+                "case": "lc",
+                "tok": self.tokenizer.name,
+                "stem": "porter",
+                "syn": "wordnet" if self.synonyms else "no",
+                "alpha": f"{self.alpha:g}",
+                "beta": f"{self.beta:g}",
+                "gamma": f"{self.gamma:g}",
+                "version": tool_version(),
+            },
+            short={"stem": "st", "syn": "sy", "alpha": "a", "beta": "b", "gamma": "g"},
+        )
+
+    def _score(self, statistics: np.ndarray, references: METEORReferences | None) -> METEORScore:
+        """The corpus score of per-segment statistics: the mean sentence score, and the summed counts."""
+        statistics = np.asarray(statistics, dtype=np.float64)
+        if statistics.ndim != 2 or statistics.shape[1] != len(COLUMNS) or len(statistics) == 0:
+            raise BleuInputError(
+                f"METEOR statistics must be a non-empty (segments, {len(COLUMNS)}) array, got shape {statistics.shape}"
+            )
+        sums = statistics.sum(axis=0)
+        matches, chunks, hyp_len, ref_len = (int(value) for value in sums[2:])
+        nrefs = 1 if references is None else references.nrefs
+        score = float(self.scores_of_sums(sums))
+        return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature(nrefs))
+
+
+def corpus_meteor(hypotheses: Sequence[str], references: ReferenceStreams, **options: Any) -> METEORScore:
+    """Corpus METEOR (the mean sentence score) of hypotheses against reference streams; ``options``: ``METEOR``'s."""
+    return METEOR(**options).corpus_score(hypotheses, references)
+
+
+def sentence_meteor(hypothesis: str, references: Sequence[str | None], **options: Any) -> METEORScore:
+    """METEOR of one hypothesis against its references (a list of str): NLTK's ``meteor_score`` x 100."""
+    return METEOR(**options).sentence_score(hypothesis, references)
+
+
+def sentence_meteors(hypotheses: Sequence[str], references: ReferenceStreams, **options: Any) -> np.ndarray:
+    """Every segment's METEOR at once (float64, percent); references as for ``corpus_meteor``."""
+    return METEOR(**options).sentence_scores(hypotheses, references)
