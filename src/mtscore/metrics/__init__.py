@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..core.options import Option
 
 # Command-line name (= subpackage) -> the metric's class, imported on first use.
-METRICS = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER"}
+METRICS = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER", "nist": "NIST"}
 
 
 def metric_class(name: str) -> type[Metric]:
