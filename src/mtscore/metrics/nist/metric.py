@@ -16,7 +16,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
 
 import numpy as np
 
@@ -57,7 +56,8 @@ class NISTScore(SacrebleuFormat):
     @property
     def verbose(self) -> str:
         precisions = "/".join(f"{i / max(t, 1):.3f}" for i, t in zip(self.info, self.totals, strict=True))
-        return f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} hyp_len = {self.sys_len} ref_len = {self.ref_len:g})"
+        lengths = f"hyp_len = {self.sys_len} ref_len = {self.ref_len:g}"
+        return f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} {lengths})"
 
     @property
     def ratio(self) -> float:
@@ -153,10 +153,8 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(ref_len > 0, hyp_len / np.where(ref_len > 0, ref_len, 1), np.inf)
             logs = np.log(np.where(ratio > 0, ratio, 1.0))
-        if self.variant == "mteval":
-            penalty = np.exp(-_MTEVAL_BETA * logs * logs)
-        else:
-            penalty = np.exp(_NLTK_BETA * logs**2)
+        mteval = self.variant == "mteval"
+        penalty = np.exp(-_MTEVAL_BETA * logs * logs) if mteval else np.exp(_NLTK_BETA * logs**2)
         return np.where(ratio >= 1, 1.0, np.where(ratio <= 0, 0.0, penalty))
 
     def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -199,7 +197,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             sums[2 * n : 3 * n].tolist(),
             [int(x) for x in np.rint(sums[:n])],
             [int(x) for x in np.rint(sums[n : 2 * n])],
-            int(round(sums[-2])),
+            round(sums[-2]),
             float(sums[-1]),
             self.signature(nrefs),
         )

@@ -14,7 +14,10 @@ import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
-from .counting import LOG2, Ngrams, line_of, occurrences, pair_counts
+from .counting import LOG2, line_of, occurrences, pair_counts
+
+
+_TIE = 1e-12  # relative: sums this close are equal sums added in another order
 
 
 def columns(max_order: int) -> int:
@@ -26,10 +29,8 @@ def information(counts: np.ndarray, prefix_counts: np.ndarray, variant: str) -> 
     """log2(count(w1..wn-1) / count(w1..wn)), as mteval-v13a (-log(c/p)/log 2) or NLTK (log(p/c)/log 2)
     writes it; 0 where an n-gram is absent (count 0: it can match nothing)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        if variant == "mteval":
-            info = -np.log(counts / prefix_counts) / LOG2
-        else:
-            info = np.log(prefix_counts / counts) / LOG2
+        mteval = variant == "mteval"
+        info = -np.log(counts / prefix_counts) / LOG2 if mteval else np.log(prefix_counts / counts) / LOG2
     return np.where(counts > 0, info, 0.0)
 
 
@@ -61,6 +62,7 @@ class PreparedReferences(References):
         super().__init__(present)
         self.max_order, self.variant = max_order, variant
         self.vocabulary, ids = Vocabulary.of(tokens)
+        ids = tokens.expand(ids)  # the held (distinct) lines' ids as every line's
         lengths = tokens.line_lengths().reshape(present.shape)
         self.lengths = lengths  # streams x segments (0 where missing)
         n_segments = present.shape[1]
@@ -133,7 +135,10 @@ class PreparedReferences(References):
             mine = self.s_stream == stream
             clipped = np.minimum(count, _lookup(self.s_key[mine], self.s_count[mine], keys))
             per_stream.append(
-                (_per_order(segment, order, clipped, n, big_n), _per_order(segment, order, clipped * self.info[ngram], n, big_n))
+                (
+                    _per_order(segment, order, clipped, n, big_n),
+                    _per_order(segment, order, clipped * self.info[ngram], n, big_n),
+                )
             )
             keep = clipped > 0
             entries.append((stream * n + segment[keep], ngram[keep], clipped[keep], order[keep]))
@@ -179,18 +184,25 @@ class PreparedReferences(References):
 def choose_nltk(numerators: np.ndarray, totals: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Per segment and order, the stream NLTK's ``max`` over (precision, numerator, denominator,
     reference length) picks (the first of full ties); streams with length -1 are missing.
-    ``numerators``: [..., streams, segments, N]; ``lengths``: streams x segments."""
+    ``numerators``: [..., streams, segments, N]; ``lengths``: streams x segments. Precisions and
+    numerators within 1e-12 (relative) of the best count as ties: equal sums that float addition
+    in another order made differ must tie, as they do in NLTK's own order."""
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(totals > 0, numerators / totals, 0.0)
     absent = (lengths < 0)[..., None]
     precision = np.where(absent, -np.inf, precision)
     axis = numerators.ndim - 3
-    candidate = precision == precision.max(axis=axis, keepdims=True)
-    numerator = np.where(candidate, numerators, -np.inf)
-    candidate &= numerator == numerator.max(axis=axis, keepdims=True)
+    candidate = _near_best(precision, axis)
+    candidate &= _near_best(np.where(candidate, numerators, -np.inf), axis)
     length = np.where(candidate, np.broadcast_to(lengths[..., None], numerators.shape), -2)
     candidate &= length == length.max(axis=axis, keepdims=True)
     return np.argmax(candidate, axis=axis)
+
+
+def _near_best(values: np.ndarray, axis: int) -> np.ndarray:
+    """Where ``values`` are within 1e-12 (relative) of their maximum along ``axis``."""
+    best = values.max(axis=axis, keepdims=True)
+    return values >= best - _TIE * np.abs(best)
 
 
 def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
