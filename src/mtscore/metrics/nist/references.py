@@ -16,7 +16,6 @@ from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
 from .counting import LOG2, line_of, occurrences, pair_counts
 
-
 _TIE = 1e-12  # relative: sums this close are equal sums added in another order
 
 
@@ -51,6 +50,7 @@ class Detail:
     ref_counts: np.ndarray
     ref_words: np.ndarray  # reference words per segment, all present streams
     n_kept: int
+    kept_orders: np.ndarray  # order (1..N) of each kept n-gram
     denominators: np.ndarray | None = None  # NLTK: hypothesis n-grams (segments x N)
     ref_lengths: np.ndarray | None = None  # NLTK: (streams x segments), -1 where missing
 
@@ -176,6 +176,7 @@ class PreparedReferences(References):
             self.sum_counts[hit][by_ngram].astype(np.float64),
             self.ref_words.astype(np.float64),
             len(kept),
+            self.ngrams.order_of(kept),
             denominators,
             ref_lengths,
         )

@@ -10,6 +10,8 @@ All arithmetic is float64.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 from .references import Detail, choose_nltk, information
@@ -23,52 +25,65 @@ def resampled_rows(rows: np.ndarray, detail: Detail, weights: np.ndarray, max_or
     weights = np.asarray(weights, dtype=np.float64)
     sums = weights @ rows
     cells = 0 if detail.ref_lengths is None else detail.ref_lengths.size * max_order
+    groups = detail.ngrams if detail.variant == "mteval" else detail.rows * max_order + detail.orders - 1
+    by_group = np.argsort(groups, kind="stable")  # matches entries grouped, for sums per group
     width = max(len(detail.ref_counts), len(detail.rows), detail.n_kept, cells, 1)
     step = max(1, _CHUNK_VALUES // width)
     for start in range(0, len(weights), step):
-        chunk = weights[start : start + step]
-        info, ref_len = _recount(detail, chunk, max_order)
+        chunk = np.ascontiguousarray(weights[start : start + step].T)  # segments x resamples
+        info, ref_len = _recount(detail, chunk, max_order, groups[by_group], by_group)
         sums[start : start + step, 2 * max_order : 3 * max_order] = info
         if ref_len is not None:
             sums[start : start + step, -1] = ref_len
     return sums
 
 
-def _recount(detail: Detail, weights: np.ndarray, max_order: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """Per resample of the chunk, the information sum per order (and NLTK's summed reference length)."""
-    chunks = len(weights)
-    counts = _column_sums(weights[:, detail.ref_segments] * detail.ref_counts, detail.ref_ngrams, detail.n_kept)
-    words = weights @ detail.ref_words
-    prefix = detail.kept_prefix
-    prefix_counts = np.where(prefix >= 0, counts[:, np.maximum(prefix, 0)], words[:, None])
-    info = information(counts, prefix_counts, detail.variant)  # chunk x kept n-grams
-    values = info[:, detail.ngrams] * detail.clipped
+def _recount(
+    detail: Detail, weights: np.ndarray, max_order: int, groups: np.ndarray, by_group: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per resample of the chunk (``weights``: segments x resamples), the information sum per order
+    (and NLTK's summed reference length); ``groups[by_group]`` sorts the matches entries."""
+    n_kept = detail.n_kept
+    counts = _integer_row_sums(weights[detail.ref_segments] * detail.ref_counts[:, None], detail.ref_ngrams, n_kept)
+    words = detail.ref_words @ weights
+    prefix = detail.kept_prefix[:, None]
+    prefix_counts = np.where(prefix >= 0, counts[np.maximum(detail.kept_prefix, 0)], words[None, :])
+    info = information(counts, prefix_counts, detail.variant)  # kept n-grams x resamples
+    clipped = detail.clipped[by_group, None]
     if detail.variant == "mteval":
-        values *= weights[:, detail.rows]
-        return _group_sums(values, detail.orders - 1, max_order), None
+        matched = _integer_row_sums(weights[detail.rows[by_group]] * clipped, groups, n_kept)
+        ends = np.searchsorted(detail.kept_orders, np.arange(max_order + 1), side="right")  # kept ids ascend
+        values = matched * info
+        return np.stack([values[a:b].sum(axis=0) for a, b in pairwise(ends)], axis=1), None
     assert detail.denominators is not None and detail.ref_lengths is not None  # NLTK's detail has them
     n_streams, n_segments = detail.ref_lengths.shape
-    cells = n_streams * n_segments * max_order
-    numerators = _group_sums(values, detail.rows * max_order + detail.orders - 1, cells)
-    numerators = numerators.reshape(chunks, n_streams, n_segments, max_order)
+    numerators = _row_sums(info[detail.ngrams[by_group]] * clipped, groups, n_streams * n_segments * max_order)
+    numerators = numerators.T.reshape(-1, n_streams, n_segments, max_order)
     best = choose_nltk(numerators, detail.denominators, detail.ref_lengths)
     chosen = np.take_along_axis(numerators, best[:, None], 1)[:, 0]
     lengths = np.broadcast_to(detail.ref_lengths[None, :, :, None], numerators.shape)
     ref_len = np.take_along_axis(lengths, best[:, None], 1)[:, 0].sum(axis=2)
-    return np.einsum("cs,csn->cn", weights, chosen), np.einsum("cs,cs->c", weights, ref_len.astype(np.float64))
+    return np.einsum("sc,csn->cn", weights, chosen), np.einsum("sc,cs->c", weights, ref_len.astype(np.float64))
 
 
-def _column_sums(values: np.ndarray, columns: np.ndarray, width: int) -> np.ndarray:
-    """Per row of ``values``, the sums over entries of each column (``columns`` ascending)."""
-    out = np.zeros((len(values), width))
-    if values.shape[1] == 0:
+def _integer_row_sums(values: np.ndarray, groups: np.ndarray, width: int) -> np.ndarray:
+    """``_row_sums`` of integer-valued ``values`` (exact in float64), as differences of running sums."""
+    out = np.zeros((width, values.shape[1]))
+    if len(values) == 0:
         return out
-    starts = np.flatnonzero(np.concatenate([[True], columns[1:] != columns[:-1]]))
-    out[:, columns[starts]] = np.add.reduceat(values, starts, axis=1)
+    running = np.cumsum(values, axis=0)
+    ends = np.flatnonzero(np.concatenate([groups[1:] != groups[:-1], [True]]))
+    totals = running[ends]
+    totals[1:] -= running[ends[:-1]]
+    out[groups[ends]] = totals
     return out
 
 
-def _group_sums(values: np.ndarray, groups: np.ndarray, width: int) -> np.ndarray:
-    """Per row of ``values``, the sums over entries of each group (any order)."""
-    order = np.argsort(groups, kind="stable")
-    return _column_sums(values[:, order], groups[order], width)
+def _row_sums(values: np.ndarray, groups: np.ndarray, width: int) -> np.ndarray:
+    """Sums of the rows of ``values`` per group (``groups`` ascending), shape (width x columns)."""
+    out = np.zeros((width, values.shape[1]))
+    if len(values) == 0:
+        return out
+    starts = np.flatnonzero(np.concatenate([[True], groups[1:] != groups[:-1]]))
+    out[groups[starts]] = np.add.reduceat(values, starts, axis=0)
+    return out
