@@ -9,11 +9,11 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 nist_score = pytest.importorskip("nltk.translate.nist_score")
 
+from helpers import fixed  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from shared_data import read_lines, references, system_output  # noqa: E402
 
-from helpers import fixed  # noqa: E402
 from mtscore.metrics.nist import NIST, corpus_nist, sentence_nist, sentence_nists  # noqa: E402
 
 TOLERANCE = 1e-9
@@ -23,7 +23,9 @@ WORDS = st.lists(st.sampled_from(["a", "b", "c", "0", "A", "."]), max_size=8).ma
 def _nltk_corpus(hypotheses, streams):
     """NLTK's corpus_nist on whitespace tokens; None where NLTK divides by zero (no n-grams of an order)."""
     try:
-        return nist_score.corpus_nist([[r.split() for r in refs] for refs in zip(*streams)], [h.split() for h in hypotheses])
+        return nist_score.corpus_nist(
+            [[r.split() for r in refs] for refs in zip(*streams, strict=True)], [h.split() for h in hypotheses]
+        )
     except ZeroDivisionError:
         return None
 
