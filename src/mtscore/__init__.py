@@ -4,7 +4,8 @@ Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segme
 ``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references
 prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceScores``; chrF
 (``corpus_chrf``, ``sentence_chrf``, ``sentence_chrfs``, ``CHRF``), TER (``corpus_ter``,
-``sentence_ter``, ``sentence_ters``, ``TER``) and ``paired_test`` (significance). ``mtscore.nltk``
+``sentence_ter``, ``sentence_ters``, ``TER``), NIST (``corpus_nist``, ``sentence_nist``,
+``sentence_nists``, ``NIST``) and ``paired_test`` (significance). ``mtscore.nltk``
 is a drop-in for NLTK's ``bleu_score``.
 
 Everything but the errors is imported on first use (the version too: it is read from the
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         tokenize,
     )
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
+    from .metrics.nist import NIST, corpus_nist, sentence_nist, sentence_nists
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
     from .significance import paired_test
     from .version import __version__
@@ -54,6 +56,7 @@ _LAZY = {
         "metrics.bleu",
     ),
     **dict.fromkeys(["CHRF", "corpus_chrf", "sentence_chrf", "sentence_chrfs"], "metrics.chrf"),
+    **dict.fromkeys(["NIST", "corpus_nist", "sentence_nist", "sentence_nists"], "metrics.nist"),
     **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
     "Signature": "core.signature",
     "paired_test": "significance",
@@ -65,6 +68,7 @@ __getattr__ = lazy_attributes(__name__, _LAZY)
 __all__ = [
     "BLEU",
     "CHRF",
+    "NIST",
     "TER",
     "BLEUScore",
     "BleuInputError",
@@ -75,12 +79,15 @@ __all__ = [
     "__version__",
     "corpus_bleu",
     "corpus_chrf",
+    "corpus_nist",
     "corpus_ter",
     "explain",
     "paired_test",
     "sentence_bleu",
     "sentence_chrf",
     "sentence_chrfs",
+    "sentence_nist",
+    "sentence_nists",
     "sentence_scores",
     "sentence_ter",
     "sentence_ters",
