@@ -77,3 +77,16 @@ def test_statistics_of_one_reference_corpus_merge() -> None:
         metric.corpus_score(["the cat", "a dog", "it is"]).score
     )
     assert not metric.can_stream()
+
+
+def test_statistics_of_other_references_do_not_merge() -> None:
+    """Rows counted against other references carry other weights: merging or scoring them is refused."""
+    hyps = ["a b", "d"]
+    metric, other = NIST([["a b c", "d e"]]), NIST([["a b x", "d e"]])
+    mine, theirs = metric.statistics(hyps), other.statistics(hyps)
+    with pytest.raises(ValueError, match="different reference corpora"):
+        mine[:1] + theirs[1:]
+    with pytest.raises(BleuInputError, match="other references"):
+        metric.score_statistics(theirs)
+    again = type(mine).from_json(mine.to_json())
+    assert again == mine and again.references == mine.references

@@ -12,10 +12,12 @@ reference corpus they were counted against: a resample has other weights, scored
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +26,7 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
-from ...core.stats import DetailedRows
+from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
@@ -157,6 +159,22 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         penalty = np.exp(-_MTEVAL_BETA * logs * logs) if mteval else np.exp(_NLTK_BETA * logs**2)
         return np.where(ratio >= 1, 1.0, np.where(ratio <= 0, 0.0, penalty))
 
+    def statistics(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> NISTStatistics:
+        """``segment_statistics`` as ``NISTStatistics``, which remember their reference corpus."""
+        prepared, resolved = self._resolve(hypotheses, references)
+        return NISTStatistics(self._statistics(prepared, resolved), prepared.digest)
+
+    def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> NISTScore:
+        """The corpus score of per-segment statistics; ``NISTStatistics`` counted against other
+        references than this metric's are refused (their information weights differ)."""
+        known = getattr(statistics, "references", None)
+        if known is not None and self._references is not None and known != self._references.digest:
+            raise BleuInputError(
+                "these NIST statistics were counted against other references than this metric's: "
+                "their information weights differ"
+            )
+        return super().score_statistics(statistics, nrefs)
+
     def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """Exact NIST of each resample (float64): the information weights recomputed from the
         resampled reference corpus, from the matches per n-gram that ``segment_statistics`` carries."""
@@ -201,6 +219,37 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             float(sums[-1]),
             self.signature(nrefs),
         )
+
+
+class NISTStatistics(Statistics):
+    """NIST's per-segment rows with the digest of the reference corpus they were counted against
+    (``references``; ``None``: unknown). Rows merge (``+``) only within one reference corpus:
+    rows counted against other references carry other information weights."""
+
+    def __init__(self, matrix: Any, references: str | None = None):
+        super().__init__(matrix)
+        self.references = references
+
+    def _like(self, matrix: np.ndarray) -> NISTStatistics:
+        return NISTStatistics(matrix, self.references)
+
+    def __add__(self, other: Any) -> NISTStatistics:
+        known = isinstance(other, NISTStatistics) and None not in (self.references, other.references)
+        if known and self.references != other.references:
+            raise ValueError(
+                "cannot merge NIST statistics counted against different reference corpora: each carries "
+                "its corpus's information weights; score every shard against the full reference corpus"
+            )
+        return super().__add__(other)
+
+    def to_json(self) -> str:
+        """``Statistics.to_json`` with the reference digest (``from_json`` reads it back)."""
+        return json.dumps({**json.loads(super().to_json()), "references": self.references})
+
+    @classmethod
+    def from_json(cls, text: str) -> NISTStatistics:
+        """Statistics from ``to_json``'s text, with their reference digest if it holds one."""
+        return cls(super().from_json(text).matrix, json.loads(text).get("references"))
 
 
 def corpus_nist(

@@ -8,6 +8,7 @@ resample (whose reference corpus, and so whose weights, differ) can be scored ex
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +96,10 @@ class PreparedReferences(References):
         self.max_keys, self.max_counts, self.sum_counts = keys, most, total
         self.ref_words = (lengths * present).sum(axis=0)
         self.n_present = present.sum(axis=0)
+        digest = hashlib.blake2b(digest_size=12)
+        for part in (present, lengths, *self.ngrams.keys, self.info):
+            digest.update(np.ascontiguousarray(part).tobytes())
+        self.digest = digest.hexdigest()  # names this reference corpus (its n-grams and weights)
 
     def _hypothesis_counts(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, ...]:
         """Distinct (segment, n-gram) of the hypotheses that the references hold, with counts."""
