@@ -78,7 +78,7 @@ def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, ngrams: Ng
 
 def line_of(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The line (index) of each token position."""
-    return np.searchsorted(np.cumsum(lengths), starts, side="right")
+    return np.repeat(np.arange(len(lengths)), lengths)[starts]
 
 
 def pair_counts(rows: np.ndarray, cols: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
