@@ -16,6 +16,7 @@ import numpy as np
 
 from .references import Detail, choose_nltk, information
 
+_DENSE = 64  # n-grams in at least 1/_DENSE of the segments are weighed by a dense matrix product
 _CHUNK_VALUES = 4 << 20  # float64 values held per chunk of resamples
 
 
@@ -27,11 +28,16 @@ def resampled_rows(rows: np.ndarray, detail: Detail, weights: np.ndarray, max_or
     cells = 0 if detail.ref_lengths is None else detail.ref_lengths.size * max_order
     groups = detail.ngrams if detail.variant == "mteval" else detail.rows * max_order + detail.orders - 1
     by_group = np.argsort(groups, kind="stable")  # matches entries grouped, for sums per group
+    n_segments = len(rows)
+    references = _Counts(detail.ref_segments, detail.ref_ngrams, detail.ref_counts, detail.n_kept, n_segments)
+    matched = None
+    if detail.variant == "mteval":
+        matched = _Counts(detail.rows[by_group], groups[by_group], detail.clipped[by_group], detail.n_kept, n_segments)
     width = max(len(detail.ref_counts), len(detail.rows), detail.n_kept, cells, 1)
     step = max(1, _CHUNK_VALUES // width)
     for start in range(0, len(weights), step):
         chunk = np.ascontiguousarray(weights[start : start + step].T)  # segments x resamples
-        info, ref_len = _recount(detail, chunk, max_order, groups[by_group], by_group)
+        info, ref_len = _recount(detail, chunk, max_order, references, matched, groups[by_group], by_group)
         sums[start : start + step, 2 * max_order : 3 * max_order] = info
         if ref_len is not None:
             sums[start : start + step, -1] = ref_len
@@ -39,31 +45,63 @@ def resampled_rows(rows: np.ndarray, detail: Detail, weights: np.ndarray, max_or
 
 
 def _recount(
-    detail: Detail, weights: np.ndarray, max_order: int, groups: np.ndarray, by_group: np.ndarray
+    detail: Detail,
+    weights: np.ndarray,
+    max_order: int,
+    references: _Counts,
+    matched: _Counts | None,
+    groups: np.ndarray,
+    by_group: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Per resample of the chunk (``weights``: segments x resamples), the information sum per order
-    (and NLTK's summed reference length); ``groups[by_group]`` sorts the matches entries."""
-    n_kept = detail.n_kept
-    counts = _integer_row_sums(weights[detail.ref_segments] * detail.ref_counts[:, None], detail.ref_ngrams, n_kept)
+    (and NLTK's summed reference length): ``references`` and ``matched`` (mteval) weigh the counts
+    per n-gram; ``groups[by_group]`` sorts the matches entries."""
+    counts = references(weights)
     words = detail.ref_words @ weights
     prefix = detail.kept_prefix[:, None]
     prefix_counts = np.where(prefix >= 0, counts[np.maximum(detail.kept_prefix, 0)], words[None, :])
     info = information(counts, prefix_counts, detail.variant)  # kept n-grams x resamples
-    clipped = detail.clipped[by_group, None]
-    if detail.variant == "mteval":
-        matched = _integer_row_sums(weights[detail.rows[by_group]] * clipped, groups, n_kept)
+    if matched is not None:  # mteval
         ends = np.searchsorted(detail.kept_orders, np.arange(max_order + 1), side="right")  # kept ids ascend
-        values = matched * info
+        values = matched(weights) * info
         return np.stack([values[a:b].sum(axis=0) for a, b in pairwise(ends)], axis=1), None
     assert detail.denominators is not None and detail.ref_lengths is not None  # NLTK's detail has them
     n_streams, n_segments = detail.ref_lengths.shape
-    numerators = _row_sums(info[detail.ngrams[by_group]] * clipped, groups, n_streams * n_segments * max_order)
+    numerators = _row_sums(
+        info[detail.ngrams[by_group]] * detail.clipped[by_group, None], groups, n_streams * n_segments * max_order
+    )
     numerators = numerators.T.reshape(-1, n_streams, n_segments, max_order)
     best = choose_nltk(numerators, detail.denominators, detail.ref_lengths)
     chosen = np.take_along_axis(numerators, best[:, None], 1)[:, 0]
     lengths = np.broadcast_to(detail.ref_lengths[None, :, :, None], numerators.shape)
     ref_len = np.take_along_axis(lengths, best[:, None], 1)[:, 0].sum(axis=2)
     return np.einsum("sc,csn->cn", weights, chosen), np.einsum("sc,cs->c", weights, ref_len.astype(np.float64))
+
+
+class _Counts:
+    """Per column, the sum over entries (segment, column, integer value) of the segment's weight
+    times the value: columns held by many segments as one dense matrix product, the others entry
+    by entry (entries sorted by column). Integer sums, so both are exact in float64."""
+
+    def __init__(self, segments: np.ndarray, columns: np.ndarray, values: np.ndarray, width: int, n_segments: int):
+        entries = np.bincount(columns, minlength=width)
+        dense = entries * _DENSE >= n_segments
+        self.width, self.dense_columns = width, np.flatnonzero(dense)
+        pick = dense[columns]
+        self.matrix = np.zeros((len(self.dense_columns), n_segments))
+        np.add.at(self.matrix, (np.searchsorted(self.dense_columns, columns[pick]), segments[pick]), values[pick])
+        single = (entries == 1)[columns]  # a column of one entry needs no sum
+        self.single = (segments[single], columns[single], values[single, None])
+        rest = ~pick & ~single
+        self.segments, self.columns, self.values = segments[rest], columns[rest], values[rest, None]
+
+    def __call__(self, weights: np.ndarray) -> np.ndarray:
+        """The sums per column for each resample (``weights``: segments x resamples)."""
+        out = _integer_row_sums(weights[self.segments] * self.values, self.columns, self.width)
+        segments, columns, values = self.single
+        out[columns] = weights[segments] * values
+        out[self.dense_columns] = self.matrix @ weights
+        return out
 
 
 def _integer_row_sums(values: np.ndarray, groups: np.ndarray, width: int) -> np.ndarray:
