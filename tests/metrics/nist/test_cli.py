@@ -67,3 +67,14 @@ def test_paired(capsys, files, test: str) -> None:
     rows = json.loads(out)
     assert rows[1]["NIST"]["p_value"] is not None
     assert rows[0]["NIST"]["score"] == pytest.approx(NIST([REFS]).corpus_score(HYPS).score)
+
+
+@pytest.mark.parametrize("sentence", [[], ["-sl"]])
+def test_tsv_lists_the_sums(capsys, files, sentence: list[str]) -> None:
+    ref, hyp, _ = files
+    code, out, _ = run(capsys, ref, "-i", hyp, "-m", "nist", *sentence, "-f", "tsv")
+    header, *rows = [line.split("\t") for line in out.splitlines()]
+    assert code == 0
+    assert header[header.index("matches_1") : header.index("matches_1") + 2] == ["matches_1", "matches_2"]
+    assert rows[-1][1] == "corpus" and len(rows) == (len(HYPS) + 1 if sentence else 1)
+    assert float(rows[-1][2]) == pytest.approx(NIST([REFS]).corpus_score(HYPS).score)

@@ -24,7 +24,7 @@ import numpy as np
 from ... import tokenizers
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
-from ...core.score import SacrebleuFormat
+from ...core.score import SacrebleuFormat, SegmentResults
 from ...core.signature import Signature, tool_version
 from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
@@ -198,26 +198,34 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             }
         )
 
+    def segment_results(self, statistics: np.ndarray) -> SegmentResults:
+        """Each segment's NIST with its sums (mteval's segment scores: the corpus's weights), then the corpus's."""
+        corpus = self.score_statistics(statistics)
+        rows = np.asarray(statistics, dtype=np.float64)
+        return SegmentResults([self._result(row, corpus.signature) for row in rows], corpus)
+
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> NISTScore:
         n = self.max_order
         statistics = np.asarray(statistics)
         if statistics.ndim != 2 or statistics.shape[1] != columns(n):
             raise BleuInputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
-        sums = statistics.sum(axis=0, dtype=np.float64)
-        score = float(self.scores_of_sums(sums)[0])
-        hyp = sums[-2] * (n if self.variant == "nltk" else 1)
-        bp = float(self._brevity(np.array([hyp]), np.array([sums[-1]]))[0])
         nrefs = 1 if references is None else references.nrefs
+        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature(nrefs))
+
+    def _result(self, sums: np.ndarray, signature: Signature) -> NISTScore:
+        """The result of one row of summed statistics."""
+        n = self.max_order
+        hyp = sums[-2] * (n if self.variant == "nltk" else 1)
         return NISTScore(
-            score,
+            float(self.scores_of_sums(sums)[0]),
             self.name,
-            bp,
+            float(self._brevity(np.array([hyp]), np.array([sums[-1]]))[0]),
             sums[2 * n : 3 * n].tolist(),
             [int(x) for x in np.rint(sums[:n])],
             [int(x) for x in np.rint(sums[n : 2 * n])],
             round(sums[-2]),
             float(sums[-1]),
-            self.signature(nrefs),
+            signature,
         )
 
 
