@@ -36,6 +36,18 @@ def wmt22_dir() -> Path:
     pytest.skip(message)
 
 
+def oracles_dir() -> Path:
+    """The folder of oracle expectations (``../shared/data/oracles``); skips the calling test when
+    absent, or fails it when ``CI`` is set."""
+    path = SHARED_DIR / "data" / "oracles"
+    if path.is_dir():
+        return path
+    message = f"../shared/data/oracles not found next to the repository (looked in {path}); these tests need it"
+    if os.environ.get("CI"):
+        pytest.fail(f"{message}, and CI is set, so a missing data folder is an error", pytrace=False)
+    pytest.skip(message)
+
+
 def read_lines(path: Path) -> list[str]:
     """The lines of a UTF-8 file, split on ``"\\n"`` only (not ``str.splitlines``), final empty piece dropped."""
     lines = Path(path).read_bytes().decode("utf-8").split("\n")  # not read_text: it turns "\r" into "\n"

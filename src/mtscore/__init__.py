@@ -8,7 +8,8 @@ prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceS
 ``sentence_google_bleu``, ``sentence_google_bleus``, ``GoogleBLEU``), WER and CER exact to jiwer
 (``corpus_wer``, ``sentence_wer``, ``sentence_wers``, ``WER``; ``corpus_cer``, ``sentence_cer``,
 ``sentence_cers``, ``CER``), METEOR exact to NLTK (``corpus_meteor``, ``sentence_meteor``,
-``sentence_meteors``, ``METEOR``) and ``paired_test`` (significance). ``mtscore.nltk`` is a drop-in
+``sentence_meteors``, ``METEOR``), NIST exact to mteval-v13a (``corpus_nist``, ``sentence_nist``,
+``sentence_nists``, ``NIST``) and ``paired_test`` (significance). ``mtscore.nltk`` is a drop-in
 for NLTK's ``bleu_score``.
 
 Everything but the errors is imported on first use (the version too: it is read from the
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
     from .metrics.google_bleu import GoogleBLEU, corpus_google_bleu, sentence_google_bleu, sentence_google_bleus
     from .metrics.meteor import METEOR, corpus_meteor, sentence_meteor, sentence_meteors
+    from .metrics.nist import NIST, corpus_nist, sentence_nist, sentence_nists
     from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
     from .metrics.wer import WER, corpus_wer, sentence_wer, sentence_wers
     from .significance import paired_test
@@ -62,6 +64,7 @@ _LAZY = {
         "metrics.bleu",
     ),
     **dict.fromkeys(["CHRF", "corpus_chrf", "sentence_chrf", "sentence_chrfs"], "metrics.chrf"),
+    **dict.fromkeys(["NIST", "corpus_nist", "sentence_nist", "sentence_nists"], "metrics.nist"),
     **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
     **dict.fromkeys(
         ["GoogleBLEU", "corpus_google_bleu", "sentence_google_bleu", "sentence_google_bleus"], "metrics.google_bleu"
@@ -81,6 +84,7 @@ __all__ = [
     "CER",
     "CHRF",
     "METEOR",
+    "NIST",
     "TER",
     "WER",
     "BLEUScore",
@@ -96,6 +100,7 @@ __all__ = [
     "corpus_chrf",
     "corpus_google_bleu",
     "corpus_meteor",
+    "corpus_nist",
     "corpus_ter",
     "corpus_wer",
     "explain",
@@ -109,6 +114,8 @@ __all__ = [
     "sentence_google_bleus",
     "sentence_meteor",
     "sentence_meteors",
+    "sentence_nist",
+    "sentence_nists",
     "sentence_scores",
     "sentence_ter",
     "sentence_ters",

@@ -36,6 +36,10 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
     # The result attributes a TSV row lists (a list spreads over columns ``name_1`` ...); none: no TSV.
     tsv_fields: ClassVar[tuple[str, ...]] = ()
+    # Whether a resample's score is ``scores_of_sums`` of its rows summed with the resample's weights,
+    # as significance tests assume; False for a metric whose rows depend on the whole corpus (NIST's
+    # information weights), which then scores resamples itself (``resampled_scores``).
+    additive: ClassVar[bool] = True
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
@@ -96,6 +100,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """What ``mtscore explain`` prints for a few segments: an object whose ``str`` is the text
         (BLEU: the n-gram tables; WER and CER: the alignments)."""
         raise BleuInputError(f"mtscore explain does not cover {self.name} yet")
+
+    def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """The score of each resample of per-segment ``statistics`` (as ``segment_statistics`` gives
+        them), each row of ``weights`` holding the multiplicity of every segment. Significance tests
+        call it, chunk by chunk of the shared draws, for metrics that are not ``additive``."""
+        return self.scores_of_sums(np.asarray(weights, dtype=np.float64) @ np.asarray(statistics, dtype=np.float64))
 
     # The shared flow.
 

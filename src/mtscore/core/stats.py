@@ -97,6 +97,21 @@ class Statistics:
             return cls.from_matrix(data["matrix"])
 
 
+class DetailedRows(np.ndarray):
+    """Per-segment rows that also carry ``detail``: what a metric that is not additive (NIST) needs
+    to score resamples exactly. Any array derived from them (a slice, a sum, a copy) drops it."""
+
+    detail: Any = None
+
+    def __new__(cls, rows: np.ndarray, detail: Any) -> DetailedRows:
+        array = np.asarray(rows).view(cls)
+        array.detail = detail
+        return array
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.detail = None
+
+
 def float32_arithmetic() -> type[np.floating[Any]]:
     """The scalar type of ``100.0 * numpy.float32(x)`` under the installed NumPy: float32 from
     NumPy 2 (NEP 50), float64 before. sacrebleu's resampled scores are computed with it."""

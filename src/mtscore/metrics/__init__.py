@@ -25,6 +25,7 @@ METRICS = {
     "wer": "WER",
     "cer": "CER",
     "meteor": "METEOR",
+    "nist": "NIST",
 }
 # Other command-line names -> the metric's own name (a key of ``METRICS``).
 ALIASES = {"gleu": "google_bleu"}

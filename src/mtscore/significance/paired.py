@@ -94,7 +94,16 @@ def paired_test_statistics(
         raise BleuInputError(f"the number of bootstrap resamples must be a positive integer, got {n_resamples!r}")
     bar = Progress(f"{TEST_NAMES[test]}:", n_samples + (n_resamples if test == "ar" else 0)) if progress else None
     trials = randomization_sums(stacked, n_samples, rng, bar) if test == "ar" else None
-    resampled = bootstrap_sums(stacked, n_resamples, rng, bar)
+    # Metrics that are not additive (NIST) score each chunk of the same draws themselves.
+    own: dict[tuple[str, int], list[np.ndarray]] = {
+        (name, i): [] for name in names if not metrics[name].additive for i in range(k)
+    }
+
+    def rescore(weights: np.ndarray) -> None:
+        for (name, i), scores in own.items():
+            scores.append(metrics[name].resampled_scores(statistics[name][i], weights))
+
+    resampled = bootstrap_sums(stacked, n_resamples, rng, bar, rescore if own else None)
     if bar:
         bar.close()
 
@@ -103,7 +112,10 @@ def paired_test_statistics(
         metric, stats = metrics[name], statistics[name]
         totals = [s.sum(axis=0, keepdims=True) for s in stats]
         actual = [float(metric.scores_of_sums(total)[0]) for total in totals]
-        boot = [metric.scores_of_sums(resampled[:, where[name, i]].astype(np.float32)) for i in range(k)]
+        if metric.additive:
+            boot = [metric.scores_of_sums(resampled[:, where[name, i]].astype(np.float32)) for i in range(k)]
+        else:
+            boot = [np.concatenate(own[name, i]) for i in range(k)]
         found = []
         for a, b in pairs:
             observed = abs(actual[a] - actual[b])

@@ -8,7 +8,7 @@ sacrebleu 2.6.0: p-values, means and intervals are its own for the same seed.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from statistics import mean as exact_average
 from typing import TYPE_CHECKING, Any
 
@@ -106,23 +106,40 @@ def _product_type(statistics: np.ndarray, largest: float) -> type[np.floating[An
     return np.float64
 
 
-def bootstrap_sums(
-    statistics: np.ndarray, n_samples: int, rng: np.random.Generator, progress: Progress | None = None
-) -> np.ndarray:
-    """Column sums of ``n_samples`` resamples of the rows (with replacement), drawn as sacrebleu's
-    ``rng.choice(n, (n_samples, n))``, as a (n_samples x columns) float64 array."""
-    n = len(statistics)
-    sums = np.empty((n_samples, statistics.shape[1]))
-    kind = _product_type(statistics, n * np.abs(statistics).max(initial=0))  # weights add up to n
-    matrix = statistics.astype(kind)
+def bootstrap_weights(
+    n: int, n_samples: int, rng: np.random.Generator, progress: Progress | None = None
+) -> Iterator[np.ndarray]:
+    """Chunks of resamples as segment multiplicities (rows x n int64), drawn as sacrebleu's
+    ``rng.choice(n, (n_samples, n))``: the same draws for every metric that uses them."""
     step = _rows_per_chunk(n)
     for start in range(0, n_samples, step):
         rows = min(step, n_samples - start)
         drawn = rng.integers(0, n, size=(rows, n))  # the very draws of rng.choice(n, size, replace=True)
-        weights = np.bincount((drawn + n * np.arange(rows)[:, None]).ravel(), minlength=rows * n)
-        sums[start : start + rows] = weights.reshape(rows, n).astype(kind) @ matrix
+        yield np.bincount((drawn + n * np.arange(rows)[:, None]).ravel(), minlength=rows * n).reshape(rows, n)
         if progress:
             progress.advance(rows)
+
+
+def bootstrap_sums(
+    statistics: np.ndarray,
+    n_samples: int,
+    rng: np.random.Generator,
+    progress: Progress | None = None,
+    each: Callable[[np.ndarray], None] | None = None,
+) -> np.ndarray:
+    """Column sums of ``n_samples`` resamples of the rows (with replacement), drawn as sacrebleu's
+    ``rng.choice(n, (n_samples, n))``, as a (n_samples x columns) float64 array. ``each`` is given
+    every chunk of weights too (metrics that score resamples themselves share the draws)."""
+    n = len(statistics)
+    sums = np.empty((n_samples, statistics.shape[1]))
+    kind = _product_type(statistics, n * np.abs(statistics).max(initial=0))  # weights add up to n
+    matrix = statistics.astype(kind)
+    start = 0
+    for weights in bootstrap_weights(n, n_samples, rng, progress):
+        sums[start : start + len(weights)] = weights.astype(kind) @ matrix
+        start += len(weights)
+        if each:
+            each(weights)
     return sums
 
 
@@ -157,5 +174,11 @@ def bootstrap_confidence(
     if len(statistics) == 0:
         raise BleuInputError("no segments to resample")
     rng = np.random.default_rng(resolve_seed(seed))
+    if not metric.additive:  # float64 scores of resamples the metric rescores itself (NIST)
+        scores = [
+            metric.resampled_scores(statistics, weights)
+            for weights in bootstrap_weights(len(statistics), n_samples, rng)
+        ]
+        return confidence_interval(np.concatenate(scores), exact_mean=True)
     sums = bootstrap_sums(statistics.astype(np.float64), n_samples, rng)
     return confidence_interval(metric.scores_of_sums(sums.astype(np.float32)), exact_mean=True)

@@ -1,0 +1,301 @@
+"""NIST (Doddington 2002), exact to Moses mteval-v13a.pl, with NLTK 3.10's ``corpus_nist`` rules as a variant.
+
+An n-gram w1..wn carries information log2(count(w1..wn-1) / count(w1..wn)), counted over every
+reference segment of the corpus (each reference counts; a unigram's numerator is the number of
+reference words). A segment's row holds, per order, its clipped matches, its hypothesis n-grams and
+the information of its matches, then its length and reference length; the corpus score is
+sum_n info_n / max(hyp_ngrams_n, 1) times the brevity penalty exp(beta log(min(1, hyp/ref))^2),
+beta giving 0.5 at a ratio of 2/3. The rows add up to the corpus numbers, but only for the
+reference corpus they were counted against: a resample has other weights, scored by
+``resampled_scores`` from the matches per n-gram the rows carry.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from ... import tokenizers
+from ...core.inputs import ReferenceStreams, check_references
+from ...core.metric import Metric
+from ...core.score import SacrebleuFormat, SegmentResults
+from ...core.signature import Signature, tool_version
+from ...core.stats import DetailedRows, Statistics
+from ...engine.keys import TokenKeys, distinct_lines
+from ...errors import BleuInputError
+from ...tokenizers.lines import split_lines
+from .options import OPTIONS, VARIANTS
+from .references import PreparedReferences, columns
+from .resampling import resampled_rows
+
+__all__ = ["NIST", "NISTScore", "corpus_nist", "sentence_nist", "sentence_nists"]
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_MTEVAL_BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
+_NLTK_BETA = math.log(0.5) / math.log(1.5) ** 2
+
+
+@dataclass(frozen=True)
+class NISTScore(SacrebleuFormat):
+    """A NIST result (unbounded, higher is better) with its corpus sums and signature."""
+
+    score: float
+    name: str
+    bp: float
+    info: list[float]  # per order, the information of the matched n-grams
+    matches: list[int]
+    totals: list[int]  # per order, the hypothesis n-grams
+    sys_len: int
+    ref_len: float  # mteval: the average reference length; NLTK: the summed chosen lengths
+    signature: Signature = field(compare=False)
+
+    @property
+    def verbose(self) -> str:
+        precisions = "/".join(f"{i / max(t, 1):.3f}" for i, t in zip(self.info, self.totals, strict=True))
+        lengths = f"hyp_len = {self.sys_len} ref_len = {self.ref_len:g}"
+        return f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} {lengths})"
+
+    @property
+    def ratio(self) -> float:
+        order = 1 if self.name == "NIST" else len(self.totals)
+        return order * self.sys_len / self.ref_len if self.ref_len else 0.0
+
+    def to_dict(self) -> dict:
+        """The score at full precision with the corpus sums."""
+        return {
+            "name": self.name,
+            "score": self.score,
+            "bp": self.bp,
+            "info": self.info,
+            "matches": self.matches,
+            "totals": self.totals,
+            "sys_len": self.sys_len,
+            "ref_len": self.ref_len,
+        }
+
+
+def _check_options(variant: str, max_order: int) -> None:
+    if variant not in VARIANTS:
+        raise BleuInputError(f"unknown NIST variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
+    if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)) or not 1 <= max_order <= 9:
+        raise BleuInputError(f"max_order must be an integer from 1 to 9, got {max_order!r}")
+
+
+class NIST(Metric[PreparedReferences, NISTScore]):
+    """NIST with fixed options; give ``references`` once to score many systems against them.
+
+    ``variant``: ``"mteval"`` (Moses mteval-v13a.pl) or ``"nltk"`` (NLTK's ``corpus_nist`` rules on
+    our tokens: clipping and reference length per reference, the best reference per order).
+    ``case_sensitive``: keep case (mteval's ``-c``); by default A-Z are lowercased, as mteval does.
+
+    >>> round(NIST([["the cat sat on the mat"]]).corpus_score(["the cat sat on a mat"]).score, 4)
+    2.3315
+    """
+
+    options = OPTIONS
+    tsv_fields = ("score", "bp", "sys_len", "ref_len", "matches", "totals", "info")
+    additive = False
+
+    def __init__(
+        self,
+        references: ReferenceStreams | None = None,
+        *,
+        variant: str = "mteval",
+        case_sensitive: bool = False,
+        tokenize: str = "13a",
+        max_order: int = 5,
+    ):
+        _check_options(variant, max_order)
+        self.variant, self.case_sensitive, self.max_order = variant, case_sensitive, int(max_order)
+        self.tokenizer = tokenizers.get(tokenize)
+        self.name = "NIST" if variant == "mteval" else "NIST-nltk"
+        super().__init__(references)
+
+    def can_stream(self) -> bool:
+        """No: a block's rows would carry the block's information weights, not the corpus's."""
+        return False
+
+    def keys(self, lines: list[str]) -> TokenKeys:
+        """The lines' tokens as keys (lowercased A-Z unless case-sensitive; a repeated line tokenized once)."""
+        if not self.case_sensitive:
+            lines = [line.translate(_ASCII_LOWER) for line in lines]
+        distinct, rows = distinct_lines(lines)
+        return TokenKeys.of(split_lines(distinct, self.tokenizer), rows)
+
+    def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> PreparedReferences:
+        """Check, tokenize and count reference streams; ``None`` marks a missing reference."""
+        present = check_references(references, n_hypotheses)
+        lines = [line or "" for line in chain.from_iterable(references)]
+        return PreparedReferences(self.keys(lines), present, self.max_order, self.variant, self.keys(["0"]))
+
+    def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
+        ids, lengths = prepared.vocabulary.encode(self.keys(list(hypotheses)))
+        rows, detail = prepared.rows(ids, lengths.astype(np.int64))
+        return DetailedRows(rows, detail)
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """The NIST score of each row of summed statistics."""
+        sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))
+        n = self.max_order
+        info, totals = sums[:, 2 * n : 3 * n], sums[:, n : 2 * n]
+        precision = (info / np.maximum(totals, 1)).sum(axis=1)
+        hyp_len, ref_len = sums[:, -2], sums[:, -1]
+        if self.variant == "nltk":
+            hyp_len = hyp_len * n
+        return precision * self._brevity(hyp_len, ref_len)
+
+    def _brevity(self, hyp_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+        """exp(beta log(ratio)^2) below a ratio of 1, 1 from it, 0 at 0 (and 1 without reference words)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(ref_len > 0, hyp_len / np.where(ref_len > 0, ref_len, 1), np.inf)
+            logs = np.log(np.where(ratio > 0, ratio, 1.0))
+        mteval = self.variant == "mteval"
+        penalty = np.exp(-_MTEVAL_BETA * logs * logs) if mteval else np.exp(_NLTK_BETA * logs**2)
+        return np.where(ratio >= 1, 1.0, np.where(ratio <= 0, 0.0, penalty))
+
+    def statistics(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> NISTStatistics:
+        """``segment_statistics`` as ``NISTStatistics``, which remember their reference corpus."""
+        prepared, resolved = self._resolve(hypotheses, references)
+        return NISTStatistics(self._statistics(prepared, resolved), prepared.digest)
+
+    def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> NISTScore:
+        """The corpus score of per-segment statistics; ``NISTStatistics`` counted against other
+        references than this metric's are refused (their information weights differ)."""
+        known = getattr(statistics, "references", None)
+        if known is not None and self._references is not None and known != self._references.digest:
+            raise BleuInputError(
+                "these NIST statistics were counted against other references than this metric's: "
+                "their information weights differ"
+            )
+        return super().score_statistics(statistics, nrefs)
+
+    def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """Exact NIST of each resample (float64): the information weights recomputed from the
+        resampled reference corpus, from the matches per n-gram that ``segment_statistics`` carries."""
+        detail = getattr(statistics, "detail", None)
+        if detail is None:
+            raise BleuInputError(
+                "NIST resamples need the statistics of segment_statistics (they carry the matches per n-gram): "
+                "rows alone, sliced, merged or loaded, cannot be resampled exactly"
+            )
+        return self.scores_of_sums(resampled_rows(np.asarray(statistics), detail, weights, self.max_order))
+
+    def _signature(self, nrefs: int | str) -> Signature:
+        return Signature(
+            {
+                "nrefs": str(nrefs),
+                "case": "mixed" if self.case_sensitive else "lc",
+                "tok": self.tokenizer.name,
+                "ngram": str(self.max_order),
+                "impl": self.variant,
+                "version": tool_version(),
+            }
+        )
+
+    def segment_results(self, statistics: np.ndarray) -> SegmentResults:
+        """Each segment's NIST with its sums (mteval's segment scores: the corpus's weights), then the corpus's."""
+        corpus = self.score_statistics(statistics)
+        rows = np.asarray(statistics, dtype=np.float64)
+        return SegmentResults([self._result(row, corpus.signature) for row in rows], corpus)
+
+    def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> NISTScore:
+        n = self.max_order
+        statistics = np.asarray(statistics)
+        if statistics.ndim != 2 or statistics.shape[1] != columns(n):
+            raise BleuInputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
+        nrefs = 1 if references is None else references.nrefs
+        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature(nrefs))
+
+    def _result(self, sums: np.ndarray, signature: Signature) -> NISTScore:
+        """The result of one row of summed statistics."""
+        n = self.max_order
+        hyp = sums[-2] * (n if self.variant == "nltk" else 1)
+        return NISTScore(
+            float(self.scores_of_sums(sums)[0]),
+            self.name,
+            float(self._brevity(np.array([hyp]), np.array([sums[-1]]))[0]),
+            sums[2 * n : 3 * n].tolist(),
+            [int(x) for x in np.rint(sums[:n])],
+            [int(x) for x in np.rint(sums[n : 2 * n])],
+            round(sums[-2]),
+            float(sums[-1]),
+            signature,
+        )
+
+
+class NISTStatistics(Statistics):
+    """NIST's per-segment rows with the digest of the reference corpus they were counted against
+    (``references``; ``None``: unknown). Rows merge (``+``) only within one reference corpus:
+    rows counted against other references carry other information weights."""
+
+    def __init__(self, matrix: Any, references: str | None = None):
+        super().__init__(matrix)
+        self.references = references
+
+    def _like(self, matrix: np.ndarray) -> NISTStatistics:
+        return NISTStatistics(matrix, self.references)
+
+    def __add__(self, other: Any) -> NISTStatistics:
+        known = isinstance(other, NISTStatistics) and None not in (self.references, other.references)
+        if known and self.references != other.references:
+            raise ValueError(
+                "cannot merge NIST statistics counted against different reference corpora: each carries "
+                "its corpus's information weights; score every shard against the full reference corpus"
+            )
+        return super().__add__(other)
+
+    def to_json(self) -> str:
+        """``Statistics.to_json`` with the reference digest (``from_json`` reads it back)."""
+        return json.dumps({**json.loads(super().to_json()), "references": self.references})
+
+    @classmethod
+    def from_json(cls, text: str) -> NISTStatistics:
+        """Statistics from ``to_json``'s text, with their reference digest if it holds one."""
+        return cls(super().from_json(text).matrix, json.loads(text).get("references"))
+
+
+def corpus_nist(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    variant: str = "mteval",
+    case_sensitive: bool = False,
+    tokenize: str = "13a",
+    max_order: int = 5,
+) -> NISTScore:
+    """Corpus NIST of hypotheses against reference streams (mteval-v13a's, or NLTK's rules)."""
+    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_nist(
+    hypothesis: str,
+    references: Sequence[str | None],
+    variant: str = "mteval",
+    case_sensitive: bool = False,
+    tokenize: str = "13a",
+    max_order: int = 5,
+) -> NISTScore:
+    """NIST of one hypothesis as a corpus of one segment: information from its own references
+    (NLTK's ``sentence_nist``; not mteval's segment scores, which ``sentence_nists`` gives)."""
+    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
+    return metric.sentence_score(hypothesis, references)
+
+
+def sentence_nists(
+    hypotheses: Sequence[str],
+    references: ReferenceStreams,
+    variant: str = "mteval",
+    case_sensitive: bool = False,
+    tokenize: str = "13a",
+    max_order: int = 5,
+) -> np.ndarray:
+    """Every segment's NIST as mteval's ``-d 2`` gives it: the segment's own counts and lengths
+    with the information weights of the whole reference corpus."""
+    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
+    return metric.sentence_scores(hypotheses, references)

@@ -1,0 +1,127 @@
+"""Exact NIST scores of resampled corpora, from the matches per n-gram (``Detail``).
+
+A resample with segment multiplicities w has reference counts R_w(g) = sum_s w_s R_s(g), so its
+information weights log2(R_w(prefix g) / R_w(g)) differ from the full corpus's. Its numerator of
+order n is sum_g M_w(g) info_w(g) with M_w = sum_s w_s M_s (mteval), or NLTK's per-segment choice
+of reference made again under the new weights. Only matched n-grams (and their prefixes, matched
+too) matter, so the sums run over them alone; resamples go in chunks so that memory stays bounded.
+All arithmetic is float64.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+
+from .references import Detail, choose_nltk, information
+
+_DENSE = 64  # n-grams in at least 1/_DENSE of the segments are weighed by a dense matrix product
+_CHUNK_VALUES = 4 << 20  # float64 values held per chunk of resamples
+
+
+def resampled_rows(rows: np.ndarray, detail: Detail, weights: np.ndarray, max_order: int) -> np.ndarray:
+    """The summed rows of each resample (a row of ``weights``: segment multiplicities), with the
+    information columns (and NLTK's reference length) recomputed under the resample's weights."""
+    weights = np.asarray(weights, dtype=np.float64)
+    sums = weights @ rows
+    cells = 0 if detail.ref_lengths is None else detail.ref_lengths.size * max_order
+    groups = detail.ngrams if detail.variant == "mteval" else detail.rows * max_order + detail.orders - 1
+    by_group = np.argsort(groups, kind="stable")  # matches entries grouped, for sums per group
+    n_segments = len(rows)
+    references = _Counts(detail.ref_segments, detail.ref_ngrams, detail.ref_counts, detail.n_kept, n_segments)
+    matched = None
+    if detail.variant == "mteval":
+        matched = _Counts(detail.rows[by_group], groups[by_group], detail.clipped[by_group], detail.n_kept, n_segments)
+    width = max(len(detail.ref_counts), len(detail.rows), detail.n_kept, cells, 1)
+    step = max(1, _CHUNK_VALUES // width)
+    for start in range(0, len(weights), step):
+        chunk = np.ascontiguousarray(weights[start : start + step].T)  # segments x resamples
+        info, ref_len = _recount(detail, chunk, max_order, references, matched, groups[by_group], by_group)
+        sums[start : start + step, 2 * max_order : 3 * max_order] = info
+        if ref_len is not None:
+            sums[start : start + step, -1] = ref_len
+    return sums
+
+
+def _recount(
+    detail: Detail,
+    weights: np.ndarray,
+    max_order: int,
+    references: _Counts,
+    matched: _Counts | None,
+    groups: np.ndarray,
+    by_group: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per resample of the chunk (``weights``: segments x resamples), the information sum per order
+    (and NLTK's summed reference length): ``references`` and ``matched`` (mteval) weigh the counts
+    per n-gram; ``groups[by_group]`` sorts the matches entries."""
+    counts = references(weights)
+    words = detail.ref_words @ weights
+    prefix = detail.kept_prefix[:, None]
+    prefix_counts = np.where(prefix >= 0, counts[np.maximum(detail.kept_prefix, 0)], words[None, :])
+    info = information(counts, prefix_counts, detail.variant)  # kept n-grams x resamples
+    if matched is not None:  # mteval
+        ends = np.searchsorted(detail.kept_orders, np.arange(max_order + 1), side="right")  # kept ids ascend
+        values = matched(weights) * info
+        return np.stack([values[a:b].sum(axis=0) for a, b in pairwise(ends)], axis=1), None
+    assert detail.denominators is not None and detail.ref_lengths is not None  # NLTK's detail has them
+    n_streams, n_segments = detail.ref_lengths.shape
+    numerators = _row_sums(
+        info[detail.ngrams[by_group]] * detail.clipped[by_group, None], groups, n_streams * n_segments * max_order
+    )
+    numerators = numerators.T.reshape(-1, n_streams, n_segments, max_order)
+    best = choose_nltk(numerators, detail.denominators, detail.ref_lengths)
+    chosen = np.take_along_axis(numerators, best[:, None], 1)[:, 0]
+    lengths = np.broadcast_to(detail.ref_lengths[None, :, :, None], numerators.shape)
+    ref_len = np.take_along_axis(lengths, best[:, None], 1)[:, 0].sum(axis=2)
+    return np.einsum("sc,csn->cn", weights, chosen), np.einsum("sc,cs->c", weights, ref_len.astype(np.float64))
+
+
+class _Counts:
+    """Per column, the sum over entries (segment, column, integer value) of the segment's weight
+    times the value: columns held by many segments as one dense matrix product, the others entry
+    by entry (entries sorted by column). Integer sums, so both are exact in float64."""
+
+    def __init__(self, segments: np.ndarray, columns: np.ndarray, values: np.ndarray, width: int, n_segments: int):
+        entries = np.bincount(columns, minlength=width)
+        dense = entries * _DENSE >= n_segments
+        self.width, self.dense_columns = width, np.flatnonzero(dense)
+        pick = dense[columns]
+        self.matrix = np.zeros((len(self.dense_columns), n_segments))
+        np.add.at(self.matrix, (np.searchsorted(self.dense_columns, columns[pick]), segments[pick]), values[pick])
+        single = (entries == 1)[columns]  # a column of one entry needs no sum
+        self.single = (segments[single], columns[single], values[single, None])
+        rest = ~pick & ~single
+        self.segments, self.columns, self.values = segments[rest], columns[rest], values[rest, None]
+
+    def __call__(self, weights: np.ndarray) -> np.ndarray:
+        """The sums per column for each resample (``weights``: segments x resamples)."""
+        out = _integer_row_sums(weights[self.segments] * self.values, self.columns, self.width)
+        segments, columns, values = self.single
+        out[columns] = weights[segments] * values
+        out[self.dense_columns] = self.matrix @ weights
+        return out
+
+
+def _integer_row_sums(values: np.ndarray, groups: np.ndarray, width: int) -> np.ndarray:
+    """``_row_sums`` of integer-valued ``values`` (exact in float64), as differences of running sums."""
+    out = np.zeros((width, values.shape[1]))
+    if len(values) == 0:
+        return out
+    running = np.cumsum(values, axis=0)
+    ends = np.flatnonzero(np.concatenate([groups[1:] != groups[:-1], [True]]))
+    totals = running[ends]
+    totals[1:] -= running[ends[:-1]]
+    out[groups[ends]] = totals
+    return out
+
+
+def _row_sums(values: np.ndarray, groups: np.ndarray, width: int) -> np.ndarray:
+    """Sums of the rows of ``values`` per group (``groups`` ascending), shape (width x columns)."""
+    out = np.zeros((width, values.shape[1]))
+    if len(values) == 0:
+        return out
+    starts = np.flatnonzero(np.concatenate([[True], groups[1:] != groups[:-1]]))
+    out[groups[starts]] = np.add.reduceat(values, starts, axis=0)
+    return out
