@@ -93,8 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="mtscore",
         description="Score hypotheses against references with BLEU, chrF and TER exactly as sacrebleu does, and "
-        "with Google-BLEU, WER/CER and METEOR exactly as NLTK and jiwer do; confidence intervals and paired "
-        "significance tests.",
+        "with Google-BLEU, WER/CER, METEOR and NIST exactly as NLTK, jiwer and mteval-v13a do; confidence "
+        "intervals and paired significance tests.",
         epilog="examples:\n  mtscore ref.de -i hyp.de\n  cat hyp.de | mtscore ref1.de ref2.de\n"
         "  mtscore ref.de -i sys1.de sys2.de -f text\n  mtscore ref.de -i hyp.de -sl -f tsv\n"
         "  mtscore ref.de -i hyp.de -m bleu chrf ter --confidence\n"
