@@ -12,15 +12,30 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from .stats import Stats
 
 if TYPE_CHECKING:
-    from .metric import BLEU
+    from .references import PreparedReferences
     from .result import BLEUScore, SentenceScores
+    from .scoring import Scoring
+
+
+class BLEUMetric(Protocol):
+    """What the explanation reads of a ``metric.BLEU``: its options, tokenizer and scoring."""
+
+    scoring: Scoring
+
+    def prepare(self, references: Any, n_hypotheses: int | None = None) -> PreparedReferences: ...
+
+    def tokenize(self, lines: list[str]) -> list[list[str]]: ...
+
+    def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> BLEUScore: ...
+
+    def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores: ...
 
 
 @dataclass(frozen=True)
@@ -180,7 +195,7 @@ def hints_for(tables: SegmentTables, score: BLEUScore, smooth: str, effective_or
 
 
 def explain(
-    hypotheses: list[str], references: list[list[str | None]], metric: BLEU, sentence_metric: BLEU
+    hypotheses: list[str], references: list[list[str | None]], metric: BLEUMetric, sentence_metric: BLEUMetric
 ) -> Explanation:
     """Tables and scores of ``hypotheses`` against reference streams, with ``metric``'s options for the
     corpus score and ``sentence_metric``'s (sentence-level defaults) for each segment."""

@@ -14,7 +14,8 @@ import numpy as np
 
 from ...core.inputs import ReferenceStreams
 from ...core.signature import Signature
-from ..wer.metric import EditCounts, EditRate, EditReferences, jiwer_measures
+from ..wer.counts import EditCounts, jiwer_measures
+from ..wer.metric import EditRate, EditReferences
 from ..wer.transforms import characters
 from .options import OPTIONS
 

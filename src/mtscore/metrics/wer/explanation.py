@@ -9,14 +9,26 @@ counts and the error rate. The path is the one the scores count (``align.opcodes
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
 from .align import DELETION, HIT, INSERTION, SUBSTITUTION, opcodes
+from .counts import EditCounts
 
-if TYPE_CHECKING:
-    from .metric import EditCounts, EditRate
+
+class EditMetric(Protocol):
+    """What the alignment view reads of WER or CER (``metric.EditRate``)."""
+
+    name: str
+    token_kind: str
+
+    def segment_statistics(self, hypotheses: Any, references: Any = None) -> np.ndarray: ...
+
+    def tokens(self, line: str) -> list[str]: ...
+
+    def score_statistics(self, statistics: Any, nrefs: Any = None) -> EditCounts: ...
+
 
 MARKS = {HIT: " ", SUBSTITUTION: "S", DELETION: "D", INSERTION: "I"}
 
@@ -88,7 +100,7 @@ class AlignmentExplanation:
         return "\n".join(lines)
 
 
-def explain(metric: EditRate, hypotheses: list[str], references: list[list[str | None]]) -> AlignmentExplanation:
+def explain(metric: EditMetric, hypotheses: list[str], references: list[list[str | None]]) -> AlignmentExplanation:
     """The alignments of ``hypotheses`` against one reference stream, with ``metric``'s tokens."""
     statistics = metric.segment_statistics(hypotheses, references)
     segments = []
