@@ -61,9 +61,8 @@ def _unpack(data: bytes, name: str) -> bytes:
     if kind is None:
         return data
     _refuse_zstd(kind, name)
-    decompress = {"gzip": gzip.decompress, "bzip2": bz2.decompress, "xz": lzma.decompress}[kind]
-    try:
-        return decompress(data)
+    try:  # the readers read_blocks uses, so that both report a broken file alike
+        return _OPENERS[kind](io.BytesIO(data)).read()
     except _UNPACK_ERRORS as error:
         raise BleuInputError(f"{name}: not a valid {kind} file ({error})") from None
 
