@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except MemoryError:
         print(
-            "mtscore: error: out of memory: the input or the options ask for more than this machine has "
+            "mtscore: error: out of memory: the input or the options ask for more memory than is available "
             "(split very long lines or large files, or lower the option values)",
             file=sys.stderr,
         )
