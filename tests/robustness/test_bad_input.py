@@ -402,9 +402,10 @@ ROWS = [
     Row(
         "zstd",
         "a zstd file",
-        "refused (no zstd in Python 3.11's standard library); says to decompress it with `zstd -d`",
+        "refused (no zstd in Python's standard library before 3.14); says to decompress it with `zstd -d`",
         2,
-        "{hyp}: zstd-compressed, which mtscore cannot read (",
+        "{hyp}: zstd-compressed, which mtscore cannot read (Python's standard library has no zstd before 3.14): "
+        "decompress it first with zstd -d",
         files={"ref": text(REF), "hyp": ZSTD},
         read="hyp",
     ),

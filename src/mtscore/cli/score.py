@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "refs", nargs="*", metavar="REF", help="reference files (plain text or .gz), one segment per line"
+        "refs", nargs="*", metavar="REF", help="reference files (plain text, gzip, bzip2 or xz), one segment per line"
     )
     parser.add_argument(
         "-i",

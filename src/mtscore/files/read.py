@@ -70,9 +70,8 @@ def _unpack(data: bytes, name: str) -> bytes:
 def _refuse_zstd(kind: str, name: str) -> None:
     if kind == "zstd":
         raise BleuInputError(
-            f"{name}: zstd-compressed, which mtscore cannot read (Python {sys.version_info.major}."
-            f"{sys.version_info.minor}'s standard library has no zstd): decompress it first with zstd -d, "
-            "or give <(zstd -dc FILE) instead of the file"
+            f"{name}: zstd-compressed, which mtscore cannot read (Python's standard library has no zstd before "
+            "3.14): decompress it first with zstd -d, or give <(zstd -dc FILE) instead of the file"
         )
 
 
