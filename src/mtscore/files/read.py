@@ -170,21 +170,20 @@ def read_blocks(path: str | os.PathLike, block_bytes: int = 16 << 20) -> Iterato
         kind = compression(head[:SNIFF_BYTES])
         _refuse_zstd(kind or "", label)
         stream = _OPENERS[kind](_Prefixed(head, raw)) if kind else _Prefixed(head, raw)
-        pending, line_base, offset_base, first, checked = b"", 0, 0, True, False
+        pending, line_base, offset_base, first = b"", 0, 0, True
         while True:
             try:
                 block = stream.read(block_bytes)
             except _UNPACK_ERRORS as error:
                 raise BleuInputError(f"{label}: not a valid {kind} file ({error})") from None
             data = pending + block
-            if first and data.startswith(_BOM):
-                data = data[len(_BOM) :]  # offsets count from after it, as read_lines does
-            first = False
             cut = len(data) if not block else data.rfind(b"\n") + 1
             if cut:
-                if not checked:  # data holds the file from its start through its first line at least
+                if first:  # data holds the file from its start through its first line at least
+                    if data.startswith(_BOM):
+                        data, cut = data[len(_BOM) :], cut - len(_BOM)  # offsets count from after it, as read_lines'
                     _check_encoding(data, label)
-                    checked = True
+                    first = False
                 text = _decode(data[:cut], label, line_base, offset_base)
                 line_base += data.count(b"\n", 0, cut)
                 offset_base += cut
