@@ -39,7 +39,7 @@ README = REPO_ROOT / "README.md"
 BEGIN, END = "<!-- bad-input-table: begin -->", "<!-- bad-input-table: end -->"
 MTSCORE = f"{shlex.quote(sys.executable)} -m mtscore"
 SHELL_TIMEOUT = 120  # seconds: a guard against a hang, not a timing assertion
-SHELL_MEMORY = 2 << 30  # bytes of address space a shell row may use: more is a failure, not a swapping machine
+SHELL_MEMORY = 4 << 30  # bytes of address space a shell row may use: more is a failure, not a swapping machine
 ORACLES = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER"}  # sacrebleu's classes, same defaults as ours
 
 
