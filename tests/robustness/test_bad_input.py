@@ -257,6 +257,15 @@ ROWS = [
         read="hyp",
     ),
     Row(
+        "utf-16-on-standard-input",
+        "UTF-16 on standard input (read block by block)",
+        "the same message, for standard input",
+        2,
+        "mtscore: error: standard input: UTF-16 text (byte order mark FF FE), not UTF-8",
+        files={"ref": text(REF), "hyp": b"\xff\xfe" + text(HYP, encoding="utf-16-le")},
+        shell="{mtscore} {ref} {m} < {hyp}",
+    ),
+    Row(
         "utf-16le",
         "UTF-16LE without a byte order mark",
         "says it is UTF-16LE (by its NUL bytes) and how to convert",
