@@ -37,6 +37,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130
+    except MemoryError:
+        print(
+            "mtscore: error: out of memory: the input or the options ask for more memory than is available "
+            "(split very long lines or large files, or lower the option values)",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`); nothing to report
         return EXIT_OK

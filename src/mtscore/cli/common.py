@@ -126,14 +126,19 @@ def check_counts(
     for path, count in zip(ref_paths[1:], ref_counts[1:], strict=True):
         if count != ref_counts[0]:
             raise BleuInputError(
-                f"reference files differ in length: {ref_paths[0]} has {ref_counts[0]} lines, {path} has {count}"
+                f"reference files differ in length: {_display(ref_paths[0])} has {_lines(ref_counts[0])}, "
+                f"{_display(path)} has {count}"
             )
     for path, count in zip(hyp_paths, hyp_counts, strict=True):
         if count != ref_counts[0]:
             raise BleuInputError(
-                f"{_display(path)} has {count} lines but {ref_paths[0]} has {ref_counts[0]}; "
+                f"{_display(path)} has {_lines(count)} but {_display(ref_paths[0])} has {ref_counts[0]}; "
                 "hypotheses and references need one line per segment"
             )
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"
 
 
 def _display(path: str) -> str:

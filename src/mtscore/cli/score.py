@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 
 FORMATS = ["json", "text", "tsv", "latex"]
 DEFAULT_METRIC = "bleu"  # its options are sacrebleu's top-level ones (-tok, -lc, -s ...), the others' are grouped
+MAX_WIDTH = 20  # -w: decimals beyond a double's 17 significant digits are noise (and -w 10**9 a 1 GB line)
+# -cin, -pbsn, -parn: time and memory grow with them (on 2,000 segments, -pbsn 1,000,000 took 26 s and
+# -cin 1,000,000 36 s; -cin 10,000,000 on 5 segments took 4 GB); 100x and 10x sacrebleu's defaults
+MAX_RESAMPLES = 100_000
 
 
 def add_significance_options(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
-        "refs", nargs="*", metavar="REF", help="reference files (plain text or .gz), one segment per line"
+        "refs", nargs="*", metavar="REF", help="reference files (plain text, gzip, bzip2 or xz), one segment per line"
     )
     parser.add_argument(
         "-nr",
@@ -199,9 +203,12 @@ def _pasted_systems(sources: list[str]) -> list[list[str]] | None:
     """Systems pasted side by side on standard input (``paste SYS1 SYS2 | mtscore REF``): when its
     first line holds a tab, each line is split on tabs into one segment per system, as sacrebleu
     reads it; every line must then have as many fields. ``None`` for any other input."""
-    from ..files.read import standard_input_first_line
+    from ..files.read import SNIFF_BYTES, compression, standard_input_first_line
 
-    if sources != [STDIN] or b"\t" not in standard_input_first_line():
+    if sources != [STDIN]:
+        return None
+    head = standard_input_first_line()
+    if b"\t" not in head or compression(head[:SNIFF_BYTES]):  # a tab in compressed bytes is no tab
         return None
     lines = read(STDIN)
     width = lines[0].count("\t") + 1
@@ -220,11 +227,13 @@ def run(argv: list[str] | None) -> int:
     if not args.refs:
         raise UsageError("no reference files given (references come before -i)")
     _sacrebleu_settings(args)
-    if args.width < 0:
-        raise UsageError("--width must be 0 or more")
+    if not 0 <= args.width <= MAX_WIDTH:
+        raise UsageError(f"--width must be 0 or more and at most {MAX_WIDTH} (a score has about 17 significant digits)")
     sources = _hypothesis_sources(args)
     if len(set(sources)) != len(sources):
         raise UsageError("the same hypothesis file is given twice")
+    if [*args.refs, *sources].count(STDIN) > 1:
+        raise UsageError("standard input ('-') can be read only once: give it as the hypotheses or as one reference")
     pasted = _pasted_systems(sources)
     if pasted:
         sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
@@ -285,8 +294,11 @@ def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int, m
                 "or -sl -f tsv for each segment's statistics"
             )
     for option in ("confidence_n", "paired_bs_n", "paired_ar_n"):
-        if getattr(args, option) < 1:
-            raise UsageError(f"--{option.replace('_', '-')} must be 1 or more")
+        if not 1 <= getattr(args, option) <= MAX_RESAMPLES:
+            raise UsageError(
+                f"--{option.replace('_', '-')} must be 1 or more and at most {MAX_RESAMPLES:,} (time and memory "
+                "grow with it; sacrebleu's defaults are 1,000 resamples and 10,000 trials)"
+            )
     from ..significance.resampling import resolve_seed
 
     try:
@@ -318,14 +330,16 @@ def _is_stream(path: str) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
-GZIP_RATIO = 8  # a gzip file counts as this many times its size (text compresses about 3-10x)
+GZIP_RATIO = 8  # a compressed file counts as this many times its size (text compresses about 3-10x)
 
 
 def _size(path: str) -> int:
     """The size a file is taken to have once decompressed (0 if unreadable: the reader reports it)."""
+    from ..files.read import SNIFF_BYTES, compression
+
     try:
         with open(path, "rb") as handle:
-            packed = handle.read(2) == b"\x1f\x8b"
+            packed = compression(handle.read(SNIFF_BYTES)) is not None
         return os.path.getsize(path) * (GZIP_RATIO if packed else 1)
     except OSError:
         return 0

@@ -20,6 +20,9 @@ NLTK_DEFAULTS: dict[str, float | None] = {
 SMOOTH_DEFAULTS |= NLTK_DEFAULTS
 # NLTK's method 5 (and 7, which uses it) looks one order past the weights: always at 5-grams.
 NLTK_EXTRA_ORDER = 5
+# The highest max order taken: each order adds statistics columns and a counting pass, so an
+# absurd one (10**6) would take minutes and gigabytes to give 0.0; BLEU is used up to about 10.
+MAX_ORDER = 100
 
 
 class Scoring:
@@ -70,8 +73,12 @@ class Scoring:
             raise BleuInputError(
                 f"unknown smoothing method {self.smooth!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
             )
-        if isinstance(self.max_order, bool) or not hasattr(self.max_order, "__index__") or self.max_order < 1:
-            raise BleuInputError(f"max order must be a positive integer, got {self.max_order!r}")
+        if (
+            isinstance(self.max_order, bool)
+            or not hasattr(self.max_order, "__index__")
+            or not 1 <= self.max_order <= MAX_ORDER
+        ):
+            raise BleuInputError(f"max order must be a positive integer up to {MAX_ORDER}, got {self.max_order!r}")
         if self.smooth_value is not None and (
             isinstance(self.smooth_value, bool)
             or not isinstance(self.smooth_value, (int, float))

@@ -1,0 +1,748 @@
+"""What bad input gets (issue 18): one table of user mistakes and odd inputs, each row with the
+exit code and message the command gives, checked on the command line (in this process, or in a
+real shell where standard input, pipes, devices or signals matter) and, where a library call reads
+the same input, through the API (a ``BleuInputError`` with the same message). No row may print a
+traceback, and a row that scores must give the score of the clean input (or sacrebleu's).
+
+Rows about input run once for every metric in ``mtscore.metrics.METRICS`` (a metric added later
+is covered without a new row), rows about integer options once for every integer option of every
+metric. The README's section "What bad input gets" is generated from ``ROWS``: run
+``PYTHONPATH=src:tests python tests/robustness/test_bad_input.py`` to rewrite it;
+``test_readme_lists_every_row`` checks that it is up to date.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import random
+import resource
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import run
+from shared_data import REPO_ROOT
+
+from mtscore import BleuInputError
+from mtscore.files.read import read_blocks, read_lines
+from mtscore.metrics import METRICS, metric_class, metric_options
+
+README = REPO_ROOT / "README.md"
+BEGIN, END = "<!-- bad-input-table: begin -->", "<!-- bad-input-table: end -->"
+MTSCORE = f"{shlex.quote(sys.executable)} -m mtscore"
+SHELL_TIMEOUT = 120  # seconds: a guard against a hang, not a timing assertion
+SHELL_MEMORY = 4 << 30  # bytes of address space a shell row may use: more is a failure, not a swapping machine
+ORACLES = {"bleu": "BLEU", "chrf": "CHRF", "ter": "TER"}  # sacrebleu's classes, same defaults as ours
+
+
+def text(lines: list[str], end: str = "\n", encoding: str = "utf-8") -> bytes:
+    return "".join(line + end for line in lines).encode(encoding)
+
+
+REF = ["the cat sat on the mat", "it is raining again today"]
+HYP = ["the cat sat on a mat", "it rains again today"]
+PLAIN = {"ref": text(REF), "hyp": text(HYP)}
+MANY = {"ref": text(REF * 10_000), "hyp": text(HYP * 10_000)}  # -sl output far larger than a pipe's buffer
+_words = random.Random(18)
+LONG_WORDS = ["the", "cat", "sat", "on", "mat", "dog", "ran", "über", "naïve", "fast"]
+LONG_HYP = " ".join(_words.choice(LONG_WORDS) for _ in range(50_000))  # 250 KB on one line
+LONG_REF = " ".join(_words.choice(LONG_WORDS) for _ in range(50_000))
+ZSTD = bytes.fromhex("28b52ffd2000110000") + b"a b\n"  # a zstd frame header (magic 28 B5 2F FD), raw block
+REFS_100 = " ".join(f"{{ref{number}}}" for number in range(1, 101))
+
+
+@dataclass(frozen=True)
+class Row:
+    """One bad input: ``files`` (name -> bytes) made in a fresh folder, the command's arguments
+    (``argv``, with ``{name}`` for each file's path, ``{tmp}`` for the folder, ``{m}`` for ``-m METRIC``
+    and ``{flag}`` for an option's flag), or a ``shell`` command line run by bash (``{mtscore}``: the
+    command); the exit code (a set of allowed ones, or by metric with ``"*"`` for the others) and a
+    fragment of standard error (by metric likewise). For the README: ``input`` and ``gets`` in words."""
+
+    id: str
+    input: str
+    gets: str
+    exit: int | tuple[int, ...] | Mapping[str, int]
+    message: str | Mapping[str, str] = ""
+    files: Mapping[str, bytes] = field(default_factory=lambda: PLAIN)
+    argv: str = "{ref} -i {hyp} -b {m}"
+    shell: str | None = None  # (also for values that would take unbounded time or memory if not refused)
+    over: str | None = "metrics"  # "metrics": once per metric; "int-options": per integer option; None: once
+    setup: Callable[[Path, dict[str, str]], None] | None = None  # more to make (a folder, a mode)
+    read: str | None = None  # the file whose reading (read_lines, read_blocks) raises the very message
+    api: Callable[[str, dict[str, str]], Any] | None = None  # a library call that raises BleuInputError
+    api_message: str | None = None  # the fragment its message holds (default: ``message``)
+    same_as: Mapping[str, bytes] | None = None  # clean files: the output must be theirs (``{ref} -i {hyp} -b``)
+    oracle: tuple[list[str], list[list[str]]] | None = None  # (hypotheses, references): sacrebleu's score
+    segments: int | None = None  # how many segments the hypothesis file holds
+
+    def expected_exit(self, metric: str | None) -> tuple[int, ...]:
+        if isinstance(self.exit, int):
+            return (self.exit,)
+        if isinstance(self.exit, tuple):
+            return self.exit
+        return (self.exit.get(metric or "*", self.exit["*"]),)
+
+    def expected_message(self, metric: str | None) -> str:
+        if isinstance(self.message, str):
+            return self.message
+        return self.message.get(metric or "*", self.message["*"])
+
+
+def _directory(tmp: Path, paths: dict[str, str]) -> None:
+    (tmp / "folder").mkdir()
+    paths["folder"] = str(tmp / "folder")
+
+
+def _unreadable(tmp: Path, paths: dict[str, str]) -> None:
+    os.chmod(paths["hyp"], 0)
+    if os.access(paths["hyp"], os.R_OK):
+        pytest.skip("running as a user who reads any file (root): chmod 000 cannot make one unreadable")
+
+
+def _hundred_references(tmp: Path, paths: dict[str, str]) -> None:
+    for number in range(1, 101):
+        paths[f"ref{number}"] = paths["ref"]
+
+
+def _no_dev_full(tmp: Path, paths: dict[str, str]) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full (a device that is always full)")
+
+
+def _scores(metric: str, references: list[list[str]], hypotheses: list[str]) -> Any:
+    return metric_class(metric)().corpus_score(hypotheses, references)
+
+
+ROWS = [
+    # Files that do not fit together
+    Row(
+        "fewer-hypotheses",
+        "fewer hypothesis lines than reference lines",
+        "names both files and both counts",
+        2,
+        "{hyp} has 1 line but {ref} has 2; hypotheses and references need one line per segment",
+        files={"ref": text(REF), "hyp": text(HYP[:1])},
+        api=lambda m, p: _scores(m, [REF], HYP[:1]),
+        api_message="1 hypotheses but reference stream 1 has 2 segments",
+    ),
+    Row(
+        "more-hypotheses",
+        "more hypothesis lines than reference lines",
+        "names both files and both counts",
+        2,
+        "{hyp} has 3 lines but {ref} has 2",
+        files={"ref": text(REF), "hyp": text([*HYP, "one more"])},
+        api=lambda m, p: _scores(m, [REF], [*HYP, "one more"]),
+        api_message="3 hypotheses but reference stream 1 has 2 segments",
+    ),
+    Row(
+        "references-differ",
+        "reference files of different lengths",
+        "names both files and both counts",
+        2,
+        "reference files differ in length: {ref} has 2 lines, {ref2} has 1",
+        files={"ref": text(REF), "ref2": text(REF[:1]), "hyp": text(HYP)},
+        argv="{ref} {ref2} -i {hyp} -b {m}",
+        api=lambda m, p: _scores(m, [REF, REF[:1]], HYP),
+        api_message="reference stream 2 has 1 segments",
+    ),
+    Row(
+        "empty-hypotheses",
+        "a zero-byte hypothesis file",
+        "says it is empty",
+        2,
+        "{hyp} is empty: no hypotheses to score",
+        files={"ref": text(REF), "hyp": b""},
+        api=lambda m, p: _scores(m, [[]], []),
+        api_message="no hypotheses to score",
+    ),
+    Row(
+        "empty-references",
+        "a zero-byte reference file",
+        "says it is empty",
+        2,
+        "{ref} is empty: no references to score",
+        files={"ref": b"", "hyp": text(HYP)},
+    ),
+    Row(
+        "empty-lines",
+        "files of empty lines",
+        "scores them as sacrebleu does",
+        0,
+        files={"ref": b"\n\n", "hyp": b"\n\n"},
+        oracle=(["", ""], [["", ""]]),
+        segments=2,
+    ),
+    Row(
+        "no-final-newline",
+        "no newline at the end of the last line",
+        "the same score as with it",
+        0,
+        files={"ref": text(REF), "hyp": text(HYP)[:-1]},
+        same_as=PLAIN,
+    ),
+    Row(
+        "100-references",
+        "100 reference files",
+        "scores against all of them; WER and CER, which take one reference as jiwer does, refuse them",
+        {"wer": 2, "cer": 2, "*": 0},
+        {
+            "wer": "WER compares each hypothesis with one reference, as jiwer does; got 100 reference streams",
+            "cer": "CER compares each hypothesis with one reference, as jiwer does; got 100 reference streams",
+            "*": "",
+        },
+        argv=REFS_100 + " -i {hyp} -b {m}",
+        setup=_hundred_references,
+        oracle=(HYP, [REF] * 100),
+    ),
+    Row(
+        "long-line",
+        "a 50 MB line (tested at 250 KB: the same behaviour)",
+        "scored, in memory about 50-75 times the line (50 MB: 2.6-3.6 GB); TER, WER and CER refuse it, "
+        "naming the segment (their edit-distance matrices, or rapidfuzz's change of algorithm)",
+        {"ter": 2, "wer": 2, "cer": 2, "*": 0},
+        {
+            "ter": "segment 2: TER of a 50000-word hypothesis against a 50000-word reference needs",
+            "wer": "segment 2 is too long for WER",
+            "cer": "segment 2 is too long for CER",
+            "*": "",
+        },
+        files={"ref": text(["a b", LONG_REF]), "hyp": text(["a b", LONG_HYP])},
+        shell="{mtscore} {ref} -i {hyp} -b {m}",
+        oracle=(["a b", LONG_HYP], [["a b", LONG_REF]]),
+    ),
+    # Encodings
+    Row(
+        "invalid-utf8",
+        "invalid UTF-8 inside a line",
+        "names the file, line, column, byte offset and byte",
+        2,
+        "{hyp}: invalid UTF-8 at line 2, column 4 (byte offset 24: 0xff)",
+        files={"ref": text(REF), "hyp": b"the cat sat on a mat\nit \xff rains\n"},
+        read="hyp",
+    ),
+    Row(
+        "invalid-utf8-at-end",
+        "an invalid byte as the last byte of the file",
+        "names where it is",
+        2,
+        "{hyp}: invalid UTF-8 at line 3, column 1 (byte offset 42: 0xff)",
+        files={"ref": text(REF), "hyp": text(HYP) + b"\xff"},
+        read="hyp",
+    ),
+    Row(
+        "truncated-utf8",
+        "a file cut inside a multi-byte character",
+        "says the file ends inside a character",
+        2,
+        "{hyp}: invalid UTF-8 at line 2, column 19 (byte offset 39: 0xc3); the file ends inside a multi-byte character",
+        files={"ref": text(REF), "hyp": b"the cat sat on a mat\nit rains again caf\xc3"},
+        read="hyp",
+    ),
+    Row(
+        "latin-1",
+        "a Latin-1 file",
+        "names the byte, says how to convert (`iconv -f LATIN1 -t UTF-8`)",
+        2,
+        "{hyp}: invalid UTF-8 at line 2, column 4 (byte offset 24: 0xe9); convert the file to UTF-8, "
+        "e.g. with iconv -f LATIN1 -t UTF-8",
+        files={"ref": text(REF), "hyp": text([HYP[0], "café au lait"], encoding="latin-1")},
+        read="hyp",
+    ),
+    Row(
+        "utf-16",
+        "UTF-16 with a byte order mark",
+        "says it is UTF-16 and how to convert (`iconv -f UTF-16 -t UTF-8`)",
+        2,
+        "{hyp}: UTF-16 text (byte order mark FF FE), not UTF-8: convert it first, e.g. with iconv -f UTF-16 -t UTF-8",
+        files={"ref": text(REF), "hyp": b"\xff\xfe" + text(HYP, encoding="utf-16-le")},
+        read="hyp",
+    ),
+    Row(
+        "utf-16-on-standard-input",
+        "UTF-16 on standard input (read block by block)",
+        "the same message, for standard input",
+        2,
+        "mtscore: error: standard input: UTF-16 text (byte order mark FF FE), not UTF-8",
+        files={"ref": text(REF), "hyp": b"\xff\xfe" + text(HYP, encoding="utf-16-le")},
+        shell="{mtscore} {ref} {m} < {hyp}",
+    ),
+    Row(
+        "utf-16le",
+        "UTF-16LE without a byte order mark",
+        "says it is UTF-16LE (by its NUL bytes) and how to convert",
+        2,
+        "{hyp}: UTF-16LE text (no byte order mark; a NUL byte beside every ASCII character), not UTF-8: "
+        "convert it first, e.g. with iconv -f UTF-16LE -t UTF-8",
+        files={"ref": text(REF), "hyp": text(HYP, encoding="utf-16-le")},
+        read="hyp",
+    ),
+    Row(
+        "utf-16be",
+        "UTF-16BE without a byte order mark",
+        "says it is UTF-16BE and how to convert",
+        2,
+        "{hyp}: UTF-16BE text (no byte order mark; a NUL byte beside every ASCII character), not UTF-8: "
+        "convert it first, e.g. with iconv -f UTF-16BE -t UTF-8",
+        files={"ref": text(REF), "hyp": text(HYP, encoding="utf-16-be")},
+        read="hyp",
+    ),
+    Row(
+        "utf-32",
+        "UTF-32 with a byte order mark",
+        "says it is UTF-32 and how to convert",
+        2,
+        "{hyp}: UTF-32 text (byte order mark FF FE 00 00), not UTF-8: convert it first, e.g. with iconv -f UTF-32",
+        files={"ref": text(REF), "hyp": b"\xff\xfe\x00\x00" + text(HYP, encoding="utf-32-le")},
+        read="hyp",
+    ),
+    Row(
+        "nul-byte",
+        "a NUL byte in a line",
+        "names where it is: not UTF-8 text",
+        2,
+        "{hyp}: NUL byte at line 2, column 9 (byte offset 29): not UTF-8 text",
+        files={"ref": text(REF), "hyp": b"the cat sat on a mat\nit rains\x00 again today\n"},
+        read="hyp",
+    ),
+    Row(
+        "utf-8-bom",
+        "a UTF-8 byte order mark",
+        "removed: the same score",
+        0,
+        files={"ref": b"\xef\xbb\xbf" + text(REF), "hyp": b"\xef\xbb\xbf" + text(HYP)},
+        same_as=PLAIN,
+    ),
+    # Line ends
+    Row(
+        "crlf",
+        "CRLF line ends",
+        "the same score as with LF",
+        0,
+        files={"ref": text(REF, "\r\n"), "hyp": text(HYP, "\r\n")},
+        same_as=PLAIN,
+    ),
+    Row(
+        "lone-cr",
+        "a lone CR inside a line",
+        "stays inside its segment",
+        0,
+        files={"ref": text(REF), "hyp": text(["the cat sat\ron a mat", HYP[1]])},
+        oracle=(["the cat sat\ron a mat", HYP[1]], [REF]),
+        segments=2,
+    ),
+    Row(
+        "line-separators",
+        "U+2028, U+0085 or a form feed inside a line",
+        "stay inside their segment",
+        0,
+        files={"ref": text(REF), "hyp": text(["the cat\u2028sat on a mat", "it\x85rains\x0cagain today"])},
+        oracle=(["the cat\u2028sat on a mat", "it\x85rains\x0cagain today"], [REF]),
+        segments=2,
+    ),
+    # Compression
+    Row(
+        "gzip",
+        "a gzip file",
+        "read: the same score",
+        0,
+        files={"ref": text(REF), "hyp": gzip.compress(text(HYP), mtime=0)},
+        same_as=PLAIN,
+    ),
+    Row(
+        "gzip-truncated",
+        "a truncated gzip file",
+        "not a valid gzip file",
+        2,
+        "{hyp}: not a valid gzip file (Compressed file ended before the end-of-stream marker was reached)",
+        files={"ref": text(REF), "hyp": gzip.compress(text(HYP) * 50, mtime=0)[:-10]},
+        read="hyp",
+    ),
+    Row(
+        "gzip-corrupt",
+        "a corrupt gzip file",
+        "not a valid gzip file",
+        2,
+        "{hyp}: not a valid gzip file (CRC check failed",
+        files={"ref": text(REF), "hyp": (lambda z: z[:-8] + bytes([z[-8] ^ 0xFF]) + z[-7:])(gzip.compress(text(HYP)))},
+        read="hyp",
+    ),
+    Row(
+        "gzip-on-standard-input",
+        "gzip on standard input",
+        "read: the same score",
+        0,
+        files={"ref": text(REF), "hyp": gzip.compress(text(HYP), mtime=0)},
+        shell="{mtscore} {ref} -b {m} < {hyp}",
+        same_as=PLAIN,
+    ),
+    Row(
+        "bzip2",
+        "a bzip2 file",
+        "read: the same score",
+        0,
+        files={"ref": bz2.compress(text(REF)), "hyp": bz2.compress(text(HYP))},
+        same_as=PLAIN,
+    ),
+    Row(
+        "bzip2-truncated",
+        "a truncated bzip2 file",
+        "not a valid bzip2 file",
+        2,
+        "{hyp}: not a valid bzip2 file (Compressed file ended before the end-of-stream marker was reached)",
+        files={"ref": text(REF), "hyp": bz2.compress(text(HYP) * 50)[:-10]},
+        read="hyp",
+    ),
+    Row(
+        "xz",
+        "an xz file",
+        "read: the same score",
+        0,
+        files={"ref": text(REF), "hyp": lzma.compress(text(HYP))},
+        same_as=PLAIN,
+    ),
+    Row(
+        "xz-corrupt",
+        "a corrupt xz file",
+        "not a valid xz file",
+        2,
+        "{hyp}: not a valid xz file (",
+        files={"ref": text(REF), "hyp": lzma.compress(text(HYP))[:12] + b"garbage, not xz" * 4},
+        read="hyp",
+    ),
+    Row(
+        "zstd",
+        "a zstd file",
+        "refused (no zstd in Python's standard library before 3.14); says to decompress it with `zstd -d`",
+        2,
+        "{hyp}: zstd-compressed, which mtscore cannot read (Python's standard library has no zstd before 3.14): "
+        "decompress it first with zstd -d",
+        files={"ref": text(REF), "hyp": ZSTD},
+        read="hyp",
+    ),
+    # Files that are not regular files
+    Row(
+        "directory",
+        "a directory",
+        "says it is a directory",
+        2,
+        "{folder}: is a directory, expected a text file",
+        argv="{ref} -i {folder} -b {m}",
+        setup=_directory,
+        read="folder",
+    ),
+    Row(
+        "unreadable",
+        "an unreadable file (chmod 000)",
+        "permission denied, naming it",
+        2,
+        "{hyp}: permission denied",
+        setup=_unreadable,
+        read="hyp",
+    ),
+    Row(
+        "fifo",
+        "a FIFO (named pipe)",
+        "read as a stream: the same score",
+        0,
+        shell="mkfifo {tmp}/fifo && (cat {hyp} > {tmp}/fifo &) && {mtscore} {ref} -i {tmp}/fifo -b {m}",
+        same_as=PLAIN,
+    ),
+    Row(
+        "process-substitution",
+        "process substitution, `<(...)`",
+        "read as a stream: the same score",
+        0,
+        shell="{mtscore} <(cat {ref}) -i <(cat {hyp}) -b {m}",
+        same_as=PLAIN,
+    ),
+    # Standard input and output
+    Row(
+        "closed-standard-input",
+        "no `-i` and standard input closed (`<&-`)",
+        "usage error: no hypotheses",
+        1,
+        "mtscore: usage error: no hypotheses: give them with -i HYP or pipe them on standard input",
+        shell="{mtscore} {ref} {m} <&-",
+    ),
+    Row(
+        "closed-standard-input-named",
+        "`-i -` and standard input closed (`<&-`)",
+        "says standard input is closed",
+        2,
+        "mtscore: error: standard input is closed: there is nothing to read",
+        shell="{mtscore} {ref} -i - {m} <&-",
+    ),
+    Row(
+        "standard-input-twice",
+        "`-` as a reference and as the hypotheses",
+        "usage error: standard input can be read once",
+        1,
+        "standard input ('-') can be read only once",
+        argv="- -i -",
+        over=None,
+    ),
+    Row(
+        "sigpipe",
+        "`-sl` output cut short (`| head -1`)",
+        "exits quietly",
+        0,
+        files=MANY,
+        shell="set -o pipefail; {mtscore} {ref} -i {hyp} -sl {m} | head -1 > /dev/null",
+    ),
+    Row(
+        "full-device",
+        "output to a full device (`> /dev/full`)",
+        "output error",
+        3,
+        "mtscore: error: cannot write the results: No space left on device",
+        shell="{mtscore} {ref} -i {hyp} {m} > /dev/full",
+        setup=_no_dev_full,
+    ),
+    # Absurd option values: refused as usage errors where the work would grow without bound
+    Row(
+        "max-order-100",
+        "`--max-ngram-order 100`",
+        "scored (BLEU's bound is 100)",
+        0,
+        shell="{mtscore} {ref} -i {hyp} -b --max-ngram-order 100",
+        over=None,
+    ),
+    Row(
+        "max-order-huge",
+        "`--max-ngram-order 1000000`",
+        "usage error: at most 100",
+        1,
+        "max order must be a positive integer up to 100, got 1000000",
+        shell="{mtscore} {ref} -i {hyp} --max-ngram-order 1000000",
+        over=None,
+        api=lambda m, p: metric_class("bleu")(max_order=10**6),
+    ),
+    Row(
+        "chrf-order-huge",
+        "`-m chrf -cc 1000000` (or `-cw`)",
+        "usage error: at most 32",
+        1,
+        "char_order must be a non-negative integer up to 32, got 1000000",
+        shell="{mtscore} {ref} -i {hyp} -m chrf -cc 1000000",
+        over=None,
+        api=lambda m, p: metric_class("chrf")(char_order=10**6),
+    ),
+    Row(
+        "width-huge",
+        "`-w 1000`",
+        "usage error: at most 20 decimals",
+        1,
+        "--width must be 0 or more and at most 20",
+        shell="{mtscore} {ref} -i {hyp} -w 1000",
+        over=None,
+    ),
+    Row(
+        "paired-bs-n-huge",
+        "`-pbsn 1000000` with two systems",
+        "usage error: at most 100,000 (so are `-parn` and `-cin`)",
+        1,
+        "--paired-bs-n must be 1 or more and at most 100,000",
+        shell="{mtscore} {ref} -i {hyp} {ref} -pbs -pbsn 1000000",
+        over=None,
+    ),
+    Row(
+        "confidence-n-huge",
+        "`--confidence-n 10000000`",
+        "usage error: at most 100,000",
+        1,
+        "--confidence-n must be 1 or more and at most 100,000",
+        shell="{mtscore} {ref} -i {hyp} -ci --confidence-n 10000000",
+        over=None,
+    ),
+    Row(
+        "width-negative",
+        "`-w -1`",
+        "usage error",
+        1,
+        "--width must be 0 or more",
+        argv="{ref} -i {hyp} -w -1",
+        over=None,
+    ),
+    Row(
+        "confidence-n-negative",
+        "`-cin -5` (or `-pbsn`, `-parn`)",
+        "usage error",
+        1,
+        "--confidence-n must be 1 or more",
+        argv="{ref} -i {hyp} -ci -cin -5",
+        over=None,
+    ),
+    Row(
+        "int-option-huge",
+        "any metric's integer option at 1000000",
+        "bounded: refused, or scored in bounded time and memory",
+        (0, 1),
+        shell="{mtscore} {ref} -i {hyp} -b {m} {flag} 1000000",
+        over="int-options",
+    ),
+    Row(
+        "int-option-negative",
+        "any metric's integer option at -1",
+        "refused as a usage error, or scored",
+        (0, 1),
+        argv="{ref} -i {hyp} -b {m} {flag} -1",
+        over="int-options",
+    ),
+]
+
+
+def cases() -> Iterator[Any]:
+    for row in ROWS:
+        if row.over == "metrics":
+            for metric in METRICS:
+                yield pytest.param(row, metric, None, id=f"{row.id}-{metric}")
+        elif row.over == "int-options":
+            for metric in METRICS:
+                for option in metric_options(metric):
+                    if option.kind is int and option.nargs is None:
+                        flag = option.flags[-1]
+                        yield pytest.param(row, metric, flag, id=f"{row.id}-{metric}{flag}")
+        else:
+            yield pytest.param(row, None, None, id=row.id)
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (SHELL_MEMORY, SHELL_MEMORY))
+
+
+def run_row(row: Row, metric: str | None, flag: str | None, tmp: Path, capsys: Any) -> tuple[int, str, str, dict]:
+    paths = {"tmp": str(tmp), "m": f"-m {metric}" if metric else "", "flag": flag or ""}
+    for name, data in row.files.items():
+        (tmp / name).write_bytes(data)
+        paths[name] = str(tmp / name)
+    if row.setup:
+        row.setup(tmp, paths)
+    if row.shell is None:
+        code, out, err = run(capsys, *shlex.split(row.argv.format(**paths)))
+    else:
+        command = row.shell.replace("{mtscore}", MTSCORE).format(**paths)
+        result = subprocess.run(
+            ["bash", "-c", command],
+            capture_output=True,
+            text=True,
+            timeout=SHELL_TIMEOUT,
+            preexec_fn=_limit_memory,
+            stdin=subprocess.DEVNULL,
+        )
+        code, out, err = result.returncode, result.stdout, result.stderr
+    return code, out, err, paths
+
+
+@pytest.mark.parametrize("row,metric,flag", cases())
+def test_bad_input(row: Row, metric: str | None, flag: str | None, tmp_path: Path, capsys: Any) -> None:
+    if row.shell and not os.path.exists("/bin/bash"):
+        pytest.skip("needs bash")
+    code, out, err, paths = run_row(row, metric, flag, tmp_path, capsys)
+    assert "Traceback" not in err, err
+    assert code in row.expected_exit(metric), (code, err)
+    message = row.expected_message(metric).format(**paths)
+    assert message in err
+    if code == 0:
+        assert err == ""
+    else:
+        assert err.count("\n") <= 2 and out == "", err  # one line (a usage error adds a hint)
+    if row.read:
+        _check_reading(paths[row.read], err)
+    if row.api:
+        with pytest.raises(BleuInputError) as error:
+            row.api(metric or "", paths)
+        assert (row.api_message or message) in str(error.value)
+    if row.same_as is not None and code == 0:
+        clean = tmp_path / "clean"
+        clean.mkdir()
+        files = {name: clean / name for name in row.files}
+        for name, target in files.items():
+            target.write_bytes(row.same_as.get(name, row.files[name]))
+        expected = run(capsys, files["ref"], "-i", files["hyp"], "-b", *(["-m", metric] if metric else []))
+        assert (code, out) == expected[:2] and expected[0] == 0
+    if row.oracle and code == 0 and metric in ORACLES:
+        assert out.strip() == _sacrebleu(metric, *row.oracle)
+    if row.segments is not None:
+        assert len(read_lines(paths["hyp"])) == row.segments
+        command = [paths["ref"], "-i", paths["hyp"], "-sl", "-b", "-f", "text", *(["-m", metric] if metric else [])]
+        code, out, _ = run(capsys, *command)
+        assert code == 0 and [line.split("\t")[0] for line in out.splitlines()] == ["1", "2", "corpus"]
+
+
+def _check_reading(path: str, err: str) -> None:
+    """Reading the file through the library raises the very message the command printed, whole
+    (``read_lines``) and block by block (``read_blocks``, whatever the block size)."""
+    with pytest.raises(BleuInputError) as whole:
+        read_lines(path)
+    assert err == f"mtscore: error: {whole.value}\n"
+    for block in (5, 64, 1 << 16):
+        with pytest.raises(BleuInputError) as blocks:
+            list(read_blocks(path, block))
+        assert str(blocks.value) == str(whole.value)
+
+
+def _sacrebleu(metric: str, hypotheses: list[str], references: list[list[str]]) -> str:
+    import sacrebleu.metrics
+
+    oracle = getattr(sacrebleu.metrics, ORACLES[metric])()
+    return f"{oracle.corpus_score(hypotheses, references).score:.1f}"
+
+
+def test_every_row_is_named_once_and_per_metric_rows_name_the_metric() -> None:
+    ids = [row.id for row in ROWS]
+    assert len(ids) == len(set(ids))
+    for row in ROWS:
+        if row.over is not None:
+            assert "{m}" in (row.shell or row.argv), row.id
+
+
+# The README's section
+
+
+def readme_table() -> str:
+    """The README's table: one row per case, generated from ``ROWS``."""
+    lines = ["| input | exit | what mtscore does |", "|---|---|---|"]
+    for row in ROWS:
+        if isinstance(row.exit, int):
+            code = str(row.exit)
+        elif isinstance(row.exit, tuple):
+            code = " or ".join(map(str, row.exit))
+        else:
+            others = [f"`-m {metric}`: {code}" for metric, code in row.exit.items() if metric != "*"]
+            code = f"{row.exit['*']} ({', '.join(others)})"
+        lines.append(f"| {_cell(row.input)} | {code} | {_cell(row.gets)} |")
+    return "\n".join(lines)
+
+
+def _cell(words: str) -> str:
+    return words.replace("|", "\\|")
+
+
+def readme_section(readme: str) -> tuple[int, int]:
+    start, end = readme.index(BEGIN) + len(BEGIN), readme.index(END)
+    return start, end
+
+
+def test_readme_lists_every_row() -> None:
+    readme = README.read_text(encoding="utf-8")
+    start, end = readme_section(readme)
+    assert readme[start:end].strip() == readme_table(), (
+        "README.md's 'What bad input gets' table is out of date: run "
+        "PYTHONPATH=src:tests python tests/robustness/test_bad_input.py"
+    )
+
+
+if __name__ == "__main__":  # rewrite the README's table from ROWS
+    readme = README.read_text(encoding="utf-8")
+    start, end = readme_section(readme)
+    README.write_text(f"{readme[:start]}\n{readme_table()}\n{readme[end:]}", encoding="utf-8")
