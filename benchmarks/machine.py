@@ -10,7 +10,18 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-PACKAGES = ("mtscore", "numpy", "regex", "sacrebleu", "nltk", "torch", "torchmetrics", "bleuscore")
+PACKAGES = (
+    "mtscore",
+    "numpy",
+    "regex",
+    "sacrebleu",
+    "nltk",
+    "torch",
+    "torchmetrics",
+    "bleuscore",
+    "jiwer",
+    "rapidfuzz",
+)
 
 
 def cpu_model() -> str:
@@ -94,6 +105,14 @@ def load_average() -> list[float] | None:
         return None
 
 
+def imported_from(module: str) -> str | None:
+    """The folder a fresh worker imports ``module`` from (this interpreter's path and PYTHONPATH), or None."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    return str(Path(spec.origin).parent) if spec is not None and spec.origin else None
+
+
 def machine_info(repo: Path) -> dict:
     """Everything needed to judge whether two result files are comparable."""
     return {
@@ -108,6 +127,7 @@ def machine_info(repo: Path) -> dict:
         "commit": git_commit(repo),
         "dirty_files": dirty_files(repo),
         "source_digest": source_digest(repo),
+        "mtscore_imported_from": imported_from("mtscore"),
         "load_average_start": load_average(),
     }
 

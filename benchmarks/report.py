@@ -10,7 +10,18 @@ from stages import STAGES
 from workloads import DESCRIPTIONS, KINDS
 
 TOLERANCE = 1e-9  # on the 0-100 scale
-VECTOR_KINDS = ("sentence", "ids", "cli")  # workloads whose rows are checked value by value
+# Workloads whose rows are checked value by value, and what a value is.
+VECTOR_UNITS = {
+    "sentence": "segs",
+    "ids": "segs",
+    "cli": "values",
+    "meteor": "segs",
+    "meteor-systems": "segs",
+    "gleu-systems": "systems",
+    "wer-systems": "systems",
+    "nist-systems": "systems",
+}
+VECTOR_KINDS = tuple(VECTOR_UNITS)
 COLUMNS = (
     "Workload",
     "Implementation",
@@ -81,7 +92,7 @@ def add_ratios(rows: list[dict]) -> None:
     e.g. chrF++) on the same workload (> 1: mtscore is faster)."""
     medians = {(r["workload"], r["implementation"]): r["median_s"] for r in rows if r["status"] == "ok"}
     for row in rows:
-        base = medians.get((row["workload"], baseline_of(row["implementation"])))
+        base = medians.get((row["workload"], baseline_of(row["workload"], row["implementation"])))
         if row["status"] == "ok" and base:
             row["time_vs_mtscore"] = row["median_s"] / base
 
@@ -110,7 +121,7 @@ def agreement(row: dict, reference: dict | None) -> dict:
     if reference is row:
         return {"agreement": "reference"}
     if kind in VECTOR_KINDS:
-        unit = "values" if kind == "cli" else "segs"
+        unit = VECTOR_UNITS[kind]
         if not row.get("scores_file") or not reference.get("scores_file"):
             return {"agreement": f"no per-{unit} scores"}
         mine, theirs = _load_scores(row["scores_file"]), _load_scores(reference["scores_file"])
@@ -189,7 +200,8 @@ def _score_text(row: dict) -> str:
     score = row.get("score")
     if score is None:
         return "-"
-    prefix = {"sentence": "mean ", "ids": "mean ", "cli": "baseline "}.get(KINDS[row["workload"]], "")
+    kind = KINDS[row["workload"]]
+    prefix = "baseline " if kind == "cli" else "mean " if kind in VECTOR_KINDS else ""
     return f"{prefix}{score:.6f}"
 
 
@@ -259,12 +271,24 @@ STAGE_COLUMNS = ("Stage", "What is timed", "Median s", "Share")
 
 
 def floor_notes(rows: list[dict]) -> list[str]:
-    """How far mtscore is from the split-only floor (workload E), if both ran."""
+    """How far mtscore is from the split-only floor (workload E; J-Q: their own floor rows), if both ran."""
     index = {(r["workload"], r["implementation"]): r for r in rows if r["status"] == "ok"}
+    notes = []
+    for (workload, implementation), floor in index.items():
+        if implementation != "floor" or workload == "E" or not floor["median_s"]:
+            continue
+        times = ", ".join(
+            f"{row['implementation']} {row['median_s'] / floor['median_s']:.1f}x"
+            for (other, name), row in index.items()
+            if other == workload and name != "floor"
+        )
+        if times:
+            notes.append(
+                f"{workload}: time over the split-only floor (str.split() of the same lines in memory): {times}."
+            )
     floor = index.get(("E", "floor"))
     if not floor:
-        return []
-    notes = []
+        return notes
     if ("E", "mtscore") in index:
         ratio = index[("E", "mtscore")]["median_s"] / floor["median_s"]
         notes.append(f"E: mtscore reading the same files and scoring takes {ratio:.1f}x the split-only floor.")
@@ -286,7 +310,9 @@ def target_notes(rows: list[dict]) -> list[str]:
         if row is None:
             continue
         ratio = row.get("time_vs_mtscore")
-        if factor >= 1:
+        if factor == 1:
+            goal, shown = f"mtscore at least as fast as {peer}", None if ratio is None else f"{ratio:.2f}x"
+        elif factor > 1:
             goal, shown = f"mtscore at least {factor:g}x faster than {peer}", None if ratio is None else f"{ratio:.1f}x"
         else:
             goal, shown = (

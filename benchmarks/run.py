@@ -1,6 +1,6 @@
 """Time ``mtscore`` against its peers on the same inputs, each measurement in a fresh process.
 
-    python benchmarks/run.py                       # every workload (A-I), 3 runs, full size
+    python benchmarks/run.py                       # every workload (A-Q), 3 runs, full size
     python benchmarks/run.py --quick --runs 1      # B, C, E on their first 20,000 segments
     python benchmarks/run.py --workloads A,D --runs 5 --impls mtscore,sacrebleu,nltk
 
@@ -37,11 +37,12 @@ SLOW = {("B", "torchmetrics"): QUICK_SEGMENTS, ("H", "torchmetrics"): None, ("H"
 WORKER = HERE / "worker.py"
 FOOTNOTE = (
     "*Peak RSS is the worker's ru_maxrss: interpreter + imports + data loading + the call; "
-    "'(CLI)': the command-line child process's ru_maxrss (F, G). "
-    "Time / mtscore > 1 means mtscore is faster (chrF++ rows: over mtscore-chrf++). Agreement: |score - reference| "
+    "'(CLI)': the command-line child process's ru_maxrss (F, G; mteval on P, Q). "
+    "Time / mtscore > 1 means mtscore is faster (variant rows: over their mtscore row). Agreement: |score - reference| "
     "on the 0-100 scale (per-segment workloads: max over segments; F, G: max over every system's score, "
-    "p-value, mean and CI); reference = sacrebleu (A, B, C, F-I; E against B's; chrF++ rows: sacrebleu-chrf++), "
-    "NLTK (D); ok means <= 1e-9."
+    "p-value, mean and CI; K, M, Q: max over the systems' scores); reference = sacrebleu (A, B, C, F-I; E against "
+    "B's; chrF++ rows: sacrebleu-chrf++), NLTK (D, J, K, N, O), jiwer (L, M; '-wer-std', '-cer' rows: their jiwer "
+    "pair), mteval-v13a.pl (P, Q; nltk: mtscore-nist-nltk); ok means <= 1e-9."
 )
 STAGE_NOTE = (
     "The stages are mtscore.metrics.bleu.stages' functions, called one after another; 'read' is not part of "
@@ -317,6 +318,12 @@ def main(argv=None) -> int:
     command = "python benchmarks/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
     machine_info = machine.machine_info(REPO_ROOT)
     log(f"machine: {machine.summary(machine_info)}")
+    source = machine_info.get("mtscore_imported_from")
+    if source and not Path(source).resolve().is_relative_to((REPO_ROOT / "src").resolve()):
+        log(
+            f"warning: the workers import mtscore from {source}, not this tree's src/ (whose digest the results "
+            f"record): install it with `pip install -e .` or set PYTHONPATH={REPO_ROOT / 'src'}"
+        )
     info = workload_info(args.workloads, args)
     scratch = Path(tempfile.mkdtemp(prefix="mtscore-bench-"))
     try:

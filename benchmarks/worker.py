@@ -6,9 +6,10 @@
 
 Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``).
 Peak RSS is ``getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) and so includes the interpreter,
-the imports and the data loading, not just the scoring call. For the command-line workloads (F, G),
-whose timed call is a child process, it is ``getrusage(RUSAGE_CHILDREN).ru_maxrss``: that child's
-peak (the worker starts no other).
+the imports and the data loading, not just the scoring call. For the command-line workloads (F, G)
+and mteval-v13a.pl (P, Q), whose timed call is a child process, it is
+``getrusage(RUSAGE_CHILDREN).ru_maxrss``: that child's peak (the worker starts no other, but for the
+small ``git show`` and ``perl -e 1`` of mteval's untimed setup).
 
 The JSON line has ``status``: ``ok``, ``unavailable`` (the package cannot be imported),
 ``not-comparable`` or ``error`` (with ``error``: the exception).
@@ -52,6 +53,9 @@ def prepare(implementation: str, workload: str, segments: int | None):
         return impl.prepare_sentence(data.hypotheses, data.streams)
     if kind == "ids":
         return impl.prepare_ids(*workloads.workload_d())
+    if workload in workloads.METRIC_WORKLOADS:  # J-Q: one system or every system of a pair
+        metric = workloads.METRIC_WORKLOADS[workload][0]
+        return getattr(impl, f"prepare_{metric}")(workloads.systems_workload(workload))
     return impl.prepare_files(workloads.b_file_pairs(), segments)
 
 

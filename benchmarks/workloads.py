@@ -1,4 +1,4 @@
-"""The benchmark inputs: WMT22 text (workloads A, B, C, E-I) and synthetic token ids (workload D).
+"""The benchmark inputs: WMT22 text (workloads A, B, C, E-Q) and synthetic token ids (workload D).
 
 The data lives outside the repository, in ``<repo>/../shared/data/wmt22/txt`` with
 ``references/generaltest2022.{pair}.ref.{name}.{tgt}`` and
@@ -6,7 +6,8 @@ The data lives outside the repository, in ``<repo>/../shared/data/wmt22/txt`` wi
 split on "\\n" only (the final empty piece dropped), never with ``str.splitlines``.
 
 Nothing here is timed: workers build their inputs with these functions before the clock starts
-(except workloads E, F and G, whose timed calls read the files themselves).
+(except workloads E, F and G, whose timed calls read the files themselves, and mteval-v13a.pl on P and
+Q, which reads SGML files written untimed).
 """
 
 from __future__ import annotations
@@ -25,6 +26,18 @@ D_BATCH, D_LENGTH, D_VOCABULARY, D_SEED = 512, 256, 1000, 0
 D_SUBSTITUTION = (0.1, 0.5)  # per-row substitution rate range, so that scores spread out
 # Workloads F and G: the significance test each passes to the command lines.
 CLI_TESTS = {"F": "--paired-bs", "G": "--paired-ar"}
+# Workloads J-Q (issue 13's metrics): (metric, pair, references, one system or every system of the pair).
+# WER and CER take one reference; METEOR is English-only, so it runs on a *-en pair.
+METRIC_WORKLOADS = {
+    "J": ("gleu", A_PAIR, ("A", "B"), "one"),
+    "K": ("gleu", A_PAIR, ("A", "B"), "all"),
+    "L": ("wer", A_PAIR, ("A",), "one"),
+    "M": ("wer", A_PAIR, ("A",), "all"),
+    "N": ("meteor", "de-en", ("A", "B"), "one"),
+    "O": ("meteor", "de-en", ("A", "B"), "all"),
+    "P": ("nist", A_PAIR, ("A", "B"), "one"),
+    "Q": ("nist", A_PAIR, ("A", "B"), "all"),
+}
 
 DESCRIPTIONS = {
     "A": f"WMT22 {A_PAIR} {A_SYSTEM}, 2 references (ref.A, ref.B); corpus BLEU",
@@ -46,6 +59,29 @@ DESCRIPTIONS = {
     ),
     "H": "corpus chrF (char order 6, word order 0, beta 2) of A's data; chrF++ (word order 2) in the '-chrf++' rows",
     "I": "corpus TER (defaults: case-insensitive, no normalization, punctuation kept) of A's data",
+    "J": (
+        f"corpus Google-BLEU (NLTK's corpus_gleu: 13a tokens, orders 1-4) of A's data ({A_PAIR} {A_SYSTEM}, "
+        "ref.A and ref.B)"
+    ),
+    "K": (
+        f"corpus Google-BLEU of every WMT22 {A_PAIR} system (9) against ref.A and ref.B, one score per system; "
+        "segments and tokens are all systems' together"
+    ),
+    "L": (
+        f"corpus WER (jiwer's process_words, wer_default) of {A_PAIR} {A_SYSTEM} against ref.A; WER with "
+        "wer_standardize in the '-wer-std' rows, CER (process_characters) in the '-cer' rows"
+    ),
+    "M": f"L's metrics for every WMT22 {A_PAIR} system (9) against ref.A, one score per system",
+    "N": (
+        f"METEOR (NLTK's meteor_score: Porter stems, WordNet 3.0 synonyms) of every segment of de-en {A_SYSTEM} "
+        "against ref.A and ref.B (the best reference per segment); Score: the mean"
+    ),
+    "O": "N's METEOR for every segment of every WMT22 de-en system (9) against ref.A and ref.B",
+    "P": (
+        "corpus NIST (mteval-v13a.pl -c: case-sensitive, 5-grams) of A's data; NLTK's corpus_nist rules in "
+        "the 'mtscore-nist-nltk' row, which the nltk row is timed and checked against"
+    ),
+    "Q": f"P's NIST for every WMT22 {A_PAIR} system (9) against ref.A and ref.B, one score per system",
 }
 KINDS = {
     "A": "corpus",
@@ -57,6 +93,10 @@ KINDS = {
     "G": "cli",
     "H": "chrf",
     "I": "ter",
+    **{
+        name: metric + ("" if which == "one" else "-systems")
+        for name, (metric, _, _, which) in METRIC_WORKLOADS.items()
+    },
 }
 WORKLOADS = tuple(KINDS)
 
@@ -161,6 +201,33 @@ def text_workload(name: str, segments: int | None = None) -> TextWorkload:
     return workload_a() if name in ("A", "H", "I") else workload_b(segments)
 
 
+@dataclass
+class SystemsWorkload:
+    """Workloads J-Q: one or every system of a pair (``systems``, each a list of lines) and the
+    reference streams; the names for peers that take files (mteval-v13a.pl)."""
+
+    pair: str
+    system_names: list[str]
+    systems: list[list[str]]
+    reference_names: list[str]
+    streams: list[list[str]]
+
+
+def systems_workload(name: str) -> SystemsWorkload:
+    """The systems and references of workload ``name`` (J-Q)."""
+    _, pair, references, which = METRIC_WORKLOADS[name]
+    names = _names("system-outputs", "hyp", pair)
+    if which == "one":
+        names = [A_SYSTEM if A_SYSTEM in names else names[0]]
+    return SystemsWorkload(
+        pair,
+        names,
+        [read_text_lines(hypothesis_path(pair, system)) for system in names],
+        list(references),
+        [read_text_lines(reference_path(pair, reference)) for reference in references],
+    )
+
+
 def significance_files() -> tuple[list[Path], list[Path]]:
     """Workloads F and G: the en-de reference files (ref.A, ref.B) and every en-de system's file, sorted."""
     references = [reference_path(A_PAIR, name) for name in A_REFERENCES]
@@ -186,13 +253,16 @@ def workload_d():
 def hypothesis_tokens(name: str, segments: int | None = None) -> tuple[int, int]:
     """(segments, hypothesis tokens after 13a tokenization) of a workload, for tokens/s.
 
-    F and G count every system's segments and tokens (each system's output is one test's input)."""
+    F, G and the every-system workloads of J-Q count every system's segments and tokens (each system's
+    output is one call's input)."""
     if KINDS[name] == "ids":
         return D_BATCH, D_BATCH * D_LENGTH
     from mtscore import BLEU
 
     if KINDS[name] == "cli":
         hypotheses = [line for path in significance_files()[1] for line in read_text_lines(path)]
+    elif name in METRIC_WORKLOADS:
+        hypotheses = [line for system in systems_workload(name).systems for line in system]
     else:
         hypotheses = text_workload(name, segments).hypotheses
     return len(hypotheses), sum(map(len, BLEU().tokenize(hypotheses)))
