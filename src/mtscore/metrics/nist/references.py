@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
 from .counting import LOG2, line_of, occurrences, pair_counts
-
-_TIE = 1e-12  # relative: sums this close are equal sums added in another order
+from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
 
 
 def columns(max_order: int) -> int:
@@ -54,6 +54,8 @@ class Detail:
     kept_orders: np.ndarray  # order (1..N) of each kept n-gram
     denominators: np.ndarray | None = None  # NLTK: hypothesis n-grams (segments x N)
     ref_lengths: np.ndarray | None = None  # NLTK: (streams x segments), -1 where missing
+    kept: np.ndarray | None = None  # the global id of each kept n-gram
+    ties: NltkTies | None = None  # NLTK: what settling a near-tie as NLTK does needs
 
 
 class PreparedReferences(References):
@@ -84,6 +86,7 @@ class PreparedReferences(References):
                     prefixes[prefixes == at] = -1
         prefix_counts = np.where(prefixes >= 0, counts[np.maximum(prefixes, 0)], float(self.total_words))
         self.info = information(counts, prefix_counts, variant)
+        self.counts, self.prefix_counts = counts, prefix_counts  # NLTK's weights of near-ties
         # Per (stream, segment): each n-gram's count; per segment: the largest and the sum over streams.
         s_row, self.s_ngram, self.s_count = pair_counts(stream_segment, gids, size)
         self.s_stream, self.s_segment = np.divmod(s_row, n_segments)
@@ -101,18 +104,20 @@ class PreparedReferences(References):
             digest.update(np.ascontiguousarray(part).tobytes())
         self.digest = digest.hexdigest()  # names this reference corpus (its n-grams and weights)
 
-    def _hypothesis_counts(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Distinct (segment, n-gram) of the hypotheses that the references hold, with counts."""
+    def _hypothesis_counts(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[tuple[np.ndarray, ...], list, list]:
+        """Distinct (segment, n-gram) of the hypotheses that the references hold, with counts; and
+        per order, the segment and n-gram id (-1: unknown) of each occurrence, in position order."""
         found, _ = occurrences(ids, lengths, self.max_order, self.ngrams)
-        segments = np.concatenate([line_of(starts, lengths) for starts, _ in found])
-        gids = np.concatenate([g for _, g in found])
+        by_order = [line_of(starts, lengths) for starts, _ in found]
+        gids_by_order = [g for _, g in found]
+        segments, gids = np.concatenate(by_order), np.concatenate(gids_by_order)
         known = gids >= 0
-        return pair_counts(segments[known], gids[known], self.size)
+        return pair_counts(segments[known], gids[known], self.size), by_order, gids_by_order
 
     def rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, Detail]:
         """Per segment, the row of statistics of hypotheses (token ids, -1 unknown; ``lengths``)."""
         n, big_n = self.n_segments, self.max_order
-        segment, ngram, count = self._hypothesis_counts(ids, lengths)
+        (segment, ngram, count), hyp_segments, hyp_ngrams = self._hypothesis_counts(ids, lengths)
         order = self.ngrams.order_of(ngram)
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)
         if self.variant == "mteval":
@@ -124,21 +129,27 @@ class PreparedReferences(References):
             keep = clipped > 0
             detail = self._detail(segment[keep], ngram[keep], clipped[keep], order[keep])
         else:
-            matches, info, ref_len, detail = self._nltk_rows(segment, ngram, count, order, totals)
+            occurrences_ = (hyp_segments, hyp_ngrams)
+            matches, info, ref_len, detail = self._nltk_rows(segment, ngram, count, order, totals, occurrences_)
         rows = np.hstack([matches, totals, info, lengths[:, None], ref_len[:, None]]).astype(np.float64)
         return rows, detail
 
-    def _nltk_rows(self, segment, ngram, count, order, totals):
+    def _nltk_rows(self, segment, ngram, count, order, totals, hypotheses):
         """NLTK's rule: per segment and order, the reference with the best precision (then the
-        larger information sum, then the longer reference) gives the numerator and reference length."""
+        larger information sum, then the longer reference) gives the numerator and reference length;
+        near-ties are settled in NLTK's arithmetic (``ties``). ``hypotheses``: per order, each
+        occurrence's segment and n-gram id, in position order."""
         n, big_n = self.n_segments, self.max_order
         n_streams = self.present.shape[0]
         keys = segment * self.size + ngram
+        bounds = np.searchsorted(self.s_stream, np.arange(n_streams + 1))  # s_* are sorted by stream
+        ref_keys = [self.s_key[a:b] for a, b in pairwise(bounds)]
+        ref_counts = [self.s_count[a:b] for a, b in pairwise(bounds)]
         per_stream = []
         entries = []
+        overlaps: tuple[list, list, list] = ([], [], [])  # per stream: keys, clipped, cells
         for stream in range(n_streams):
-            mine = self.s_stream == stream
-            clipped = np.minimum(count, _lookup(self.s_key[mine], self.s_count[mine], keys))
+            clipped = np.minimum(count, _lookup(ref_keys[stream], ref_counts[stream], keys))
             per_stream.append(
                 (
                     _per_order(segment, order, clipped, n, big_n),
@@ -147,19 +158,28 @@ class PreparedReferences(References):
             )
             keep = clipped > 0
             entries.append((stream * n + segment[keep], ngram[keep], clipped[keep], order[keep]))
+            for part, values in zip(
+                overlaps, (keys[keep], clipped[keep], segment[keep] * big_n + order[keep] - 1), strict=True
+            ):
+                part.append(values)
         matches = np.stack([m for m, _ in per_stream])  # streams x segments x N
         numerators = np.stack([i for _, i in per_stream])
         lengths = np.where(self.present, self.lengths, -1)
-        best = choose_nltk(numerators, totals, lengths)
+        classes = overlap_classes(*overlaps, n * big_n).reshape(n_streams, n, big_n)
+        ties = NltkTies(hypotheses[0], hypotheses[1], ref_keys, ref_counts, totals, lengths, classes, self.size)
+        best, unsure = choose_nltk(numerators, totals, lengths, classes)
+        for s, o in zip(*np.nonzero(unsure), strict=True):
+            used = ties.used(int(s), int(o) + 1)
+            best[s, o] = ties.decide(int(s), int(o) + 1, nltk_weights(self.prefix_counts[used], self.counts[used]))
         take = np.take_along_axis
         chosen_matches = take(matches, best[None], 0)[0]
         chosen_info = take(numerators, best[None], 0)[0]
         ref_len = take(np.broadcast_to(lengths[:, :, None], numerators.shape), best[None], 0)[0].sum(axis=1)
         rows, ngrams, clipped, orders = (np.concatenate(parts) for parts in zip(*entries, strict=True))
-        detail = self._detail(rows, ngrams, clipped, orders, totals, lengths)
+        detail = self._detail(rows, ngrams, clipped, orders, totals, lengths, ties)
         return chosen_matches, chosen_info, ref_len.astype(np.float64), detail
 
-    def _detail(self, rows, ngrams, clipped, orders, denominators=None, ref_lengths=None) -> Detail:
+    def _detail(self, rows, ngrams, clipped, orders, denominators=None, ref_lengths=None, ties=None) -> Detail:
         """The matches per n-gram restricted to the matched n-grams (their prefixes are matched too)."""
         kept, local = np.unique(ngrams, return_inverse=True)
         prefixes = self.prefixes[kept]
@@ -184,31 +204,9 @@ class PreparedReferences(References):
             self.ngrams.order_of(kept),
             denominators,
             ref_lengths,
+            kept,
+            ties,
         )
-
-
-def choose_nltk(numerators: np.ndarray, totals: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Per segment and order, the stream NLTK's ``max`` over (precision, numerator, denominator,
-    reference length) picks (the first of full ties); streams with length -1 are missing.
-    ``numerators``: [..., streams, segments, N]; ``lengths``: streams x segments. Precisions and
-    numerators within 1e-12 (relative) of the best count as ties: equal sums that float addition
-    in another order made differ must tie, as they do in NLTK's own order."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(totals > 0, numerators / totals, 0.0)
-    absent = (lengths < 0)[..., None]
-    precision = np.where(absent, -np.inf, precision)
-    axis = numerators.ndim - 3
-    candidate = _near_best(precision, axis)
-    candidate &= _near_best(np.where(candidate, numerators, -np.inf), axis)
-    length = np.where(candidate, np.broadcast_to(lengths[..., None], numerators.shape), -2)
-    candidate &= length == length.max(axis=axis, keepdims=True)
-    return np.argmax(candidate, axis=axis)
-
-
-def _near_best(values: np.ndarray, axis: int) -> np.ndarray:
-    """Where ``values`` are within 1e-12 (relative) of their maximum along ``axis``."""
-    best = values.max(axis=axis, keepdims=True)
-    return values >= best - _TIE * np.abs(best)
 
 
 def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:

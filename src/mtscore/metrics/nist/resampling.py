@@ -14,7 +14,8 @@ from itertools import pairwise
 
 import numpy as np
 
-from .references import Detail, choose_nltk, information
+from .references import Detail, information
+from .ties import choose_nltk, nltk_weights
 
 _DENSE = 64  # n-grams in at least 1/_DENSE of the segments are weighed by a dense matrix product
 _CHUNK_VALUES = 4 << 20  # float64 values held per chunk of resamples
@@ -71,11 +72,35 @@ def _recount(
         info[detail.ngrams[by_group]] * detail.clipped[by_group, None], groups, n_streams * n_segments * max_order
     )
     numerators = numerators.T.reshape(-1, n_streams, n_segments, max_order)
-    best = choose_nltk(numerators, detail.denominators, detail.ref_lengths)
+    assert detail.ties is not None and detail.kept is not None
+    best, unsure = choose_nltk(numerators, detail.denominators, detail.ref_lengths, detail.ties.classes)
+    unsure &= weights.T[:, :, None] > 0  # a segment the resample leaves out chooses nothing
+    _settle(detail, best, np.nonzero(unsure), counts, words)
     chosen = np.take_along_axis(numerators, best[:, None], 1)[:, 0]
     lengths = np.broadcast_to(detail.ref_lengths[None, :, :, None], numerators.shape)
     ref_len = np.take_along_axis(lengths, best[:, None], 1)[:, 0].sum(axis=2)
     return np.einsum("sc,csn->cn", weights, chosen), np.einsum("sc,cs->c", weights, ref_len.astype(np.float64))
+
+
+def _settle(detail: Detail, best: np.ndarray, unsure: tuple[np.ndarray, ...], counts, words) -> None:
+    """NLTK's pick (``NltkTies.decide``) in each unsure (resample, segment, order) of ``best``, with
+    NLTK's weights under that resample's counts (``counts``: kept n-grams x resamples, ``words``:
+    reference words per resample), all of them from one float64 quotient and one ``math.log`` each."""
+    assert detail.ties is not None and detail.kept is not None
+    cells = [(int(c), int(s), int(o) + 1) for c, s, o in zip(*unsure, strict=True)]
+    used = [detail.ties.used(s, o) for _, s, o in cells]
+    if not cells:
+        return
+    sizes = [len(u) for u in used]
+    local = np.searchsorted(detail.kept, np.fromiter((g for u in used for g in u), np.int64, sum(sizes)))
+    column = np.repeat([c for c, _, _ in cells], sizes)
+    prefix = detail.kept_prefix[local]
+    prefix_counts = np.where(prefix >= 0, counts[np.maximum(prefix, 0), column], words[column])
+    weights = nltk_weights(prefix_counts, counts[local, column])
+    start = 0
+    for (c, s, o), size in zip(cells, sizes, strict=True):
+        best[c, s, o - 1] = detail.ties.decide(s, o, weights[start : start + size])
+        start += size
 
 
 class _Counts:
