@@ -168,9 +168,11 @@ class PreparedReferences(References):
         classes = overlap_classes(*overlaps, n * big_n).reshape(n_streams, n, big_n)
         ties = NltkTies(hypotheses[0], hypotheses[1], ref_keys, ref_counts, totals, lengths, classes, self.size)
         best, unsure = choose_nltk(numerators, totals, lengths, classes)
-        for s, o in zip(*np.nonzero(unsure), strict=True):
-            used = ties.used(int(s), int(o) + 1)
-            best[s, o] = ties.decide(int(s), int(o) + 1, nltk_weights(self.prefix_counts[used], self.counts[used]))
+        cells = [(int(s), int(o) + 1) for s, o in zip(*np.nonzero(unsure), strict=True)]
+        ties.prepare(cells)
+        for s, o in cells:
+            used = ties.used(s, o)
+            best[s, o - 1] = ties.decide(s, o, nltk_weights(self.prefix_counts[used], self.counts[used]))
         take = np.take_along_axis
         chosen_matches = take(matches, best[None], 0)[0]
         chosen_info = take(numerators, best[None], 0)[0]

@@ -88,6 +88,7 @@ def _settle(detail: Detail, best: np.ndarray, unsure: tuple[np.ndarray, ...], co
     reference words per resample), all of them from one float64 quotient and one ``math.log`` each."""
     assert detail.ties is not None and detail.kept is not None
     cells = [(int(c), int(s), int(o) + 1) for c, s, o in zip(*unsure, strict=True)]
+    detail.ties.prepare([(s, o) for _, s, o in cells])
     used = [detail.ties.used(s, o) for _, s, o in cells]
     if not cells:
         return

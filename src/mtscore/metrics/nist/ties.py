@@ -103,6 +103,9 @@ class NltkTies:
 
     def __post_init__(self) -> None:
         self._cells: dict[tuple[int, int], tuple[list[int], list[tuple[int, list[tuple[int, int]]]]]] = {}
+        self._bounds: dict[int, list[int]] = {}  # per order: where each segment's occurrences start
+        self._lengths: list[list[int]] = self.lengths.tolist()
+        self._totals: list[list[int]] = self.totals.tolist()
 
     def decide(self, segment: int, order: int, weights: list[float]) -> int:
         """The stream NLTK picks for ``segment`` and ``order`` (1..N): each present stream's
@@ -111,14 +114,14 @@ class NltkTies:
         ``used(segment, order)``, in that order."""
         used, overlaps = self._overlaps(segment, order)
         info = dict(zip(used, weights, strict=True))
-        denominator = int(self.totals[segment, order - 1])
+        denominator = int(self._totals[segment][order - 1])
         best, best_tuple = -1, None
         for stream, pairs in overlaps:
             numerator: float = 0
             for g, count in pairs:
                 numerator += info[g] * count
             precision = 0 if denominator == 0 else numerator / denominator
-            candidate = (precision, numerator, denominator, int(self.lengths[stream, segment]))
+            candidate = (precision, numerator, denominator, self._lengths[stream][segment])
             if best_tuple is None or candidate > best_tuple:
                 best, best_tuple = stream, candidate
         return best
@@ -127,27 +130,43 @@ class NltkTies:
         """The n-grams (global ids, ascending) that some present stream overlaps in this cell."""
         return self._overlaps(segment, order)[0]
 
-    def _overlaps(self, segment: int, order: int) -> tuple[list[int], list[tuple[int, list[tuple[int, int]]]]]:
-        """The n-grams any present stream overlaps (sorted), and each present stream's clipped
-        overlap (n-gram, count) in the order of first occurrence in the hypothesis (kept: a resample
-        asks for the same cell again under other weights)."""
-        cell = (segment, order)
-        if cell not in self._cells:
-            segments = self.hyp_segments[order - 1]
-            lo, hi = np.searchsorted(segments, [segment, segment + 1])
+    def prepare(self, cells: list[tuple[int, int]]) -> None:
+        """Work out the overlaps of these (segment, order) cells together, one reference lookup per
+        stream: each stream's clipped overlap (n-gram, count) in the order of first occurrence in the
+        hypothesis, and the n-grams any of them overlaps (sorted). Kept: a resample asks for the
+        same cells again under other weights."""
+        todo = sorted({cell for cell in cells if cell not in self._cells})
+        if not todo:
+            return
+        hyps: list[Counter[int]] = []
+        wanted: list[int] = []
+        for segment, order in todo:
+            if order not in self._bounds:
+                starts = np.searchsorted(self.hyp_segments[order - 1], np.arange(len(self._totals) + 1))
+                self._bounds[order] = starts.tolist()
+            lo, hi = self._bounds[order][segment : segment + 2]
             hyp = Counter(self.hyp_ngrams[order - 1][lo:hi].tolist())  # first occurrences first
             hyp.pop(-1, None)  # n-grams no reference holds overlap nothing
-            grams = list(hyp)
-            wanted = np.asarray(grams, dtype=np.int64) + segment * self.size
+            hyps.append(hyp)
+            wanted.extend(segment * self.size + g for g in hyp)
+        keys = np.asarray(wanted, dtype=np.int64)
+        found = [_lookup(k, c, keys).tolist() for k, c in zip(self.ref_keys, self.ref_counts, strict=True)]
+        start = 0
+        for (segment, order), hyp in zip(todo, hyps, strict=True):
             overlaps = []
-            for stream, (keys, counts) in enumerate(zip(self.ref_keys, self.ref_counts, strict=True)):
-                if self.lengths[stream, segment] >= 0:
-                    found = _lookup(keys, counts, wanted).tolist()
-                    clipped = [(g, min(hyp[g], r)) for g, r in zip(grams, found, strict=True)]
+            for stream, counts in enumerate(found):
+                if self._lengths[stream][segment] >= 0:
+                    refs = counts[start : start + len(hyp)]
+                    clipped = [(g, min(h, r)) for (g, h), r in zip(hyp.items(), refs, strict=True)]
                     overlaps.append((stream, [(g, c) for g, c in clipped if c > 0]))
-            used = sorted({g for _, pairs in overlaps for g, _ in pairs})
-            self._cells[cell] = (used, overlaps)
-        return self._cells[cell]
+            start += len(hyp)
+            self._cells[segment, order] = (sorted({g for _, pairs in overlaps for g, _ in pairs}), overlaps)
+
+    def _overlaps(self, segment: int, order: int) -> tuple[list[int], list[tuple[int, list[tuple[int, int]]]]]:
+        """``prepare``'s overlaps of one cell."""
+        if (segment, order) not in self._cells:
+            self.prepare([(segment, order)])
+        return self._cells[segment, order]
 
 
 def nltk_weights(prefix_counts: np.ndarray, counts: np.ndarray) -> list[float]:
