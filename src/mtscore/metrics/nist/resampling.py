@@ -3,7 +3,8 @@
 A resample with segment multiplicities w has reference counts R_w(g) = sum_s w_s R_s(g), so its
 information weights log2(R_w(prefix g) / R_w(g)) differ from the full corpus's. Its numerator of
 order n is sum_g M_w(g) info_w(g) with M_w = sum_s w_s M_s (mteval), or NLTK's per-segment choice
-of reference made again under the new weights. Only matched n-grams (and their prefixes, matched
+of reference made again under the new weights (its near-ties settled in NLTK's own arithmetic with
+the resample's weights, ``ties.py``). Only matched n-grams (and their prefixes, matched
 too) matter, so the sums run over them alone; resamples go in chunks so that memory stays bounded.
 All arithmetic is float64.
 """
