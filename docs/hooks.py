@@ -33,9 +33,14 @@ OPTIONS_MARKER = re.compile(r"^<!-- mtscore-options: (?P<metric>\w+) -->$", re.M
 def parser_builders() -> dict[str, Callable[[], argparse.ArgumentParser]]:
     """The command's parsers by program name."""
     # The one place that names the parser builders: one per subcommand module of mtscore.cli.
-    from mtscore.cli import explain, score
+    from mtscore.cli import explain, score, shards
 
-    return {"mtscore": score.build_parser, "mtscore explain": explain.build_parser}
+    return {
+        "mtscore": score.build_parser,
+        "mtscore explain": explain.build_parser,
+        "mtscore stats": shards.build_stats_parser,
+        "mtscore merge": shards.build_merge_parser,
+    }
 
 
 def _fixed_width(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:

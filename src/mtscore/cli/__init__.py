@@ -1,6 +1,6 @@
-"""The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``) and ``explain``,
-on the options, exit codes and checks of ``common``. May import everything below it (``report``,
-``significance``, ``metrics``, ``core`` ...); nothing imports ``cli``.
+"""The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``), ``explain`` and
+``stats``/``merge`` (``shards``), on the options, exit codes and checks of ``common``. May import
+everything below it (``report``, ``significance``, ``metrics``, ``core`` ...); nothing imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
 malformed files, mismatched line counts, empty input), 3 output error (the results could not be
@@ -14,7 +14,7 @@ import os
 import sys
 
 from ..errors import BleuInputError
-from . import explain, score
+from . import explain, score, shards
 from .common import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, UsageError
 
 __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_OUTPUT", "EXIT_USAGE", "main"]
@@ -23,13 +23,13 @@ __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_OUTPUT", "EXIT_USAGE", "main"]
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mtscore`` command; returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
-    explaining = bool(argv) and argv[0] == "explain"
+    subcommand = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     try:
-        code = explain.run(argv[1:]) if explaining else score.run(argv)
+        code = SUBCOMMANDS[subcommand](argv[1:]) if subcommand else score.run(argv)
         sys.stdout.flush()  # a write error surfaces here, not after main has returned
         return code
     except UsageError as error:
-        command = "mtscore explain" if explaining else "mtscore"
+        command = f"mtscore {subcommand}" if subcommand else "mtscore"
         print(f"{command}: usage error: {error}\nTry '{command} --help'.", file=sys.stderr)
         return EXIT_USAGE
     except BleuInputError as error:
@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mtscore: error: cannot write the results: {error.strerror or error}", file=sys.stderr)
         return EXIT_OUTPUT
 
+
+# ``mtscore NAME ...``: the subcommands beside the default one (scoring).
+SUBCOMMANDS = {"explain": explain.run, "stats": shards.run_stats, "merge": shards.run_merge}
 
 # Errors that only writing raises: no space left, a file too large, a quota, a failing device.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}

@@ -1,0 +1,171 @@
+"""``mtscore stats`` and ``mtscore merge``: a shard of a corpus counted where its files are, and the
+shards scored together later, exactly as the whole corpus would have been.
+
+``stats`` writes one ``.npz`` holding the shard's per-segment statistics and what made them (the
+metric, its options, references per segment, the system's name); ``merge`` refuses shards made
+with other metrics or options, joins each system's shards in the order given, and scores them,
+with ``--confidence`` or a paired test where asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from typing import Any
+
+from ..errors import BleuInputError
+from ..metrics import METRICS, canonical, metric_class
+from ..report import Form
+from ..report.corpus import render_scores
+from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read
+
+FORMAT_VERSION = 1  # of the shard files; a file of another version is refused
+
+
+def build_stats_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="mtscore stats",
+        description="Count one shard of a corpus (hypothesis and reference files of the same segments) and write "
+        "its statistics to a .npz file for 'mtscore merge'.",
+        epilog="example:\n  mtscore stats ref.part1 -i hyp.part1 -m chrf -o part1.npz\n\n"
+        "exit codes: 0 ok, 1 usage error, 2 input error, 3 output error",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("refs", nargs="+", metavar="REF", help="the shard's reference files")
+    parser.add_argument("-i", "--input", required=True, metavar="HYP", help="the shard's hypothesis file")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the shard (.npz)")
+    parser.add_argument("--name", metavar="SYSTEM", help="the system's name in merged results (default: HYP)")
+    parser.add_argument("-m", "--metric", default="bleu", type=canonical, metavar="METRIC", help="(default: bleu)")
+    add_metric_options(parser, ["bleu"], grouped=False)
+    add_metric_options(parser, [name for name in METRICS if name != "bleu"], grouped=True)
+    return parser
+
+
+def run_stats(argv: list[str]) -> int:
+    args = build_stats_parser().parse_args(argv)
+    if args.metric not in METRICS:
+        raise UsageError(f"unknown metric {args.metric!r}; choose from {', '.join(METRICS)}")
+    options = metric_keywords(args, args.metric)
+    try:
+        metric = metric_class(args.metric)(**options)
+    except BleuInputError as error:
+        raise UsageError(str(error)) from None
+    if not metric.additive:
+        raise UsageError(
+            f"{metric.name}'s statistics depend on the whole reference corpus, so shards of it cannot be merged; "
+            "score the whole corpus at once"
+        )
+    references = [read(path) for path in args.refs]
+    hypotheses = read(args.input)
+    check_counts(args.refs, list(map(len, references)), [args.input], [len(hypotheses)])
+    prepared = metric_class(args.metric)(references, **options)
+    statistics = prepared.statistics(hypotheses).to_matrix()
+    meta = {
+        "format": FORMAT_VERSION,
+        "metric": args.metric,
+        "options": options,
+        "nrefs": prepared.signature().info.get("nrefs", "1"),
+        "system": args.name or args.input,
+    }
+    import numpy as np
+
+    with open(args.output, "wb") as handle:
+        np.savez(handle, statistics=statistics, meta=np.array(json.dumps(meta)))
+    return EXIT_OK
+
+
+def build_merge_parser() -> argparse.ArgumentParser:
+    from .score import add_significance_options
+
+    parser = Parser(
+        prog="mtscore merge",
+        description="Score shards written by 'mtscore stats' together: each system's shards are joined in the order "
+        "given and scored as one corpus; several systems give a table or, with --paired-bs/--paired-ar, a paired "
+        "test.",
+        epilog="example:\n  mtscore merge part1.npz part2.npz part3.npz --confidence\n\n"
+        "exit codes: 0 ok, 1 usage error, 2 input error, 3 output error",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("shards", nargs="+", metavar="SHARD", help=".npz files from mtscore stats")
+    parser.add_argument("-f", "--format", default="json", choices=["json", "text", "latex"], help="(default: json)")
+    parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
+    parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
+    add_significance_options(parser)
+    return parser
+
+
+def _load(path: str) -> tuple[dict[str, Any], Any]:
+    """A shard's description and statistics, or an input error saying what is wrong with the file."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta, statistics = json.loads(str(data["meta"])), data["statistics"]
+    except FileNotFoundError:
+        raise BleuInputError(f"{path}: no such file") from None
+    except (OSError, ValueError, KeyError) as error:
+        raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({error})") from None
+    if meta.get("format") != FORMAT_VERSION:
+        raise BleuInputError(f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION}")
+    return meta, statistics
+
+
+def run_merge(argv: list[str]) -> int:
+    import numpy as np
+
+    from .score import _check_modes
+
+    args = build_merge_parser().parse_args(argv)
+    if not 0 <= args.width <= 20:
+        raise UsageError("--width must be 0 or more and at most 20")
+    shards = [(path, *_load(path)) for path in args.shards]
+    first_path, first, _ = shards[0]
+    for path, meta, _ in shards[1:]:
+        for key in ("metric", "options", "nrefs"):
+            if meta[key] != first[key]:
+                raise BleuInputError(
+                    f"{path} was counted with {key} {meta[key]!r} but {first_path} with {first[key]!r}: "
+                    "shards merge only when made the same way"
+                )
+    systems: dict[str, list[Any]] = {}
+    for _, meta, statistics in shards:
+        systems.setdefault(meta["system"], []).append(statistics)
+    names = list(systems)
+    matrices = [np.concatenate(parts) for parts in systems.values()]
+    if len({len(matrix) for matrix in matrices}) > 1:
+        raise BleuInputError(
+            "the systems' shards cover different numbers of segments: "
+            + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
+        )
+    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    args.sentence_level, args.metrics = False, [first["metric"]]
+    metric = metric_class(first["metric"])(**first["options"])
+    _check_modes(args, paired, len(names), [metric])
+    form = Form(args.format, args.width, args.score_only, False)
+    if paired:
+        from ..report.paired import render_paired
+        from ..significance.paired import paired_test_statistics
+
+        result = paired_test_statistics(
+            {metric.name: metric},
+            {metric.name: matrices},
+            names,
+            paired,
+            args.paired_bs_n if paired == "bs" else args.paired_ar_n,
+            args.seed,
+            args.all_pairs,
+        )
+        nrefs = {name: signature.with_fields(nrefs=first["nrefs"]) for name, signature in result.signatures.items()}
+        print(render_paired(dataclasses.replace(result, signatures=nrefs), form))
+        return EXIT_OK
+    scores: list[Any] = [metric.score_statistics(matrix, nrefs=first["nrefs"]) for matrix in matrices]
+    if args.confidence:
+        from ..report.confidence import with_confidence
+
+        scores = [
+            with_confidence(metric, score, matrix, args.confidence_n, args.seed)
+            for score, matrix in zip(scores, matrices, strict=True)
+        ]
+    print(render_scores([scores], names, form))
+    return EXIT_OK

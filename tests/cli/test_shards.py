@@ -1,0 +1,103 @@
+"""``mtscore stats`` and ``mtscore merge`` (issue 16): shards of a corpus counted apart, merged and
+scored exactly as the whole files, with confidence intervals and paired tests; shards made
+differently are refused."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from helpers import run, write
+from shared_data import read_lines, references, system_output
+
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE
+from mtscore.metrics import METRICS, metric_class
+
+PAIR, SEGMENTS, CUTS = "en-de", 240, (0, 17, 150, 240)  # uneven shards
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Whole files and their shards: two systems, references A and B."""
+    folder = tmp_path_factory.mktemp("shards")
+    files: dict = {"refs": [], "systems": {}, "parts": []}
+    streams = [read_lines(path)[:SEGMENTS] for path in references(PAIR, "all")]
+    for number, stream in enumerate(streams):
+        files["refs"].append(write(folder / f"ref{number}", stream))
+    for name in ("Online-A", "Online-B"):
+        files["systems"][name] = write(folder / name, read_lines(system_output(PAIR, name))[:SEGMENTS])
+    for part, (start, end) in enumerate(itertools.pairwise(CUTS)):
+        refs = [write(folder / f"ref{number}.{part}", stream[start:end]) for number, stream in enumerate(streams)]
+        hyps = {
+            name: write(folder / f"{name}.{part}", read_lines(path)[start:end])
+            for name, path in files["systems"].items()
+        }
+        files["parts"].append((refs, hyps))
+    files["folder"] = folder
+    return files
+
+
+def shards(capsys, corpus, metric: str, systems=("Online-A",), n_refs: int = 2) -> list[str]:
+    out = []
+    for part, (refs, hyps) in enumerate(corpus["parts"]):
+        for name in systems:
+            path = str(corpus["folder"] / f"{metric}.{name}.{part}.npz")
+            code, _, err = run(
+                capsys, "stats", *refs[:n_refs], "-i", hyps[name], "-m", metric, "--name", name, "-o", path
+            )
+            assert code == EXIT_OK, err
+            out.append(path)
+    return out
+
+
+@pytest.mark.parametrize("metric", [name for name in METRICS if metric_class(name).additive])
+def test_merged_shards_score_as_the_whole_files(capsys, corpus, metric):
+    n_refs = 1 if metric in ("wer", "cer") else 2
+    parts = shards(capsys, corpus, metric, n_refs=n_refs)
+    merged = run(capsys, "merge", *parts, "-f", "text", "-w", "6")
+    whole = run(
+        capsys, *corpus["refs"][:n_refs], "-i", corpus["systems"]["Online-A"], "-m", metric, "-f", "text", "-w", "6"
+    )
+    assert merged[0] == EXIT_OK and merged[1] == whole[1]
+
+
+def test_confidence_and_paired_tests_on_merged_shards(capsys, corpus):
+    parts = shards(capsys, corpus, "chrf", systems=("Online-A", "Online-B"))
+    whole = [*corpus["refs"], "-i", *corpus["systems"].values(), "-m", "chrf", "-f", "text"]
+    merged = run(capsys, "merge", *parts, "--paired-bs", "-f", "text")
+    expected = run(capsys, *whole, "--paired-bs")
+    assert merged[0] == EXIT_OK
+    named = expected[1].replace(corpus["systems"]["Online-A"], "Online-A")
+    named = named.replace(corpus["systems"]["Online-B"], "Online-B")
+
+    def words(text: str) -> list[str]:  # the same table, its rules and columns as wide as the names
+        return [word for word in text.split() if set(word) != {"-"}]
+
+    assert words(merged[1]) == words(named)
+    one = [path for path in parts if ".Online-A." in path]
+    confident = run(capsys, "merge", *one, "--confidence", "-f", "text")
+    alone = run(
+        capsys, *corpus["refs"], "-i", corpus["systems"]["Online-A"], "-m", "chrf", "--confidence", "-f", "text"
+    )
+    assert confident[1] == alone[1]
+
+
+def test_shards_made_differently_are_refused(capsys, corpus, tmp_path):
+    bleu = shards(capsys, corpus, "bleu")
+    refs, hyps = corpus["parts"][0]
+    lowercased = str(tmp_path / "lc.npz")
+    assert run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-lc", "-o", lowercased)[0] == EXIT_OK
+    code, _, err = run(capsys, "merge", bleu[0], lowercased)
+    assert code == EXIT_INPUT and "counted with options" in err and "merge only when made the same way" in err
+    one_ref = str(tmp_path / "one.npz")
+    assert run(capsys, "stats", refs[0], "-i", hyps["Online-A"], "-o", one_ref)[0] == EXIT_OK
+    code, _, err = run(capsys, "merge", bleu[0], one_ref)
+    assert code == EXIT_INPUT and "counted with nrefs" in err
+    other = str(tmp_path / "other.npz")
+    assert run(capsys, "stats", *refs, "-i", hyps["Online-B"], "--name", "B", "-o", other)[0] == EXIT_OK
+    code, _, err = run(capsys, "merge", *bleu, other)
+    assert code == EXIT_INPUT and "different numbers of segments" in err
+    code, _, err = run(capsys, "merge", corpus["refs"][0])
+    assert code == EXIT_INPUT and "not a shard written by 'mtscore stats'" in err
+    code, _, err = run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-m", "nist", "-o", str(tmp_path / "n.npz"))
+    assert code == EXIT_USAGE and "cannot be merged" in err
