@@ -268,6 +268,7 @@ def _columns(
     start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
     vp_rows = np.empty(int(sizes.sum()), dtype=np.uint64)
     vn_rows = np.empty_like(vp_rows)
+    equal_rows = _matches(ref, hyp, going)
     vp = np.full((n_pairs, words), ~np.uint64(0))  # column 0: D[i][0] = i
     vn = np.zeros_like(vp)
     carries = np.zeros((2, n_pairs, words), dtype=np.uint64)  # a first guess: the last row's
@@ -275,11 +276,38 @@ def _columns(
     for j in range(1, hyp.shape[1] + 1):
         k = int(going[j])
         vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
-        equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
+        equal = equal_rows[start[j] : start[j] + k * words].reshape(k, words)
         vp, vn = _next_column(equal, vp, vn, carries, needed)
         vp_rows[start[j] : start[j] + k * words] = vp.ravel()
         vn_rows[start[j] : start[j] + k * words] = vn.ravel()
     return vp_rows, vn_rows, start
+
+
+def _matches(ref: np.ndarray, hyp: np.ndarray, going: np.ndarray) -> np.ndarray:
+    """Every row's match vectors (bit ``i`` of pair ``p``'s words at row ``j``: ``ref[p, i] ==
+    hyp[p, j - 1]``), laid out as the rows of VP: from each pair's reference positions per token
+    (Hyyrö's pattern-match vectors), looked up by the hypothesis token, never compared cell by cell."""
+    words = ref.shape[1] // 64
+    base = int(max(ref.max(initial=0), hyp.max(initial=0))) + 2  # tokens >= -1 (_PAD in no key)
+    pair, position = np.nonzero(ref != _PAD)
+    keys = pair * base + ref[pair, position] + 1  # (pair, token), with the word of the position
+    cells = keys * words + (position >> 6)
+    order = np.argsort(cells, kind="stable")
+    cells = cells[order]
+    bits = np.left_shift(np.uint64(1), (position[order] & 63).astype(np.uint64))
+    first = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+    sums = np.add.reduceat(bits, first) if len(first) else bits  # distinct bits: the sum is the OR
+    cells = cells[first]
+    tokens, row_of_cell = np.unique(cells // words, return_inverse=True)
+    vectors = np.zeros((len(tokens) + 1, words), dtype=np.uint64)  # the last: no match
+    vectors[row_of_cell, cells % words] = sums
+    rows = np.arange(1, hyp.shape[1] + 1)
+    counts = going[1:]
+    row_pair = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    wanted = row_pair * base + hyp[row_pair, np.repeat(rows, counts) - 1] + 1
+    found = np.minimum(np.searchsorted(tokens, wanted), len(tokens) - 1)
+    found = np.where(tokens[found] == wanted, found, len(tokens)) if len(tokens) else np.zeros_like(wanted)
+    return vectors[found].ravel()
 
 
 def _next_column(
