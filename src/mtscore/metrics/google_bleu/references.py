@@ -1,8 +1,9 @@
-"""Google-BLEU's references: tokenized, encoded and counted once, one n-gram table per stream.
+"""Google-BLEU's references: tokenized, encoded and counted once, one n-gram table for all streams.
 
 Unlike BLEU, which clips against the largest count in any reference, Google-BLEU compares a
-hypothesis with each reference on its own and keeps the best one, so each stream gets its own
-``engine.ngrams.ReferenceNgrams``; the hypotheses are encoded once, in the shared vocabulary.
+hypothesis with each reference on its own and keeps the best one: one ``engine.ngrams.ReferenceNgrams``
+holds every stream and clips each hypothesis against each stream separately (``per_stream``), all
+streams in one sort; the hypotheses are encoded once, in the shared vocabulary.
 """
 
 from __future__ import annotations
@@ -53,14 +54,9 @@ class PreparedReferences(References):
         self.order = min(max_len, int(lengths.max(initial=0)))
         ends = np.cumsum(lengths.sum(axis=1)).tolist()
         starts = [0, *ends[:-1]]
-        self.ngrams = (
-            [
-                ReferenceNgrams([(ids[start:end], stream)], len(self.vocabulary), self.order)
-                for start, end, stream in zip(starts, ends, lengths, strict=True)
-            ]
-            if self.order >= min_len
-            else []
-        )
+        streams = [(ids[start:end], stream) for start, end, stream in zip(starts, ends, lengths, strict=True)]
+        # one table for all streams, each hypothesis clipped against each stream on its own
+        self.ngrams = ReferenceNgrams(streams, len(self.vocabulary), self.order) if self.order >= min_len else None
 
     def statistics_of(self, tokens: TokenKeys, n_systems: int) -> list[np.ndarray]:
         """Per-segment [n_match, n_all] of ``n_systems`` systems whose hypotheses come one after
@@ -71,8 +67,9 @@ class PreparedReferences(References):
         systems = [(ids[offsets[k] : offsets[k + 1]], lengths[k * n : (k + 1) * n]) for k in range(n_systems)]
         # streams x systems x segments
         matches = np.zeros((len(self.present), n_systems, n), dtype=np.int64)
-        for stream, ngrams in enumerate(self.ngrams):
-            matches[stream] = ngrams.matches_of(systems)[:, :, self.min_len - 1 :].sum(axis=2)
+        if self.ngrams is not None:
+            per_stream = self.ngrams.matches_of(systems, per_stream=True)  # systems x segments x streams x orders
+            matches[:] = per_stream[..., self.min_len - 1 :].sum(axis=3).transpose(2, 0, 1)
         hyp_counts = ngram_counts(lengths, self.min_len, self.max_len).reshape(n_systems, n)
         results = []
         for system in range(n_systems):
