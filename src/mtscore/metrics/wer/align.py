@@ -337,23 +337,31 @@ def _walk_back(middles: _Middles, vertical: _Vertical, pairs: np.ndarray) -> np.
     """rapidfuzz's backtrace of the middles of ``pairs``, all in step: [H, S, D, I] per pair."""
     n_pairs = len(middles.n_ref)
     live, i, j = pairs, middles.n_ref[pairs], middles.n_hyp[pairs]
+    # per live pair, fixed while it goes: where its rows start (flat, by j), its words, its tokens
+    width = vertical.start.shape[1]
+    starts = vertical.start.ravel()
+    row, offset = vertical.chunk[live] * width, vertical.offset[live]
+    ref_at, hyp_at = middles.ref_start[live] - 1, middles.hyp_start[live] - 1
     steps, kinds = [], []
     left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
     while live.size:
-        deletion = vertical.rises(live, i, j)
-        j = j - 1
-        insertion = ~deletion & (j > 0) & vertical.falls(live, i, np.maximum(j, 1))
+        word = offset + ((i - 1) >> 6)
+        shift = ((i - 1) & 63).astype(np.uint64)
+        deletion = ((vertical.vp[starts[row + j] + word] >> shift) & 1).astype(bool)
+        falls = ((vertical.vn[starts[row + np.maximum(j - 1, 1)] + word] >> shift) & 1).astype(bool)
+        insertion = ~deletion & (j > 1) & falls
         diagonal = ~deletion & ~insertion
-        differ = middles.ref[middles.ref_start[live] + i - 1] != middles.hyp[middles.hyp_start[live] + j]
+        differ = middles.ref[ref_at + i] != middles.hyp[hyp_at + j]
         steps.append(live)
         kinds.append(np.where(diagonal, differ.astype(np.int64), np.where(deletion, DELETION, INSERTION)))
         i = i - (deletion | diagonal)
-        j = j + deletion
+        j = j - ~deletion
         going = (i > 0) & (j > 0)
         if not going.all():
             done = ~going
             left_i[live[done]], left_j[live[done]] = i[done], j[done]
             live, i, j = live[going], i[going], j[going]
+            row, offset, ref_at, hyp_at = row[going], offset[going], ref_at[going], hyp_at[going]
     counts = np.bincount(np.concatenate(steps) * 4 + np.concatenate(kinds), minlength=4 * n_pairs).reshape(n_pairs, 4)
     counts[:, DELETION] += left_i
     counts[:, INSERTION] += left_j
