@@ -1,9 +1,11 @@
-"""Google-BLEU's references: tokenized, encoded and counted once, one n-gram table for all streams.
+"""Google-BLEU's references: tokenized, encoded and counted once.
 
 Unlike BLEU, which clips against the largest count in any reference, Google-BLEU compares a
-hypothesis with each reference on its own and keeps the best one: one ``engine.ngrams.ReferenceNgrams``
-holds every stream and clips each hypothesis against each stream separately (``per_stream``), all
-streams in one sort; the hypotheses are encoded once, in the shared vocabulary.
+hypothesis with each reference on its own and keeps the best one. References scored once are
+sorted with the hypotheses, all streams together, each hypothesis clipped per stream
+(``engine.ngrams.ReferenceNgrams``' ``per_stream``); scored again, every reference n-gram is
+numbered and counted once (``_NgramTable``) and the hypotheses' n-grams are looked up, order by
+order. The hypotheses are encoded once, in the shared vocabulary.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.references import References
-from ...engine.keys import KeyTable, TokenKeys, Vocabulary
+from ...engine.keys import TokenKeys, Vocabulary
+from ...engine.ngrams import ReferenceNgrams
 
 
 def ngram_counts(lengths: np.ndarray, min_len: int, max_len: int) -> np.ndarray:
@@ -51,7 +54,15 @@ class PreparedReferences(References):
         self.counts = ngram_counts(lengths, min_len, max_len)  # streams x segments
         # No n-gram longer than the longest reference can match: count matches up to that order only.
         self.order = min(max_len, int(lengths.max(initial=0)))
-        self.table = _NgramTable(ids, lengths, len(self.vocabulary), self.order) if self.order >= min_len else None
+        ends = np.cumsum(lengths.sum(axis=1)).tolist()
+        starts = [0, *ends[:-1]]
+        self.ids, self.lengths = ids, lengths
+        streams = [(ids[start:end], stream) for start, end, stream in zip(starts, ends, lengths, strict=True)]
+        # Scored once, the references are sorted with the hypotheses (all streams in one sort, each
+        # hypothesis clipped per stream); scored again, they are worth a table of their n-grams.
+        self.ngrams = ReferenceNgrams(streams, len(self.vocabulary), self.order) if self.order >= min_len else None
+        self.table: _NgramTable | None = None
+        self.uses = 0
 
     def statistics_of(self, tokens: TokenKeys, n_systems: int) -> list[np.ndarray]:
         """Per-segment [n_match, n_all] of ``n_systems`` systems whose hypotheses come one after
@@ -60,7 +71,15 @@ class PreparedReferences(References):
         n = self.n_segments
         # streams x systems x segments
         matches = np.zeros((len(self.present), n_systems, n), dtype=np.int64)
-        if self.table is not None:
+        self.uses += 1
+        if self.ngrams is not None and self.uses == 1:
+            offsets = np.concatenate([[0], np.cumsum(lengths)])[np.arange(n_systems + 1) * n].tolist()
+            systems = [(ids[offsets[k] : offsets[k + 1]], lengths[k * n : (k + 1) * n]) for k in range(n_systems)]
+            per_stream = self.ngrams.matches_of(systems, per_stream=True)  # systems x segments x streams x orders
+            matches[:] = per_stream[..., self.min_len - 1 :].sum(axis=3).transpose(2, 0, 1)
+        elif self.ngrams is not None:
+            if self.table is None:
+                self.table = _NgramTable(self.ids, self.lengths, len(self.vocabulary), self.order)
             matches[:] = self.table.matches(ids, lengths, self.min_len).reshape(len(self.present), n_systems, n)
         hyp_counts = ngram_counts(lengths, self.min_len, self.max_len).reshape(n_systems, n)
         results = []
@@ -76,14 +95,13 @@ class _NgramTable:
 
     An n-gram of segment ``g`` is numbered by the key ``(number of its first n-1 tokens) * span +
     last token`` (order 1: ``g * span + token``); ``keys[n - 1]`` holds the distinct keys of order
-    n, sorted (their positions are the numbers; ``tables[n - 1]`` finds them), ``counts[n - 1]``
-    their count in each stream (streams x numbers), ``segment[n - 1]`` their segment."""
+    n, sorted (their positions are the numbers), ``counts[n - 1]`` their count in each stream
+    (streams x numbers), ``segment[n - 1]`` their segment."""
 
     def __init__(self, ids: np.ndarray, lengths: np.ndarray, vocab_size: int, order: int):
         n_streams, n_segments = lengths.shape
         self.span, self.n_segments = vocab_size + 1, n_segments  # id vocab_size: a token no reference has
         self.keys: list[np.ndarray] = []
-        self.tables: list[KeyTable] = []  # each order's keys -> their number
         self.counts: list[np.ndarray] = []
         self.segment: list[np.ndarray] = []
         flat = lengths.ravel()
@@ -93,9 +111,8 @@ class _NgramTable:
         at = np.arange(len(ids))  # where each n-gram still followed starts
         key = segment * self.span + ids
         for n in range(1, order + 1):
-            keys, number = np.unique(key, return_inverse=True)
+            keys, number = numbered(key)
             self.keys.append(keys)
-            self.tables.append(KeyTable(_nonzero(keys)))
             self.counts.append(
                 np.bincount(stream[at] * len(keys) + number, minlength=n_streams * len(keys)).reshape(
                     n_streams, len(keys)
@@ -117,11 +134,9 @@ class _NgramTable:
         ids = np.where((ids >= 0) & (ids < self.span), ids, self.span - 1)  # unknown: an id no reference has
         at = np.arange(len(ids))
         key = (hypothesis % self.n_segments) * self.span + ids
-        for n, (keys, table, counts, segment) in enumerate(
-            zip(self.keys, self.tables, self.counts, self.segment, strict=True), 1
-        ):
-            number = table.lookup(_nonzero(key))
-            found = np.flatnonzero(number >= 0)
+        for n, (keys, counts, segment) in enumerate(zip(self.keys, self.counts, self.segment, strict=True), 1):
+            number = np.minimum(np.searchsorted(keys, key), len(keys) - 1)  # (a hash table costs more to build)
+            found = np.flatnonzero(keys[number] == key)
             at, number = at[found], number[found]
             if n >= min_len and len(at):
                 # hypothesis counts per (system, n-gram): each n-gram belongs to one segment
@@ -140,9 +155,20 @@ class _NgramTable:
         return out
 
 
-def _nonzero(keys: np.ndarray) -> np.ndarray:
-    """Keys (>= 0) as ``KeyTable`` holds them: uint64, never 0."""
-    return keys.astype(np.uint64) + np.uint64(1)
+def numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys (>= 0), sorted, and each key's position among them (``np.unique``'s
+    ``return_inverse``), by sorting keys packed with their index (faster than an argsort) while
+    they fit in 63 bits."""
+    position_bits = max(len(key) - 1, 1).bit_length()
+    if len(key) == 0 or int(key.max()).bit_length() + position_bits > 63:
+        return np.unique(key, return_inverse=True)
+    packed = np.sort((key << position_bits) | np.arange(len(key)))
+    ordered = packed >> position_bits
+    new = np.empty(len(key), dtype=bool)
+    new[0], new[1:] = True, ordered[1:] != ordered[:-1]
+    number = np.empty(len(key), dtype=np.int64)
+    number[packed & ((1 << position_bits) - 1)] = np.cumsum(new) - 1
+    return ordered[new], number
 
 
 def _remaining(lengths: np.ndarray) -> np.ndarray:
