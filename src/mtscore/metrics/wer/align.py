@@ -27,6 +27,7 @@ HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
 _WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
 _FEW = 64  # pairs too few for a chunk of their own: each chunk costs a step per hypothesis token
 _BATCH_BUDGET = 1 << 23  # ... and per batch of chunks walked back together (128 MiB for VP and VN)
+_LOOKUP_WORDS = 3  # from this many words per reference, match vectors are looked up, not compared
 _PAD = -2  # padding, equal to no token id (ids are >= 0; hypothesis words no reference has may be -1)
 
 
@@ -268,7 +269,8 @@ def _columns(
     start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
     vp_rows = np.empty(int(sizes.sum()), dtype=np.uint64)
     vn_rows = np.empty_like(vp_rows)
-    equal_rows = _matches(ref, hyp, going)
+    # few words: comparing a row's positions is cheaper than building the lookup (measured on WMT22)
+    equal_rows = _matches(ref, hyp, going) if words >= _LOOKUP_WORDS else None
     vp = np.full((n_pairs, words), ~np.uint64(0))  # column 0: D[i][0] = i
     vn = np.zeros_like(vp)
     carries = np.zeros((2, n_pairs, words), dtype=np.uint64)  # a first guess: the last row's
@@ -276,7 +278,10 @@ def _columns(
     for j in range(1, hyp.shape[1] + 1):
         k = int(going[j])
         vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
-        equal = equal_rows[start[j] : start[j] + k * words].reshape(k, words)
+        if equal_rows is None:
+            equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
+        else:
+            equal = equal_rows[start[j] : start[j] + k * words].reshape(k, words)
         vp, vn = _next_column(equal, vp, vn, carries, needed)
         vp_rows[start[j] : start[j] + k * words] = vp.ravel()
         vn_rows[start[j] : start[j] + k * words] = vn.ravel()
@@ -292,13 +297,15 @@ def _matches(ref: np.ndarray, hyp: np.ndarray, going: np.ndarray) -> np.ndarray:
     pair, position = np.nonzero(ref != _PAD)
     keys = pair * base + ref[pair, position] + 1  # (pair, token), with the word of the position
     cells = keys * words + (position >> 6)
-    order = np.argsort(cells, kind="stable")
+    order = np.argsort(cells)
     cells = cells[order]
     bits = np.left_shift(np.uint64(1), (position[order] & 63).astype(np.uint64))
     first = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
     sums = np.add.reduceat(bits, first) if len(first) else bits  # distinct bits: the sum is the OR
     cells = cells[first]
-    tokens, row_of_cell = np.unique(cells // words, return_inverse=True)
+    keys = cells // words  # sorted: each distinct key's row is the number of keys before it
+    new = np.r_[True, keys[1:] != keys[:-1]] if len(keys) else np.zeros(0, dtype=bool)
+    tokens, row_of_cell = keys[new], np.cumsum(new) - 1
     vectors = np.zeros((len(tokens) + 1, words), dtype=np.uint64)  # the last: no match
     vectors[row_of_cell, cells % words] = sums
     rows = np.arange(1, hyp.shape[1] + 1)
