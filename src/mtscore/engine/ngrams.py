@@ -55,10 +55,12 @@ class ReferenceNgrams:
         aligned with the references."""
         return self.matches_of([(ids, lengths)])[0]
 
-    def matches_of(self, systems: list[tuple]) -> np.ndarray:
+    def matches_of(self, systems: list[tuple], per_stream: bool = False) -> np.ndarray:
         """Clipped matches of several systems' (ids, lengths), shape (systems, segments, max_order),
         counted together: every hypothesis that shares a reference segment is counted with one
-        copy of it (the references are sorted once, whatever the number of systems)."""
+        copy of it (the references are sorted once, whatever the number of systems). With
+        ``per_stream``, each hypothesis is clipped against each reference stream on its own (one
+        sort for all streams), shape (systems, segments, streams, max_order)."""
         ops = self.ops
         for _, lengths in systems:
             if len(lengths) != self.n_segments:
@@ -91,13 +93,16 @@ class ReferenceNgrams:
                 (stream_ids[offsets[first] : offsets[last]], stream_lengths[first:last])
                 for (stream_ids, stream_lengths), offsets in zip(self.streams, self.offsets, strict=True)
             ]
-            return _clipped_matches(ops, hypotheses, references, last - first, self.vocab_size + 1, self.max_order)
+            return _clipped_matches(
+                ops, hypotheses, references, last - first, self.vocab_size + 1, self.max_order, per_stream
+            )
 
         columns = ops.map_chunks(count, chunks)
-        matches = np.concatenate(columns) if columns else np.zeros((0, self.max_order), dtype=np.int64)
+        shape = (len(self.streams), self.max_order) if per_stream else (self.max_order,)
+        matches = np.concatenate(columns) if columns else np.zeros((0, *shape), dtype=np.int64)
         if order is not None:
             matches[order] = matches.copy()
-        return matches.reshape(len(systems), self.n_segments, self.max_order)
+        return matches.reshape(len(systems), self.n_segments, *shape)
 
     def _known(self, ids):
         """The ids with every id outside the vocabulary replaced by one that no reference has."""
@@ -117,17 +122,24 @@ def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
 
 
 def _clipped_matches(
-    ops, hypotheses: tuple, references: list[tuple], n_groups: int, span: int, max_order: int
+    ops,
+    hypotheses: tuple,
+    references: list[tuple],
+    n_groups: int,
+    span: int,
+    max_order: int,
+    per_stream: bool = False,
 ) -> np.ndarray:
-    """Clipped matches of one chunk, shape (hypotheses, max_order). ``hypotheses`` is (ids, lengths,
-    reference group of each, ascending); ``references`` holds each stream's (ids, lengths) over the
-    ``n_groups`` reference segments; ids are below ``span``."""
+    """Clipped matches of one chunk, shape (hypotheses, max_order), or with ``per_stream`` clipped
+    against each stream on its own, (hypotheses, streams, max_order). ``hypotheses`` is (ids,
+    lengths, reference group of each, ascending); ``references`` holds each stream's (ids, lengths)
+    over the ``n_groups`` reference segments; ids are below ``span``."""
     hyp_ids, hyp_lengths, hyp_groups = hypotheses
     n_hypotheses, n_streams = len(hyp_lengths), len(references)
     ids = ops.concat([hyp_ids, *[stream_ids for stream_ids, _ in references]])
     lengths = ops.concat([hyp_lengths, *[stream_lengths for _, stream_lengths in references]])
     total = len(ids)
-    out = np.zeros((n_hypotheses, max_order), dtype=np.int64)
+    out = np.zeros((n_hypotheses, n_streams, max_order) if per_stream else (n_hypotheses, max_order), dtype=np.int64)
     if total == 0:
         return out
     position_bits = _bits(total)
@@ -160,14 +172,20 @@ def _clipped_matches(
         run_size = ops.concat([runs[1:], ops.full(1, len(key))]) - runs
         run_holder, run_group = holder[runs], label[runs]
         most = ops.full(n_labels, 0)  # per group, the largest count in one reference stream
+        hypothesis = ops.nonzero(run_holder < n_hypotheses)
+        hyp_holder, hyp_group, hyp_size = run_holder[hypothesis], run_group[hypothesis], run_size[hypothesis]
         for stream in range(n_streams):  # a stream has at most one run per group
             runs_of_stream = ops.nonzero(run_holder == n_hypotheses + stream)
             at = run_group[runs_of_stream]
+            if per_stream:
+                count = ops.full(n_labels, 0)
+                count[at] = run_size[runs_of_stream]
+                clipped = ops.minimum(hyp_size, count[hyp_group])
+                out[:, stream, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
             most[at] = ops.maximum(most[at], run_size[runs_of_stream])
-        hypothesis = ops.nonzero(run_holder < n_hypotheses)
-        hyp_holder, hyp_group = run_holder[hypothesis], run_group[hypothesis]
-        clipped = ops.minimum(run_size[hypothesis], most[hyp_group])
-        out[:, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
+        if not per_stream:
+            clipped = ops.minimum(hyp_size, most[hyp_group])
+            out[:, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
         if order == max_order:
             break
         # Only n-grams whose first n-1 tokens matched can match: keep the occurrences of groups

@@ -291,3 +291,33 @@ def test_paired_test_takes_the_alias():
     scores = [r.score for r in result.results["Google-BLEU"]]
     expected = [corpus_google_bleu(hyps, refs).score for hyps in systems.values()]
     assert scores == pytest.approx(expected, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("largest", [50, 1 << 40, 1 << 62])
+def test_reference_ngrams_numbered_as_np_unique(largest):
+    """References' n-gram keys are numbered by a packed sort, or by ``np.unique`` when a key and
+    its index do not fit in 63 bits: the same numbers either way (issue 13)."""
+    from mtscore.metrics.google_bleu.references import numbered
+
+    rng = np.random.default_rng(0)
+    for size in (0, 1, 2, 1000):
+        key = rng.integers(0, largest, size) if size < 1000 else rng.integers(0, 7, size) * (largest // 7)
+        keys, number = numbered(key)
+        expected_keys, expected_number = np.unique(key, return_inverse=True)
+        np.testing.assert_array_equal(keys, expected_keys)
+        np.testing.assert_array_equal(number, expected_number)
+
+
+@given(st.lists(st.tuples(*[st.text("ab c", max_size=12)] * 3), min_size=1, max_size=6), st.integers(1, 3))
+def test_references_scored_again_count_as_the_first_time(segments, min_len):
+    """The first scoring sorts references with the hypotheses; later ones look their n-grams up in
+    a table (issue 13): the same statistics, for one system and for several."""
+    hyps, ref_a, ref_b = (list(column) for column in zip(*segments, strict=True))
+    metric = mtscore.GoogleBLEU([ref_a, ref_b], min_len=min_len, max_len=4)
+    first = metric.segment_statistics(hyps)
+    again = metric.segment_statistics(hyps)
+    np.testing.assert_array_equal(np.asarray(first), np.asarray(again))
+    other = hyps[::-1]
+    together = metric.systems_statistics([hyps, other])
+    fresh = mtscore.GoogleBLEU([ref_a, ref_b], min_len=min_len, max_len=4)
+    np.testing.assert_array_equal(np.asarray(together[1]), np.asarray(fresh.segment_statistics(other)))

@@ -138,6 +138,20 @@ def rapidfuzz_counts(ref: list[int], hyp: list[int]) -> list[int]:
     return tally
 
 
+@pytest.mark.parametrize("lookup_words", [1, 10**6])
+def test_match_vectors_looked_up_or_compared(monkeypatch, lookup_words):
+    """Match vectors looked up per token (Hyyrö's pattern-match vectors) or compared position by
+    position, whatever the reference's words (issue 13): rapidfuzz's counts either way, unknown
+    hypothesis tokens (-1) included."""
+    monkeypatch.setattr(align, "_LOOKUP_WORDS", lookup_words)
+    rng = np.random.default_rng(2)
+    refs = [rng.integers(0, 4, size=int(n)) for n in rng.integers(0, 200, size=30)]
+    hyps = [rng.integers(-1, 4, size=int(n)) for n in rng.integers(0, 200, size=30)]
+    found = align.edit_counts(align.Pairs.of(refs, hyps))
+    for row, ref, hyp in zip(found, refs, hyps, strict=True):
+        assert row.tolist() == rapidfuzz_counts(list(ref), list(hyp))
+
+
 def test_long_pairs_in_many_chunks_and_batches(monkeypatch):
     monkeypatch.setattr(align, "_WORD_BUDGET", 50)
     monkeypatch.setattr(align, "_BATCH_BUDGET", 200)

@@ -1,8 +1,11 @@
-"""Google-BLEU's references: tokenized, encoded and counted once, one n-gram table per stream.
+"""Google-BLEU's references: tokenized, encoded and counted once.
 
 Unlike BLEU, which clips against the largest count in any reference, Google-BLEU compares a
-hypothesis with each reference on its own and keeps the best one, so each stream gets its own
-``engine.ngrams.ReferenceNgrams``; the hypotheses are encoded once, in the shared vocabulary.
+hypothesis with each reference on its own and keeps the best one. References scored once are
+sorted with the hypotheses, all streams together, each hypothesis clipped per stream
+(``engine.ngrams.ReferenceNgrams``' ``per_stream``); scored again, every reference n-gram is
+numbered and counted once (``_NgramTable``) and the hypotheses' n-grams are looked up, order by
+order. The hypotheses are encoded once, in the shared vocabulary.
 """
 
 from __future__ import annotations
@@ -53,29 +56,121 @@ class PreparedReferences(References):
         self.order = min(max_len, int(lengths.max(initial=0)))
         ends = np.cumsum(lengths.sum(axis=1)).tolist()
         starts = [0, *ends[:-1]]
-        self.ngrams = (
-            [
-                ReferenceNgrams([(ids[start:end], stream)], len(self.vocabulary), self.order)
-                for start, end, stream in zip(starts, ends, lengths, strict=True)
-            ]
-            if self.order >= min_len
-            else []
-        )
+        self.ids, self.lengths = ids, lengths
+        streams = [(ids[start:end], stream) for start, end, stream in zip(starts, ends, lengths, strict=True)]
+        # Scored once, the references are sorted with the hypotheses (all streams in one sort, each
+        # hypothesis clipped per stream); scored again, they are worth a table of their n-grams.
+        self.ngrams = ReferenceNgrams(streams, len(self.vocabulary), self.order) if self.order >= min_len else None
+        self.table: _NgramTable | None = None
+        self.uses = 0
 
     def statistics_of(self, tokens: TokenKeys, n_systems: int) -> list[np.ndarray]:
         """Per-segment [n_match, n_all] of ``n_systems`` systems whose hypotheses come one after
         another in ``tokens``, each segment against its best reference."""
         ids, lengths = self.vocabulary.encode(tokens)
         n = self.n_segments
-        offsets = np.concatenate([[0], np.cumsum(lengths)])[np.arange(n_systems + 1) * n].tolist()
-        systems = [(ids[offsets[k] : offsets[k + 1]], lengths[k * n : (k + 1) * n]) for k in range(n_systems)]
         # streams x systems x segments
         matches = np.zeros((len(self.present), n_systems, n), dtype=np.int64)
-        for stream, ngrams in enumerate(self.ngrams):
-            matches[stream] = ngrams.matches_of(systems)[:, :, self.min_len - 1 :].sum(axis=2)
+        self.uses += 1
+        if self.ngrams is not None and self.uses == 1:
+            offsets = np.concatenate([[0], np.cumsum(lengths)])[np.arange(n_systems + 1) * n].tolist()
+            systems = [(ids[offsets[k] : offsets[k + 1]], lengths[k * n : (k + 1) * n]) for k in range(n_systems)]
+            per_stream = self.ngrams.matches_of(systems, per_stream=True)  # systems x segments x streams x orders
+            matches[:] = per_stream[..., self.min_len - 1 :].sum(axis=3).transpose(2, 0, 1)
+        elif self.ngrams is not None:
+            if self.table is None:
+                self.table = _NgramTable(self.ids, self.lengths, len(self.vocabulary), self.order)
+            matches[:] = self.table.matches(ids, lengths, self.min_len).reshape(len(self.present), n_systems, n)
         hyp_counts = ngram_counts(lengths, self.min_len, self.max_len).reshape(n_systems, n)
         results = []
         for system in range(n_systems):
             n_all = np.maximum(hyp_counts[system], self.counts)
             results.append(best_reference(matches[:, system], n_all, self.present & (n_all > 0)))
         return results
+
+
+class _NgramTable:
+    """Every reference n-gram of orders 1..``order``, numbered per order and counted per stream,
+    so that hypotheses are looked up, never sorted with the references.
+
+    An n-gram of segment ``g`` is numbered by the key ``(number of its first n-1 tokens) * span +
+    last token`` (order 1: ``g * span + token``); ``keys[n - 1]`` holds the distinct keys of order
+    n, sorted (their positions are the numbers), ``counts[n - 1]`` their count in each stream
+    (streams x numbers), ``segment[n - 1]`` their segment."""
+
+    def __init__(self, ids: np.ndarray, lengths: np.ndarray, vocab_size: int, order: int):
+        n_streams, n_segments = lengths.shape
+        self.span, self.n_segments = vocab_size + 1, n_segments  # id vocab_size: a token no reference has
+        self.keys: list[np.ndarray] = []
+        self.counts: list[np.ndarray] = []
+        self.segment: list[np.ndarray] = []
+        flat = lengths.ravel()
+        segment = np.repeat(np.tile(np.arange(n_segments), n_streams), flat)
+        stream = np.repeat(np.arange(n_streams), lengths.sum(axis=1))
+        remaining = _remaining(flat)
+        at = np.arange(len(ids))  # where each n-gram still followed starts
+        key = segment * self.span + ids
+        for n in range(1, order + 1):
+            keys, number = numbered(key)
+            self.keys.append(keys)
+            self.counts.append(
+                np.bincount(stream[at] * len(keys) + number, minlength=n_streams * len(keys)).reshape(
+                    n_streams, len(keys)
+                )
+            )
+            self.segment.append(keys // self.span if n == 1 else self.segment[-1][keys // self.span])
+            going = np.flatnonzero(remaining[at] > n)
+            at = at[going]
+            key = number[going] * self.span + ids[at + n]
+
+    def matches(self, ids: np.ndarray, lengths: np.ndarray, min_len: int) -> np.ndarray:
+        """Matches of orders min_len.. of hypotheses (``lengths``: systems after one another, each
+        over all segments), clipped against each stream on its own: streams x hypotheses."""
+        n_hypotheses, n_streams = len(lengths), len(self.counts[0])
+        out = np.zeros((n_streams, n_hypotheses), dtype=np.int64)
+        hypothesis = np.repeat(np.arange(n_hypotheses), lengths)
+        system = hypothesis // self.n_segments
+        remaining = _remaining(lengths)
+        ids = np.where((ids >= 0) & (ids < self.span), ids, self.span - 1)  # unknown: an id no reference has
+        at = np.arange(len(ids))
+        key = (hypothesis % self.n_segments) * self.span + ids
+        for n, (keys, counts, segment) in enumerate(zip(self.keys, self.counts, self.segment, strict=True), 1):
+            number = np.minimum(np.searchsorted(keys, key), len(keys) - 1)  # (a hash table costs more to build)
+            found = np.flatnonzero(keys[number] == key)
+            at, number = at[found], number[found]
+            if n >= min_len and len(at):
+                # hypothesis counts per (system, n-gram): each n-gram belongs to one segment
+                seen = np.bincount(system[at] * len(keys) + number)
+                held = np.flatnonzero(seen)
+                held_number = held % len(keys)
+                owner = held // len(keys) * self.n_segments + segment[held_number]
+                for stream in range(n_streams):
+                    clipped = np.minimum(seen[held], counts[stream, held_number])
+                    out[stream] += np.bincount(owner, clipped, minlength=n_hypotheses).astype(np.int64)
+            going = np.flatnonzero(remaining[at] > n)
+            at = at[going]
+            if not len(at):
+                break
+            key = number[going] * self.span + ids[at + n]
+        return out
+
+
+def numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys (>= 0), sorted, and each key's position among them (``np.unique``'s
+    ``return_inverse``), by sorting keys packed with their index (faster than an argsort) while
+    they fit in 63 bits."""
+    position_bits = max(len(key) - 1, 1).bit_length()
+    if len(key) == 0 or int(key.max()).bit_length() + position_bits > 63:
+        return np.unique(key, return_inverse=True)
+    packed = np.sort((key << position_bits) | np.arange(len(key)))
+    ordered = packed >> position_bits
+    new = np.empty(len(key), dtype=bool)
+    new[0], new[1:] = True, ordered[1:] != ordered[:-1]
+    number = np.empty(len(key), dtype=np.int64)
+    number[packed & ((1 << position_bits) - 1)] = np.cumsum(new) - 1
+    return ordered[new], number
+
+
+def _remaining(lengths: np.ndarray) -> np.ndarray:
+    """Per token, the tokens from it to its line's end (itself included)."""
+    return np.repeat(np.cumsum(lengths), lengths) - np.arange(int(lengths.sum()))

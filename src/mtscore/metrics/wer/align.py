@@ -27,6 +27,7 @@ HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
 _WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
 _FEW = 64  # pairs too few for a chunk of their own: each chunk costs a step per hypothesis token
 _BATCH_BUDGET = 1 << 23  # ... and per batch of chunks walked back together (128 MiB for VP and VN)
+_LOOKUP_WORDS = 3  # from this many words per reference, match vectors are looked up, not compared
 _PAD = -2  # padding, equal to no token id (ids are >= 0; hypothesis words no reference has may be -1)
 
 
@@ -268,6 +269,8 @@ def _columns(
     start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
     vp_rows = np.empty(int(sizes.sum()), dtype=np.uint64)
     vn_rows = np.empty_like(vp_rows)
+    # few words: comparing a row's positions is cheaper than building the lookup (measured on WMT22)
+    equal_rows = _matches(ref, hyp, going) if words >= _LOOKUP_WORDS else None
     vp = np.full((n_pairs, words), ~np.uint64(0))  # column 0: D[i][0] = i
     vn = np.zeros_like(vp)
     carries = np.zeros((2, n_pairs, words), dtype=np.uint64)  # a first guess: the last row's
@@ -275,11 +278,43 @@ def _columns(
     for j in range(1, hyp.shape[1] + 1):
         k = int(going[j])
         vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
-        equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
+        if equal_rows is None:
+            equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
+        else:
+            equal = equal_rows[start[j] : start[j] + k * words].reshape(k, words)
         vp, vn = _next_column(equal, vp, vn, carries, needed)
         vp_rows[start[j] : start[j] + k * words] = vp.ravel()
         vn_rows[start[j] : start[j] + k * words] = vn.ravel()
     return vp_rows, vn_rows, start
+
+
+def _matches(ref: np.ndarray, hyp: np.ndarray, going: np.ndarray) -> np.ndarray:
+    """Every row's match vectors (bit ``i`` of pair ``p``'s words at row ``j``: ``ref[p, i] ==
+    hyp[p, j - 1]``), laid out as the rows of VP: from each pair's reference positions per token
+    (Hyyrö's pattern-match vectors), looked up by the hypothesis token, never compared cell by cell."""
+    words = ref.shape[1] // 64
+    base = int(max(ref.max(initial=0), hyp.max(initial=0))) + 2  # tokens >= -1 (_PAD in no key)
+    pair, position = np.nonzero(ref != _PAD)
+    keys = pair * base + ref[pair, position] + 1  # (pair, token), with the word of the position
+    cells = keys * words + (position >> 6)
+    order = np.argsort(cells)
+    cells = cells[order]
+    bits = np.left_shift(np.uint64(1), (position[order] & 63).astype(np.uint64))
+    first = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+    sums = np.add.reduceat(bits, first) if len(first) else bits  # distinct bits: the sum is the OR
+    cells = cells[first]
+    keys = cells // words  # sorted: each distinct key's row is the number of keys before it
+    new = np.r_[True, keys[1:] != keys[:-1]] if len(keys) else np.zeros(0, dtype=bool)
+    tokens, row_of_cell = keys[new], np.cumsum(new) - 1
+    vectors = np.zeros((len(tokens) + 1, words), dtype=np.uint64)  # the last: no match
+    vectors[row_of_cell, cells % words] = sums
+    rows = np.arange(1, hyp.shape[1] + 1)
+    counts = going[1:]
+    row_pair = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    wanted = row_pair * base + hyp[row_pair, np.repeat(rows, counts) - 1] + 1
+    found = np.minimum(np.searchsorted(tokens, wanted), len(tokens) - 1)
+    found = np.where(tokens[found] == wanted, found, len(tokens)) if len(tokens) else np.zeros_like(wanted)
+    return vectors[found].ravel()
 
 
 def _next_column(
@@ -309,23 +344,31 @@ def _walk_back(middles: _Middles, vertical: _Vertical, pairs: np.ndarray) -> np.
     """rapidfuzz's backtrace of the middles of ``pairs``, all in step: [H, S, D, I] per pair."""
     n_pairs = len(middles.n_ref)
     live, i, j = pairs, middles.n_ref[pairs], middles.n_hyp[pairs]
+    # per live pair, fixed while it goes: where its rows start (flat, by j), its words, its tokens
+    width = vertical.start.shape[1]
+    starts = vertical.start.ravel()
+    row, offset = vertical.chunk[live] * width, vertical.offset[live]
+    ref_at, hyp_at = middles.ref_start[live] - 1, middles.hyp_start[live] - 1
     steps, kinds = [], []
     left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
     while live.size:
-        deletion = vertical.rises(live, i, j)
-        j = j - 1
-        insertion = ~deletion & (j > 0) & vertical.falls(live, i, np.maximum(j, 1))
+        word = offset + ((i - 1) >> 6)
+        shift = ((i - 1) & 63).astype(np.uint64)
+        deletion = ((vertical.vp[starts[row + j] + word] >> shift) & 1).astype(bool)
+        falls = ((vertical.vn[starts[row + np.maximum(j - 1, 1)] + word] >> shift) & 1).astype(bool)
+        insertion = ~deletion & (j > 1) & falls
         diagonal = ~deletion & ~insertion
-        differ = middles.ref[middles.ref_start[live] + i - 1] != middles.hyp[middles.hyp_start[live] + j]
+        differ = middles.ref[ref_at + i] != middles.hyp[hyp_at + j]
         steps.append(live)
         kinds.append(np.where(diagonal, differ.astype(np.int64), np.where(deletion, DELETION, INSERTION)))
         i = i - (deletion | diagonal)
-        j = j + deletion
+        j = j - ~deletion
         going = (i > 0) & (j > 0)
         if not going.all():
             done = ~going
             left_i[live[done]], left_j[live[done]] = i[done], j[done]
             live, i, j = live[going], i[going], j[going]
+            row, offset, ref_at, hyp_at = row[going], offset[going], ref_at[going], hyp_at[going]
     counts = np.bincount(np.concatenate(steps) * 4 + np.concatenate(kinds), minlength=4 * n_pairs).reshape(n_pairs, 4)
     counts[:, DELETION] += left_i
     counts[:, INSERTION] += left_j
