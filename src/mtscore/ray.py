@@ -20,7 +20,8 @@ import numpy as np
 from .columns import ColumnScorer, with_column
 from .core.metric import Metric
 from .core.sums import score_state
-from .files.read import decode_lines
+from .errors import BleuInputError, LengthMismatchError
+from .files.read import read_lines
 
 __all__ = ["corpus_score", "read_text_files", "sentence_scores_fn"]
 
@@ -120,34 +121,40 @@ def sentence_scores_fn(
     return _SentenceScores(ColumnScorer(metric, options, hypothesis, references), column)
 
 
-def read_text_files(hypotheses: str, references: str | Sequence[str], names: Sequence[str] | None = None) -> Any:
-    """A Ray Dataset of aligned plain-text files, one segment per line (lines end at ``"\\n"`` only,
-    as everywhere in mtscore): the column ``hyp`` from ``hypotheses`` and ``ref`` (one file) or
-    ``ref_1``, ``ref_2``, ... (several), or the column ``names`` given (hypothesis first).
+def read_text_files(
+    hypotheses: str, references: str | Sequence[str], names: Sequence[str] | None = None, blocks: int | None = None
+) -> Any:
+    """A Ray Dataset of aligned plain-text files, one segment per line, read as mtscore reads files
+    (UTF-8, optionally gzipped; only ``"\\n"`` ends a line; CRLF's ``"\\r"`` and a byte order mark
+    dropped): the column ``hyp`` from ``hypotheses`` and ``ref`` (one file) or ``ref_1``, ``ref_2``,
+    ... (several), or the columns ``names`` (hypothesis first). Files of different line counts are
+    refused. ``blocks``: split the rows into that many blocks (Ray's block size otherwise).
 
-    Every file is read whole by one task (Ray's ``read_text`` splits lines on other characters
-    too); for corpora larger than a worker's memory, store the columns in Parquet or JSON lines
-    (``ray.data.read_parquet``, ``ray.data.read_json``) instead."""
+    One task reads the files together (Ray's ``read_text`` splits lines on other characters too,
+    and zipping datasets read apart relies on an order Ray does not promise); for corpora larger
+    than a worker's memory, store the columns in Parquet or JSON lines (``ray.data.read_parquet``,
+    ``ray.data.read_json``) instead."""
     import ray
 
     paths = [hypotheses, *([references] if isinstance(references, str) else references)]
     if names is None:
         names = ["hyp", "ref"] if len(paths) == 2 else ["hyp", *(f"ref_{i}" for i in range(1, len(paths)))]
     if len(names) != len(paths):
-        raise ValueError(f"{len(paths)} files but {len(names)} column names")
-    columns = []
-    for path, name in zip(paths, names, strict=True):
-        column = ray.data.read_binary_files(path).flat_map(_Lines(name))
-        columns.append(column)
-    return columns[0].zip(*columns[1:]) if len(columns) > 1 else columns[0]
+        raise BleuInputError(f"{len(paths)} files but {len(names)} column names")
+    dataset = ray.data.from_items([{"paths": paths}]).flat_map(_AlignedLines(list(names)))
+    return dataset if blocks is None else dataset.repartition(blocks)
 
 
-class _Lines:
-    """``flat_map`` function: a file's bytes -> one row per line, as mtscore reads files (UTF-8,
-    optionally gzipped; only ``"\\n"`` ends a line; CRLF's ``"\\r"`` and a byte order mark dropped)."""
+class _AlignedLines:
+    """``flat_map`` function: the paths of aligned files -> one row per line, a column per file."""
 
-    def __init__(self, name: str):
-        self.name = name
+    def __init__(self, names: list[str]):
+        self.names = names
 
     def __call__(self, row: dict[str, Any]) -> list[dict[str, str]]:
-        return [{self.name: line} for line in decode_lines(bytes(row["bytes"]), self.name)]
+        files = [read_lines(path) for path in row["paths"]]
+        counts = {len(lines) for lines in files}
+        if len(counts) > 1:
+            listed = ", ".join(f"{path}: {len(lines)}" for path, lines in zip(row["paths"], files, strict=True))
+            raise LengthMismatchError(f"the files have different numbers of lines ({listed})")
+        return [dict(zip(self.names, line, strict=True)) for line in zip(*files, strict=True)]
