@@ -1,13 +1,13 @@
 """Corpus and sentence scores of a Ray Dataset: statistics per block, summed, scored once.
 
 ``corpus_score`` maps every block of the dataset to one row, its state (the column sums of its
-segments' statistics, then its number of segments: ``core.sums``), with ``map_batches``; Ray's
-``aggregate`` adds the states up, block results first, then their partial sums; the driver
-receives one row and scores it. Only states move, never text: the score is the in-memory score of
-all rows, to the bit for integer statistics (BLEU, chrF, TER's edits...). ``sentence_scores_fn``
-is a ``map_batches`` function adding each row's sentence score as a column, for filtering.
-``read_text_files`` makes a dataset of aligned plain-text files. Ray is imported only inside
-these functions (``pip install "mtscore[ray]"``).
+segments' statistics, then its number of segments: ``core.sums``), with ``map_batches``; the
+driver adds the states as they arrive (or Ray's ``aggregate`` adds them, block results first,
+then their partial sums, and the driver receives one row), and scores the sum once. Only states
+move, never text: the score is the in-memory score of all rows, to the bit for integer
+statistics (BLEU, chrF, ...). ``sentence_scores_fn`` is a ``map_batches`` function adding each
+row's sentence score as a column, for filtering. ``read_text_files`` makes a dataset of aligned
+plain-text files. Ray is imported only inside these functions (``pip install "mtscore[ray]"``).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def corpus_score(
     metric: Metric | str = "bleu",
     hypothesis: str = "hyp",
     references: str | Sequence[str] = ("ref",),
+    merge: str = "stream",
     **options: Any,
 ) -> Any:
     """The corpus score of a Ray Dataset whose column ``hypothesis`` holds the hypotheses and whose
@@ -52,7 +53,11 @@ def corpus_score(
 
     ``metric``: a name (``"bleu"``, ``"chrf"``, ``"ter"``, ...) with its options as keywords, or a
     metric object without references. NIST, whose statistics depend on the whole corpus, is
-    refused. The result is the metric's usual result (``BLEUScore``, ...).
+    refused. ``merge``: how the blocks' states are added: ``"stream"`` (the driver adds them as
+    the blocks finish, holding one row; the fastest, for up to millions of blocks) or
+    ``"aggregate"`` (Ray's distributed aggregation: partial sums in the workers, then theirs; the
+    driver receives one row; a shuffle stage that costs seconds to start). The result is the
+    metric's usual result (``BLEUScore``, ...), the same either way.
 
     Example:
         ```python
@@ -63,10 +68,30 @@ def corpus_score(
         print(corpus_score(dataset, "bleu"))
         ```
     """
-    from ray.data.aggregate import AggregateFnV2
-
+    if merge not in ("stream", "aggregate"):
+        raise BleuInputError(f'merge must be "stream" or "aggregate", got {merge!r}')
     scorer = ColumnScorer(metric, options, hypothesis, references)
     empty = scorer.empty()
+    states = dataset.select_columns([hypothesis, *scorer.references]).map_batches(
+        _BlockState(scorer), batch_format="pyarrow", batch_size=None
+    )
+    if merge == "stream":
+        total = empty.copy()
+        for batch in states.iter_batches(batch_format="pyarrow", batch_size=None):
+            total += _states(batch, empty).sum(axis=0)
+    else:
+        total = _aggregated(states, empty)
+    return score_state(scorer.metric, total, "nothing to score: the dataset has no rows")
+
+
+def _states(table: Any, empty: np.ndarray) -> np.ndarray:
+    """The state rows of a table of states (one list per row), of ``empty``'s type."""
+    return np.asarray(table["state"].to_pylist(), dtype=empty.dtype).reshape(-1, len(empty))
+
+
+def _aggregated(states: Any, empty: np.ndarray) -> np.ndarray:
+    """The sum of a dataset of states, by Ray's aggregation (per block, then the partial sums)."""
+    from ray.data.aggregate import AggregateFnV2
 
     class SumStates(AggregateFnV2):
         """Adds states: within each block, then the blocks' partial sums (exact in int64)."""
@@ -75,18 +100,15 @@ def corpus_score(
             super().__init__("states", lambda: empty.tolist(), on="state", ignore_nulls=False)
 
         def aggregate_block(self, block: Any) -> list[Any]:
-            rows = np.asarray(block["state"].to_pylist(), dtype=empty.dtype).reshape(-1, len(empty))
-            return rows.sum(axis=0).tolist()
+            return _states(block, empty).sum(axis=0).tolist()
 
         def combine(self, current: list[Any], new: list[Any]) -> list[Any]:
             return (np.asarray(current, dtype=empty.dtype) + np.asarray(new, dtype=empty.dtype)).tolist()
 
-    states = dataset.select_columns([hypothesis, *scorer.references]).map_batches(
-        _BlockState(scorer), batch_format="pyarrow", batch_size=None
-    )
     result = states.aggregate(SumStates())
-    total = empty if result is None or result["states"] is None else np.asarray(result["states"], dtype=empty.dtype)
-    return score_state(scorer.metric, total, "nothing to score: the dataset has no rows")
+    if result is None or result["states"] is None:
+        return empty
+    return np.asarray(result["states"], dtype=empty.dtype)
 
 
 class _SentenceScores:

@@ -24,7 +24,10 @@ def engine_corpus():
     hypotheses = read_lines(system_output(PAIR, SYSTEM))[:SEGMENTS]
     first, second = (read_lines(path)[:SEGMENTS] for path in references(PAIR, "all")[:2])
     second = [None if i % 5 == 3 else line for i, line in enumerate(second)]
-    rows = [{"hyp": h, "ref": r, "ref_b": s} for h, r, s in zip(hypotheses, first, second, strict=True)]
+    rows = [
+        {"id": i, "hyp": h, "ref": r, "ref_b": s}
+        for i, (h, r, s) in enumerate(zip(hypotheses, first, second, strict=True))
+    ]
     return hypotheses, [first, second], rows
 
 
