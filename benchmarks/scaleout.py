@@ -216,10 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     times = {(engine, workers): out["seconds"] for engine, workers, out in runs}
     for engine in ("ray", "dask"):
         if (engine, 1) in times and (engine, 2) in times:
-            efficiency = times[engine, 1] / (2 * times[engine, 2])
-            print(
-                f"{engine}: 1 -> 2 workers, speed-up {times[engine, 1] / times[engine, 2]:.2f}x, efficiency {efficiency:.0%}"
-            )
+            speedup = times[engine, 1] / times[engine, 2]
+            print(f"{engine}: 1 -> 2 workers, speed-up {speedup:.2f}x, efficiency {speedup / 2:.0%}")
     return 0 if len(scores) == 1 else 1
 
 
