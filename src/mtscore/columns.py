@@ -23,7 +23,14 @@ from .metrics import metric_object
 
 def lines_of(values: Any) -> list[Any]:
     """The values of one column as a list, each missing value (None, NaN, ``pd.NA``, an Arrow null) as ``None``."""
-    items = values.to_pylist() if hasattr(values, "to_pylist") else list(values)
+    if hasattr(values, "to_pylist"):  # pyarrow: nulls are None already
+        items = values.to_pylist()
+    elif hasattr(values, "to_numpy") and hasattr(values, "dtype"):  # pandas: NA and NaN as None
+        items = values.to_numpy(dtype=object, na_value=None).tolist()
+    else:
+        items = list(values)
+    if set(map(type, items)) <= {str, type(None)}:  # one fast pass for the usual case
+        return items
     return [None if _missing(item) else item for item in items]
 
 
