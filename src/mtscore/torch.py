@@ -15,22 +15,13 @@ from typing import Any
 import numpy as np
 
 from .core.metric import Metric
+from .core.sums import empty_state, score_state, state_of, summable
 from .errors import BleuInputError
-from .metrics import metric_class
+from .metrics import metric_object
 
+__all__ = ["StreamingScore", "torchmetrics_score"]
 
-def _metric(metric: Metric | str, options: dict[str, Any]) -> Metric:
-    """A metric object: ``metric`` itself, or the metric of that command-line name with ``options``."""
-    if isinstance(metric, str):
-        metric = metric_class(metric)(**options)
-    elif options:
-        raise BleuInputError("options go with a metric name; a metric object already has its own")
-    if not metric.additive:
-        raise BleuInputError(
-            f"{metric.name}'s statistics depend on the whole reference corpus, so sums of batches do not "
-            "score it; score the whole corpus at once instead"
-        )
-    return metric
+_NOTHING = "nothing to score: no process was given a batch (call update() first)"
 
 
 class StreamingScore:
@@ -45,14 +36,13 @@ class StreamingScore:
     def __init__(self, metric: Metric | str = "bleu", **options: Any):
         """``metric``: a metric object without references, or a name (``"bleu"``, ``"chrf"``, ...)
         with its options as keywords."""
-        self.metric = _metric(metric, options)
+        self.metric = summable(metric_object(metric, options))
         self.empty = empty_state(self.metric)
         self.sums = self.empty.copy()  # the column sums of every batch, then the number of segments
 
     def update(self, hypotheses: Any, references: Any) -> None:
         """Add a batch: hypotheses (text, or token ids as the metric takes them) and its reference streams."""
-        rows = self.metric.segment_statistics(hypotheses, references)
-        self.merge_state(np.append(rows.sum(axis=0), len(rows)))
+        self.merge_state(state_of(self.metric, hypotheses, references))
 
     def merge_state(self, state: Any) -> None:
         """Add another scorer's ``state()``, as if its batches had been given here."""
@@ -75,21 +65,7 @@ class StreamingScore:
         """The corpus score of every batch given to every process (``all_reduce`` of the sums when a
         ``torch.distributed`` process group is running: every process must call it, with or without
         batches of its own)."""
-        return score_state(self.metric, all_reduced(self.sums))
-
-
-def empty_state(metric: Metric) -> np.ndarray:
-    """A zero state for ``metric``: as many columns as its statistics have (found on a one-word
-    segment), of their type, and one for the number of segments."""
-    probe = metric.segment_statistics(["a"], [["a"]])
-    return np.zeros(probe.shape[1] + 1, dtype=np.int64 if probe.dtype.kind in "iu" else np.float64)
-
-
-def score_state(metric: Metric, state: np.ndarray) -> Any:
-    """The corpus result of a state (column sums, then the number of segments)."""
-    if state[-1] == 0:
-        raise BleuInputError("nothing to score: no process was given a batch (call update() first)")
-    return metric.score_statistics(state[None, :-1])
+        return score_state(self.metric, all_reduced(self.sums), _NOTHING)
 
 
 def all_reduced(row: np.ndarray) -> np.ndarray:
@@ -135,7 +111,7 @@ def torchmetrics_score(metric: Metric | str = "bleu", **options: Any) -> Any:
 
         def result(self) -> Any:
             """The metric's full result (a ``BLEUScore``, ...) of the state."""
-            return score_state(scorer.metric, self.sums.cpu().numpy())
+            return score_state(scorer.metric, self.sums.cpu().numpy(), _NOTHING)
 
         def compute(self) -> Any:
             return torch.tensor(self.result().score, dtype=torch.float64)

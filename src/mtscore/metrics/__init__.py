@@ -10,7 +10,7 @@ Adding a metric is one subpackage and one line in ``METRICS``; another name for 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..core.metric import Metric
@@ -40,6 +40,18 @@ def metric_class(name: str) -> type[Metric]:
     """The class of the metric called ``name`` (or an alias) on the command line."""
     name = canonical(name)
     return getattr(import_module(f".{name}", __name__), METRICS[name])
+
+
+def metric_object(metric: Metric | str, options: dict[str, Any]) -> Metric:
+    """A metric object: ``metric`` itself, or the metric of that command-line name created with
+    ``options`` (which a metric object, having its own, must come without)."""
+    from ..errors import BleuInputError
+
+    if isinstance(metric, str):
+        return metric_class(metric)(**options)
+    if options:
+        raise BleuInputError("options go with a metric name; a metric object already has its own")
+    return metric
 
 
 def metric_options(name: str) -> tuple[Option, ...]:

@@ -55,6 +55,11 @@ class Scoring:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Scoring is immutable")
 
+    def __reduce__(self) -> tuple[type[Scoring], tuple[object, ...]]:
+        """Pickled as its constructor's arguments (``__setattr__`` refuses the default way), so a
+        BLEU object travels to worker processes (Ray, Dask, multiprocessing)."""
+        return Scoring, self._key()
+
     def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
 

@@ -1,0 +1,182 @@
+"""Corpus and sentence scores of a Ray Dataset: statistics per block, summed, scored once.
+
+``corpus_score`` maps every block of the dataset to one row, its state (the column sums of its
+segments' statistics, then its number of segments: ``core.sums``), with ``map_batches``; the
+driver adds the states as they arrive (or Ray's ``aggregate`` adds them, block results first,
+then their partial sums, and the driver receives one row), and scores the sum once. Only states
+move, never text: the score is the in-memory score of all rows, to the bit for integer
+statistics (BLEU, chrF, ...). ``sentence_scores_fn`` is a ``map_batches`` function adding each
+row's sentence score as a column, for filtering. ``read_text_files`` makes a dataset of aligned
+plain-text files. Ray is imported only inside these functions (``pip install "mtscore[ray]"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .columns import ColumnScorer, with_column
+from .core.metric import Metric
+from .core.sums import score_state
+from .errors import BleuInputError, LengthMismatchError
+from .files.read import read_lines
+
+__all__ = ["corpus_score", "read_text_files", "sentence_scores_fn"]
+
+
+class _BlockState:
+    """``map_batches`` function: a batch (a whole block) -> a one-row table of its state."""
+
+    def __init__(self, scorer: ColumnScorer):
+        self.scorer = scorer
+
+    def __call__(self, batch: Any) -> Any:
+        import pyarrow
+
+        state = self.scorer.state(batch)
+        kind = pyarrow.int64() if state.dtype.kind == "i" else pyarrow.float64()
+        return pyarrow.table({"state": pyarrow.array([state.tolist()], type=pyarrow.list_(kind))})
+
+
+def corpus_score(
+    dataset: Any,
+    metric: Metric | str = "bleu",
+    hypothesis: str = "hyp",
+    references: str | Sequence[str] = ("ref",),
+    merge: str = "stream",
+    **options: Any,
+) -> Any:
+    """The corpus score of a Ray Dataset whose column ``hypothesis`` holds the hypotheses and whose
+    ``references`` columns the reference streams (``None`` or null: no reference there).
+
+    ``metric``: a name (``"bleu"``, ``"chrf"``, ``"ter"``, ...) with its options as keywords, or a
+    metric object without references. NIST, whose statistics depend on the whole corpus, is
+    refused. ``merge``: how the blocks' states are added: ``"stream"`` (the driver adds them as
+    the blocks finish, holding one row; the fastest, for up to millions of blocks) or
+    ``"aggregate"`` (Ray's distributed aggregation: partial sums in the workers, then theirs; the
+    driver receives one row; a shuffle stage that costs seconds to start). The result is the
+    metric's usual result (``BLEUScore``, ...), the same either way.
+
+    Example:
+        ```python
+        import ray
+        from mtscore.ray import corpus_score
+
+        dataset = ray.data.read_parquet("corpus.parquet")  # columns hyp, ref
+        print(corpus_score(dataset, "bleu"))
+        ```
+    """
+    if merge not in ("stream", "aggregate"):
+        raise BleuInputError(f'merge must be "stream" or "aggregate", got {merge!r}')
+    scorer = ColumnScorer(metric, options, hypothesis, references)
+    empty = scorer.empty()
+    states = dataset.select_columns([hypothesis, *scorer.references]).map_batches(
+        _BlockState(scorer), batch_format="pyarrow", batch_size=None
+    )
+    if merge == "stream":
+        total = empty.copy()
+        for batch in states.iter_batches(batch_format="pyarrow", batch_size=None):
+            total += _states(batch, empty).sum(axis=0)
+    else:
+        total = _aggregated(states, empty)
+    return score_state(scorer.metric, total, "nothing to score: the dataset has no rows")
+
+
+def _states(table: Any, empty: np.ndarray) -> np.ndarray:
+    """The state rows of a table of states (one list per row), of ``empty``'s type."""
+    return np.asarray(table["state"].to_pylist(), dtype=empty.dtype).reshape(-1, len(empty))
+
+
+def _aggregated(states: Any, empty: np.ndarray) -> np.ndarray:
+    """The sum of a dataset of states, by Ray's aggregation (per block, then the partial sums)."""
+    from ray.data.aggregate import AggregateFnV2
+
+    class SumStates(AggregateFnV2):
+        """Adds states: within each block, then the blocks' partial sums (exact in int64)."""
+
+        def __init__(self) -> None:
+            super().__init__("states", lambda: empty.tolist(), on="state", ignore_nulls=False)
+
+        def aggregate_block(self, block: Any) -> list[Any]:
+            return _states(block, empty).sum(axis=0).tolist()
+
+        def combine(self, current: list[Any], new: list[Any]) -> list[Any]:
+            return (np.asarray(current, dtype=empty.dtype) + np.asarray(new, dtype=empty.dtype)).tolist()
+
+    result = states.aggregate(SumStates())
+    if result is None or result["states"] is None:
+        return empty
+    return np.asarray(result["states"], dtype=empty.dtype)
+
+
+class _SentenceScores:
+    """``map_batches`` function: the batch with each row's sentence score added as a column."""
+
+    def __init__(self, scorer: ColumnScorer, column: str):
+        self.scorer, self.column = scorer, column
+
+    def __call__(self, batch: Any) -> Any:
+        return with_column(batch, self.column, self.scorer.scores(batch))
+
+
+def sentence_scores_fn(
+    metric: Metric | str = "bleu",
+    hypothesis: str = "hyp",
+    references: str | Sequence[str] = ("ref",),
+    column: str = "score",
+    **options: Any,
+) -> Any:
+    """A function for ``Dataset.map_batches`` that adds each row's sentence score (the metric's
+    ``sentence_scores``: BLEU's with sacrebleu's sentence defaults) as the float64 column
+    ``column``. It takes every batch format (``"numpy"``, ``"pandas"``, ``"pyarrow"``).
+
+    Example:
+        ```python
+        from mtscore.ray import sentence_scores_fn
+
+        scored = dataset.map_batches(sentence_scores_fn("chrf"), batch_format="pyarrow")
+        kept = scored.filter(expr="score >= 30")
+        ```
+    """
+    return _SentenceScores(ColumnScorer(metric, options, hypothesis, references), column)
+
+
+def read_text_files(
+    hypotheses: str, references: str | Sequence[str], names: Sequence[str] | None = None, blocks: int | None = None
+) -> Any:
+    """A Ray Dataset of aligned plain-text files, one segment per line, read as mtscore reads files
+    (UTF-8, optionally gzipped; only ``"\\n"`` ends a line; CRLF's ``"\\r"`` and a byte order mark
+    dropped): the column ``hyp`` from ``hypotheses`` and ``ref`` (one file) or ``ref_1``, ``ref_2``,
+    ... (several), or the columns ``names`` (hypothesis first). Files of different line counts are
+    refused. ``blocks``: split the rows into that many blocks (Ray's block size otherwise).
+
+    One task reads the files together (Ray's ``read_text`` splits lines on other characters too,
+    and zipping datasets read apart relies on an order Ray does not promise); for corpora larger
+    than a worker's memory, store the columns in Parquet or JSON lines (``ray.data.read_parquet``,
+    ``ray.data.read_json``) instead."""
+    import ray
+
+    paths = [hypotheses, *([references] if isinstance(references, str) else references)]
+    if names is None:
+        names = ["hyp", "ref"] if len(paths) == 2 else ["hyp", *(f"ref_{i}" for i in range(1, len(paths)))]
+    if len(names) != len(paths):
+        raise BleuInputError(f"{len(paths)} files but {len(names)} column names")
+    dataset = ray.data.from_items([{"paths": paths}]).flat_map(_AlignedLines(list(names)))
+    return dataset if blocks is None else dataset.repartition(blocks)
+
+
+class _AlignedLines:
+    """``flat_map`` function: the paths of aligned files -> one row per line, a column per file."""
+
+    def __init__(self, names: list[str]):
+        self.names = names
+
+    def __call__(self, row: dict[str, Any]) -> list[dict[str, str]]:
+        files = [read_lines(path) for path in row["paths"]]
+        counts = {len(lines) for lines in files}
+        if len(counts) > 1:
+            listed = ", ".join(f"{path}: {len(lines)}" for path, lines in zip(row["paths"], files, strict=True))
+            raise LengthMismatchError(f"the files have different numbers of lines ({listed})")
+        return [dict(zip(self.names, line, strict=True)) for line in zip(*files, strict=True)]
