@@ -37,6 +37,8 @@ def test_tokenize():
     assert mtscore.tokenize("Hello, world!") == "Hello , world !"
     assert mtscore.tokenize("Hello, World!", lowercase=True) == "hello , world !"
     assert mtscore.tokenize("中文abc", tokenize="zh") == "中 文 abc"
+    with pytest.raises(mtscore.BleuInputError, match="tokenize takes one line"):
+        mtscore.tokenize(["Hello, world!"])  # it was an AttributeError traceback
 
 
 def test_add_k_counts_are_the_raw_integers():

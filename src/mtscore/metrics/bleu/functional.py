@@ -7,6 +7,7 @@ from typing import Any
 
 from ...core.inputs import check_sentence
 from ...engine.ids import PAD_NOT_GIVEN, PadId
+from ...errors import BleuInputError
 from .explanation import Explanation
 from .explanation import explain as explain_segments
 from .metric import BLEU
@@ -130,6 +131,10 @@ def explain(
 
 def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False) -> str:
     """``line`` as BLEU sees it: tokens joined by single spaces, exactly as sacrebleu's tokenizer."""
-
+    if not isinstance(line, str):
+        raise BleuInputError(
+            f"tokenize takes one line (a str), got {type(line).__name__}; for many lines, "
+            "use BLEU(tokenize=...).tokenize(lines)"
+        )
     tokens = BLEU(tokenize=tokenize, lowercase=lowercase).tokenize([line])[0]
     return " ".join(tokens)
