@@ -63,3 +63,30 @@ def test_quiet_no_color_and_paired_jobs_are_accepted(capsys):
     expected = run(capsys, REF_A, "-i", HYP, REF_B, "--paired-bs", "-f", "text")
     assert run(capsys, REF_A, "-i", HYP, REF_B, "--paired-bs", "-f", "text", "-q", "-nc", "-j", "2") == expected
     assert expected[0] == EXIT_OK
+
+
+FRENCH_REF = ["Le café est très chaud, dit-il.", "Ça va très bien."]
+FRENCH_HYP = ["Le café est chaud, dit-il.", "Ça va bien."]
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "cp1252"])
+@pytest.mark.parametrize("metric", ["bleu", "chrf"])
+def test_encoding_reads_files_of_another_encoding(capsys, tmp_path, encoding, metric):
+    """``--encoding`` (issue 14): files in another encoding score as their UTF-8 copies."""
+    utf8 = [write(tmp_path / f"{name}.u8", lines) for name, lines in (("ref", FRENCH_REF), ("hyp", FRENCH_HYP))]
+    other = [
+        write(tmp_path / f"{name}.other", lines, encoding=encoding)
+        for name, lines in (("ref", FRENCH_REF), ("hyp", FRENCH_HYP))
+    ]
+    expected = run(capsys, utf8[0], "-i", utf8[1], "-m", metric, "-b", "-w", "6")
+    assert run(capsys, other[0], "-i", other[1], "-m", metric, "-b", "-w", "6", "--encoding", encoding) == expected
+    code, _, err = run(capsys, other[0], "-i", other[1], "-m", metric)  # read as UTF-8, as by default
+    assert code == EXIT_INPUT and ("not UTF-8" in err or "invalid UTF-8" in err)
+
+
+def test_encoding_errors(capsys, tmp_path):
+    ref = write(tmp_path / "ref", FRENCH_REF)
+    code, _, err = run(capsys, ref, "-i", ref, "--encoding", "nope")
+    assert code == EXIT_USAGE and "unknown encoding 'nope'" in err
+    code, _, err = run(capsys, ref, "-i", ref, "--encoding", "ascii")
+    assert code == EXIT_INPUT and "not valid ascii at byte offset 6 (0xc3)" in err

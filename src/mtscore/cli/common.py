@@ -106,11 +106,11 @@ def configured_metric(args: argparse.Namespace, name: str) -> Metric:
         raise UsageError(str(error)) from None
 
 
-def read(path: str) -> list[str]:
+def read(path: str, encoding: str = "utf-8") -> list[str]:
     """The segments of a file (``-``: standard input); unreadable or malformed files are input errors."""
     from ..files.read import read_lines
 
-    return read_lines(path)
+    return read_lines(path, encoding)
 
 
 def check_counts(

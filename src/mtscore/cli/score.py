@@ -6,6 +6,7 @@ segment's score (``-sl``), bootstrap confidence intervals and paired significanc
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import stat
 import sys
@@ -157,6 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="short signature field names")
+    parser.add_argument(
+        "--encoding",
+        default="utf-8",
+        metavar="NAME",
+        help="the encoding of the input files, as Python names it (default: utf-8; e.g. latin-1, utf-16)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no messages on standard error but errors")
     parser.add_argument("-nc", "--no-color", action="store_true", help="accepted for sacrebleu's command lines")
     parser.add_argument("-V", "--version", action=VersionAction)
@@ -178,6 +185,10 @@ def _sacrebleu_settings(args: argparse.Namespace) -> None:
         chosen = os.environ.get("SACREBLEU_FORMAT", "").lower()
         args.format = chosen if chosen in FORMATS else "json"
     args.no_progress = args.no_progress or args.quiet
+    try:
+        args.encoding = codecs.lookup(args.encoding).name
+    except LookupError:
+        raise UsageError(f"unknown encoding {args.encoding!r} (--encoding)") from None
     if args.num_refs < 1:
         raise UsageError("--num-refs must be 1 or more")
     if args.num_refs > 1 and len(args.refs) > 1:
@@ -188,8 +199,8 @@ def _read_references(args: argparse.Namespace) -> list[list[str]]:
     """The reference streams: one per file, or with ``-nr N`` the N tab-separated fields of each
     line of the one file (every line must have N)."""
     if args.num_refs == 1:
-        return [read(path) for path in args.refs]
-    lines = read(args.refs[0])
+        return [read(path, args.encoding) for path in args.refs]
+    lines = read(args.refs[0], args.encoding)
     for number, line in enumerate(lines, 1):
         if line.count("\t") + 1 != args.num_refs:
             raise BleuInputError(
@@ -199,7 +210,7 @@ def _read_references(args: argparse.Namespace) -> list[list[str]]:
     return [list(stream) for stream in zip(*(line.split("\t") for line in lines), strict=True)]
 
 
-def _pasted_systems(sources: list[str]) -> list[list[str]] | None:
+def _pasted_systems(sources: list[str], encoding: str) -> list[list[str]] | None:
     """Systems pasted side by side on standard input (``paste SYS1 SYS2 | mtscore REF``): when its
     first line holds a tab, each line is split on tabs into one segment per system, as sacrebleu
     reads it; every line must then have as many fields. ``None`` for any other input."""
@@ -210,7 +221,7 @@ def _pasted_systems(sources: list[str]) -> list[list[str]] | None:
     head = standard_input_first_line()
     if b"\t" not in head or compression(head[:SNIFF_BYTES]):  # a tab in compressed bytes is no tab
         return None
-    lines = read(STDIN)
+    lines = read(STDIN, encoding)
     width = lines[0].count("\t") + 1
     for number, line in enumerate(lines, 1):
         if line.count("\t") + 1 != width:
@@ -234,7 +245,7 @@ def run(argv: list[str] | None) -> int:
         raise UsageError("the same hypothesis file is given twice")
     if [*args.refs, *sources].count(STDIN) > 1:
         raise UsageError("standard input ('-') can be read only once: give it as the hypotheses or as one reference")
-    pasted = _pasted_systems(sources)
+    pasted = _pasted_systems(sources, args.encoding)
     if pasted:
         sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
@@ -248,7 +259,7 @@ def run(argv: list[str] | None) -> int:
         scores = _stream(args, names, sources)
     else:
         references = _read_references(args)
-        systems = pasted or [read(path) for path in sources]
+        systems = pasted or [read(path, args.encoding) for path in sources]
         ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs
         check_counts(ref_names, list(map(len, references)), sources, list(map(len, systems)))
         metrics = _on_references(args, names, references)
@@ -312,7 +323,10 @@ STREAM_BYTES = 32 << 20  # inputs larger than this (together) are scored block b
 
 def _streaming(args: argparse.Namespace, paired: str | None, paths: list[str], metrics: list[Metric]) -> bool:
     """Score block by block (bounded memory) when only corpus scores are asked for, every metric
-    can stream with its options, and the input is large or comes from standard input."""
+    can stream with its options, and the input is large or comes from standard input (UTF-8:
+    blocks are cut and decoded as UTF-8)."""
+    if args.encoding != "utf-8":
+        return False
     if args.sentence_level or paired or args.confidence or not all(metric.can_stream() for metric in metrics):
         return False
     return any(map(_is_stream, paths)) or sum(_size(path) for path in paths) > STREAM_BYTES

@@ -11,6 +11,7 @@ that says how to convert them.
 from __future__ import annotations
 
 import bz2
+import codecs
 import gzip
 import io
 import lzma
@@ -85,13 +86,27 @@ def read_bytes(path: str | os.PathLike) -> bytes:
             raise BleuInputError(f"{name}: cannot read ({error.strerror or error})") from None
 
 
-def decode_lines(data: bytes, name: str) -> list[str]:
-    """Split UTF-8 (optionally gzip, bzip2 or xz-compressed) ``data`` into segments; ``name`` labels errors."""
+def decode_lines(data: bytes, name: str, encoding: str = "utf-8") -> list[str]:
+    """Split UTF-8 (optionally gzip, bzip2 or xz-compressed) ``data`` into segments, or text of
+    another ``encoding`` when one is named; ``name`` labels errors."""
     data = _unpack(data, name)
+    if codecs.lookup(encoding).name != "utf-8":
+        return _split(_decode_other(data, name, encoding))
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     _check_encoding(data, name)
     return _split(_decode(data, name))
+
+
+def _decode_other(data: bytes, name: str, encoding: str) -> str:
+    """Text of ``data`` in ``encoding`` (a byte order mark dropped); an error names the byte offset."""
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise BleuInputError(
+            f"{name}: not valid {encoding} at byte offset {error.start} (0x{data[error.start]:02x})"
+        ) from None
+    return text.removeprefix("\ufeff")
 
 
 def _check_encoding(data: bytes, name: str) -> None:
@@ -298,7 +313,8 @@ def _open_binary(name: str) -> _Counting:
         raise BleuInputError(f"{name}: cannot read ({error.strerror or error})") from None
 
 
-def read_lines(path: str | os.PathLike) -> list[str]:
-    """The segments of a text file (plain, gzip, bzip2 or xz), or of standard input for ``-``."""
+def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
+    """The segments of a text file (plain, gzip, bzip2 or xz; UTF-8 unless ``encoding`` names
+    another), or of standard input for ``-``."""
     name = os.fspath(path)
-    return decode_lines(read_bytes(name), "standard input" if name == STDIN else name)
+    return decode_lines(read_bytes(name), "standard input" if name == STDIN else name, encoding)
