@@ -130,3 +130,15 @@ def test_same_input_same_score_across_runs_and_threads(name):
         together = list(pool.map(lambda _: shared.corpus_score(hypotheses).score, range(8)))
         separate = list(pool.map(lambda _: make(name).corpus_score(hypotheses, streams).score, range(8)))
     assert together == separate == [expected.score] * 8
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_every_metric_pickles_with_its_references(name):
+    """Engines (Ray, Dask, multiprocessing) send metric objects to workers: each pickles, with its
+    prepared references, and scores the same after."""
+    import pickle
+
+    hypotheses, streams = ["the cat sat on the mat", "a dog ran"], [["the cat sat on a mat", "the dog ran"]]
+    metric = metric_class(name)(streams)
+    copy = pickle.loads(pickle.dumps(metric))
+    assert copy.corpus_score(hypotheses) == metric.corpus_score(hypotheses)

@@ -77,22 +77,36 @@ def candidates(path: str | os.PathLike | None) -> Iterator[Path]:
     yield Path("/usr/share/wordnet")
 
 
+class _FolderFiles:
+    """The database's files in a folder (a plain object, so that a metric holding it pickles)."""
+
+    def __init__(self, location: Path):
+        self.location = location
+
+    def __call__(self, name: str) -> bytes:
+        return (self.location / name).read_bytes()
+
+
+class _ZipFiles:
+    """The database's files in NLTK's ``wordnet.zip``, by base name."""
+
+    def __init__(self, location: Path, names: dict[str, str]):
+        self.location, self.names = location, names
+
+    def __call__(self, name: str) -> bytes:
+        with zipfile.ZipFile(self.location) as archive:
+            return archive.read(self.names[name])
+
+
 def reader(location: Path) -> Callable[[str], bytes] | None:
     """How to read the database's files at ``location`` (a folder or NLTK's zip); ``None`` if some are missing."""
     if location.is_dir():
-        if all((location / name).is_file() for name in FILES):
-            return lambda name: (location / name).read_bytes()
-        return None
+        return _FolderFiles(location) if all((location / name).is_file() for name in FILES) else None
     if location.is_file() and zipfile.is_zipfile(location):
         with zipfile.ZipFile(location) as archive:
             names = {Path(name).name: name for name in archive.namelist()}
         if all(name in names for name in FILES):
-
-            def read(name: str) -> bytes:
-                with zipfile.ZipFile(location) as archive:
-                    return archive.read(names[name])
-
-            return read
+            return _ZipFiles(location, names)
     return None
 
 
