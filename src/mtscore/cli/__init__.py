@@ -1,6 +1,7 @@
-"""The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``), ``explain`` and
-``stats``/``merge`` (``shards``), on the options, exit codes and checks of ``common``. May import
-everything below it (``report``, ``significance``, ``metrics``, ``core`` ...); nothing imports ``cli``.
+"""The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``), ``explain``,
+``report`` (a comparison page) and ``stats``/``merge`` (``shards``), on the options, exit codes and
+checks of ``common``. May import everything below it (``report``, ``significance``, ``metrics``,
+``core`` ...); nothing imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
 malformed files, mismatched line counts, empty input), 3 output error (the results could not be
@@ -14,7 +15,7 @@ import os
 import sys
 
 from ..errors import BleuInputError
-from . import explain, score, shards
+from . import explain, report, score, shards
 from .common import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, UsageError
 
 __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_OUTPUT", "EXIT_USAGE", "main"]
@@ -57,7 +58,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # ``mtscore NAME ...``: the subcommands beside the default one (scoring).
-SUBCOMMANDS = {"explain": explain.run, "stats": shards.run_stats, "merge": shards.run_merge}
+SUBCOMMANDS = {
+    "explain": explain.run,
+    "report": report.run,
+    "stats": shards.run_stats,
+    "merge": shards.run_merge,
+}
 
 # Errors that only writing raises: no space left, a file too large, a quota, a failing device.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}

@@ -195,7 +195,7 @@ def _sacrebleu_settings(args: argparse.Namespace) -> None:
         raise UsageError("--num-refs reads N tab-separated references from one reference file; give only one")
 
 
-def _read_references(args: argparse.Namespace) -> list[list[str]]:
+def read_references(args: argparse.Namespace) -> list[list[str]]:
     """The reference streams: one per file, or with ``-nr N`` the N tab-separated fields of each
     line of the one file (every line must have N)."""
     if args.num_refs == 1:
@@ -258,7 +258,7 @@ def run(argv: list[str] | None) -> int:
     if not pasted and args.num_refs == 1 and _streaming(args, paired, [*args.refs, *sources], configured):
         scores = _stream(args, names, sources)
     else:
-        references = _read_references(args)
+        references = read_references(args)
         systems = pasted or [read(path, args.encoding) for path in sources]
         ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs
         check_counts(ref_names, list(map(len, references)), sources, list(map(len, systems)))

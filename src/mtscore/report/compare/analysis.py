@@ -1,0 +1,186 @@
+"""Everything the comparison report shows, computed once from the metrics' per-segment statistics:
+the scores with their paired bootstrap (intervals, p-values against the baseline or every pair),
+breakdowns by bucket, characteristic n-grams, and the segments where the systems differ most."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...metrics.bleu.explanation import NgramRow, ngram_tables
+from ...significance.paired import paired_test_statistics
+from .buckets import BucketTable, Resamples, assign, histogram, labels_of, scores_by_bucket, word_f_measure
+from .ngrams import Contrast, clipped_counts, contrast, fates
+
+if TYPE_CHECKING:
+    from ...core.metric import Metric
+    from ...metrics.bleu.metric import BLEU
+    from ...significance.results import PairedTestResult
+
+LENGTH_EDGES = (10, 20, 30, 40, 50)  # reference words
+RATIO_EDGES = (0.8, 0.9, 1.0, 1.1, 1.2)  # hypothesis length over reference length
+SCORE_EDGES = (10, 20, 30, 40, 50, 60, 70, 80, 90)  # sentence scores
+EXAMPLE_TOKENS = 5
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What is compared: system names (the first is the baseline), their hypotheses, the reference
+    streams, the sources if given, and the command that asked for the report."""
+
+    systems: list[str]
+    hypotheses: list[list[str]]
+    references: list[list[str]]
+    sources: list[str] | None = None
+    command: str = ""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One segment where the systems differ: its texts, and per system its tokens, each n-gram's
+    fate per order, the n-gram tables (Count, Max_Ref_Count) and its sentence scores."""
+
+    index: int
+    source: str | None
+    references: list[str]
+    hypotheses: list[str]
+    tokens: list[list[str]]
+    fates: list[list[list[str]]]
+    tables: list[list[list[NgramRow]]]
+    scores: dict[str, list[float]]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The report's content; ``page.render`` draws it."""
+
+    inputs: Inputs
+    paired: PairedTestResult
+    higher_is_better: dict[str, bool]
+    histograms: list[BucketTable]
+    buckets: list[BucketTable]
+    words: BucketTable
+    contrasts: list[Contrast]
+    examples: list[Example]
+    example_metric: str
+    notes: list[str] = field(default_factory=list)
+
+
+def analyse(
+    inputs: Inputs,
+    metrics: list[Metric[Any, Any]],
+    bleu: BLEU,
+    n_resamples: int = 1000,
+    seed: int | None = 12345,
+    all_pairs: bool = False,
+    n_examples: int = 30,
+) -> Analysis:
+    """Compute the whole report. ``metrics`` are created with ``inputs.references``; ``bleu`` (one
+    of them, or a default BLEU) gives the tokens and n-gram clipping of the word-level views."""
+    by_name = {metric.name: metric for metric in metrics}
+    statistics = {metric.name: metric.systems_statistics(inputs.hypotheses) for metric in metrics}
+    paired = paired_test_statistics(by_name, statistics, inputs.systems, "bs", n_resamples, seed, all_pairs)
+    additive = [metric for metric in metrics if metric.additive]
+    notes = [
+        f"{metric.name} is not a sum over segments (its weights come from the whole corpus): it appears in the "
+        "scores, not in the breakdowns."
+        for metric in metrics
+        if not metric.additive
+    ]
+    hypothesis_tokens = [bleu.tokenize(list(lines)) for lines in inputs.hypotheses]
+    reference_tokens = [bleu.tokenize(list(lines)) for lines in inputs.references]
+    sentence = {m.name: [m.segment_metric().scores_of_sums(s) for s in statistics[m.name]] for m in additive}
+    resamples = Resamples(len(inputs.references[0]), n_resamples, seed)
+    histograms = [
+        histogram(scores, SCORE_EDGES, resamples, f"{name} sentence scores") for name, scores in sentence.items()
+    ]
+    buckets = _length_buckets(additive, statistics, hypothesis_tokens, reference_tokens, resamples)
+    words = word_f_measure(hypothesis_tokens, reference_tokens[0], resamples)
+    k = len(inputs.systems)
+    counts = clipped_counts(hypothesis_tokens, reference_tokens, bleu.scoring.max_order)
+    pairs = [(b, a) for a, b in combinations(range(k), 2)] if all_pairs else [(i, 0) for i in range(1, k)]
+    contrasts = [contrast(counts, system, other) for system, other in pairs]
+    example_metric = additive[0].name if additive else ""
+    examples = (
+        _examples(inputs, hypothesis_tokens, reference_tokens, sentence, example_metric, bleu, n_examples)
+        if example_metric
+        else []
+    )
+    higher = {metric.name: metric.higher_is_better for metric in metrics}
+    return Analysis(inputs, paired, higher, histograms, buckets, words, contrasts, examples, example_metric, notes)
+
+
+def _length_buckets(
+    metrics: list[Metric[Any, Any]],
+    statistics: dict[str, list[np.ndarray]],
+    hypotheses: list[list[list[str]]],
+    references: list[list[list[str]]],
+    resamples: Resamples,
+) -> list[BucketTable]:
+    """Each metric by length of the first reference, and by each system's length ratio (its length
+    over the reference length closest to it, the shorter on a tie, as BLEU's brevity penalty)."""
+    ref_lengths = np.array([[len(line) for line in stream] for stream in references])
+    by_length = assign(ref_lengths[0], LENGTH_EDGES)
+    ratios = []
+    for system in hypotheses:
+        lengths = np.array([len(line) for line in system])
+        closest = ref_lengths[
+            np.lexsort((ref_lengths, np.abs(ref_lengths - lengths)), axis=0)[0], np.arange(len(lengths))
+        ]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratios.append(assign(np.where(closest > 0, lengths / np.maximum(closest, 1), np.inf), RATIO_EDGES))
+    tables = []
+    for metric in metrics:
+        stats = statistics[metric.name]
+        tables.append(
+            scores_by_bucket(
+                metric, stats, [by_length] * len(stats), labels_of(LENGTH_EDGES), resamples,
+                f"{metric.name} by reference length", "segments by the length of the first reference, in tokens",
+            )
+        )  # fmt: skip
+        tables.append(
+            scores_by_bucket(
+                metric, stats, ratios, labels_of(RATIO_EDGES), resamples,
+                f"{metric.name} by length ratio", "segments by the system's length over the closest reference length",
+            )
+        )  # fmt: skip
+    return tables
+
+
+def _examples(
+    inputs: Inputs,
+    hypotheses: list[list[list[str]]],
+    references: list[list[list[str]]],
+    sentence: dict[str, list[np.ndarray]],
+    metric: str,
+    bleu: BLEU,
+    n_examples: int,
+) -> list[Example]:
+    """The ``n_examples`` segments whose sentence scores under ``metric`` spread most across the
+    systems, with everything the page shows of them; segments whose first reference has fewer
+    than ``EXAMPLE_TOKENS`` tokens come last (on a word or two, sentence scores swing widely)."""
+    scores = np.array(sentence[metric])
+    spread = scores.max(axis=0) - scores.min(axis=0)
+    short = np.array([len(line) < EXAMPLE_TOKENS for line in references[0]])
+    chosen = np.lexsort((np.arange(len(spread)), -spread, short))[:n_examples]
+    order = bleu.scoring.max_order
+    examples = []
+    for index in map(int, chosen):
+        refs = [stream[index] for stream in references]
+        tokens = [system[index] for system in hypotheses]
+        examples.append(
+            Example(
+                index,
+                inputs.sources[index] if inputs.sources else None,
+                [stream[index] for stream in inputs.references],
+                [system[index] for system in inputs.hypotheses],
+                tokens,
+                [fates(t, refs, order) for t in tokens],
+                [ngram_tables(t, refs, order).orders for t in tokens],
+                {name: [float(s[index]) for s in values] for name, values in sentence.items()},
+            )
+        )
+    return examples

@@ -1,0 +1,186 @@
+"""Scores broken down by bucket of segments, each with the number of segments in it and a 95%
+bootstrap interval, so that a small bucket is not over-read.
+
+A bucketing assigns every segment of every system to one bucket (by reference length, by the
+system's length ratio, by its sentence score); a bucket's score is the metric's score of the
+summed statistics of its segments. Intervals come from resampling the test set's segments (the
+same resamples for every table, system and metric), so a bucket's size varies with the resample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...significance.resampling import bootstrap_weights
+
+if TYPE_CHECKING:
+    from ...core.metric import Metric
+
+
+@dataclass(frozen=True)
+class BucketTable:
+    """One breakdown under one measure: ``values[system, bucket]`` with ``lower``/``upper`` (its 95%
+    interval) and ``counts`` (segments, or words, in the bucket); NaN where a bucket is empty."""
+
+    title: str
+    note: str
+    measure: str
+    labels: list[str]
+    counts: np.ndarray
+    values: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+
+class Resamples:
+    """``count`` bootstrap resamples of ``n`` segments as segment multiplicities, drawn once and
+    kept when they fit in ``KEEP_BYTES``, else drawn again (the same draws) chunk by chunk each
+    time sums are asked for, so that memory stays bounded on large test sets."""
+
+    KEEP_BYTES = 256 << 20
+
+    def __init__(self, n: int, count: int, seed: int | None):
+        self.n, self.count = n, count
+        self.seed = seed if seed is not None else int(np.random.default_rng().integers(2**32))
+        self._kept = list(self._draw()) if n * count * 8 <= self.KEEP_BYTES else None
+
+    def _draw(self) -> Iterator[np.ndarray]:
+        rng = np.random.default_rng(self.seed)
+        return (weights.astype(np.float64) for weights in bootstrap_weights(self.n, self.count, rng))
+
+    def sums(self, matrix: np.ndarray) -> np.ndarray:
+        """``count x columns``: the column sums of ``matrix`` (rows: segments) in each resample."""
+        matrix = np.asarray(matrix, dtype=np.float64)
+        return np.vstack([weights @ matrix for weights in (self._kept if self._kept is not None else self._draw())])
+
+
+def labels_of(edges: Sequence[float]) -> list[str]:
+    """Labels of the buckets that ``edges`` cut: ``<10``, ``10-20``, ..., ``>=50``."""
+    middle = [f"{low:g}-{high:g}" for low, high in pairwise(edges)]
+    return [f"<{edges[0]:g}", *middle, f">={edges[-1]:g}"]
+
+
+def assign(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
+    """The bucket of each value: 0 below the first edge, k for [edge k-1, edge k), len(edges) above."""
+    return np.searchsorted(np.asarray(edges, dtype=np.float64), values, side="right")
+
+
+def _bounds(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    with np.errstate(invalid="ignore"):
+        lower, upper = np.nanpercentile(samples, [2.5, 97.5], axis=0)
+    return lower, upper
+
+
+def _blocks(matrix: np.ndarray, bucket: np.ndarray, n_buckets: int) -> np.ndarray:
+    """``matrix`` side by side once per bucket, each copy zero outside the bucket's rows."""
+    return np.hstack([matrix * (bucket == b)[:, None] for b in range(n_buckets)])
+
+
+def scores_by_bucket(
+    metric: Metric[Any, Any],
+    statistics: Sequence[np.ndarray],
+    buckets: Sequence[np.ndarray],
+    labels: list[str],
+    resamples: Resamples,
+    title: str,
+    note: str,
+) -> BucketTable:
+    """The (additive) metric's score of each system's segments in each bucket (``buckets[system]``
+    holds every segment's bucket), with its interval over ``resamples``."""
+    shape, width = (len(statistics), len(labels)), statistics[0].shape[1]
+    counts, values = np.zeros(shape, dtype=np.int64), np.full(shape, np.nan)
+    lower, upper = np.full(shape, np.nan), np.full(shape, np.nan)
+    for system, (stats, bucket) in enumerate(zip(statistics, buckets, strict=True)):
+        blocks = _blocks(np.asarray(stats, dtype=np.float64), bucket, len(labels))
+        sampled, total = resamples.sums(blocks), blocks.sum(axis=0, keepdims=True)
+        counts[system] = np.bincount(bucket, minlength=len(labels))
+        for index in np.flatnonzero(counts[system]):
+            columns = slice(index * width, (index + 1) * width)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                values[system, index] = metric.scores_of_sums(total[:, columns])[0]
+                scores = metric.scores_of_sums(sampled[:, columns])
+            lower[system, index], upper[system, index] = _bounds(scores)
+    return BucketTable(title, note, metric.name, labels, counts, values, lower, upper)
+
+
+def histogram(scores: Sequence[np.ndarray], edges: Sequence[float], resamples: Resamples, title: str) -> BucketTable:
+    """How many segments of each system have a sentence score in each bucket, with the interval of
+    that count over the resamples."""
+    labels = labels_of(edges)
+    onehots = [np.eye(len(labels))[assign(s, edges)] for s in scores]
+    bounds = [_bounds(resamples.sums(onehot)) for onehot in onehots]
+    counts = np.array([onehot.sum(axis=0) for onehot in onehots]).astype(np.int64)
+    note = "segments whose sentence score falls in each bucket; the interval is that of the count"
+    lower, upper = (np.array([bound[i] for bound in bounds]) for i in (0, 1))
+    return BucketTable(title, note, "segments", labels, counts, counts.astype(np.float64), lower, upper)
+
+
+FREQUENCY_EDGES = (1, 2, 3, 5, 10, 100, 1000)
+FREQUENCY_LABELS = ["0", "1", "2", "3-4", "5-9", "10-99", "100-999", ">=1000"]
+
+
+def word_f_measure(systems: list[list[list[str]]], reference: list[list[str]], resamples: Resamples) -> BucketTable:
+    """Word F-measure (clipped word matches against ``reference``) by how often a word occurs in
+    that reference corpus: rare words are where systems differ most. Hypothesis words that the
+    reference never uses fall in bucket ``0``, which has precision only."""
+    vocabulary: dict[str, int] = {}
+    ref_words, ref_segments = _encode([reference], vocabulary)
+    frequency = np.bincount(ref_words, minlength=len(vocabulary))
+    n_buckets, n = len(FREQUENCY_LABELS), len(reference)
+    ref_rows = _rows(ref_segments, assign(frequency, FREQUENCY_EDGES)[ref_words], n, n_buckets)
+    values, lower, upper, totals = [], [], [], []
+    for hypotheses in systems:
+        words, segments = _encode([hypotheses], vocabulary)
+        bucket_of = assign(np.bincount(ref_words, minlength=len(vocabulary)), FREQUENCY_EDGES)
+        hyp_rows = _rows(segments, bucket_of[words], n, n_buckets)
+        matched_words, matched_segments, matched_counts = _clipped(
+            words, segments, ref_words, ref_segments, len(vocabulary)
+        )
+        matches = _rows(matched_segments, bucket_of[matched_words], n, n_buckets, matched_counts)
+        stats = np.hstack([matches, hyp_rows, ref_rows]).astype(np.float64)
+        values.append(_f_measure(stats.sum(axis=0, keepdims=True), n_buckets)[0])
+        low, high = _bounds(_f_measure(resamples.sums(stats), n_buckets))
+        lower.append(low)
+        upper.append(high)
+        totals.append(np.where(np.arange(n_buckets) == 0, hyp_rows.sum(axis=0), ref_rows.sum(axis=0)))
+    note = (
+        "F-measure of word matches against the first reference, by the word's frequency in that reference corpus; "
+        "n counts the reference words in the bucket (bucket 0: the hypothesis words that the reference never uses)"
+    )
+    arrays = (np.array(totals), np.array(values), np.array(lower), np.array(upper))
+    return BucketTable("Word F-measure by frequency in the reference", note, "F", FREQUENCY_LABELS, *arrays)
+
+
+def _encode(streams: list[list[list[str]]], vocabulary: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Word ids of every token of the segments, and the segment of each."""
+    lines = [line for stream in streams for line in stream]
+    ids = [vocabulary.setdefault(word, len(vocabulary)) for line in lines for word in line]
+    return np.asarray(ids, dtype=np.int64), np.repeat(np.arange(len(lines)), [len(line) for line in lines])
+
+
+def _rows(segments: np.ndarray, buckets: np.ndarray, n: int, n_buckets: int, weights: Any = None) -> np.ndarray:
+    """Per segment, the (weighted) count of tokens in each bucket."""
+    return np.bincount(segments * n_buckets + buckets, weights, minlength=n * n_buckets).reshape(n, n_buckets)
+
+
+def _clipped(
+    words: np.ndarray, segments: np.ndarray, ref_words: np.ndarray, ref_segments: np.ndarray, n_words: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each (segment, word) that both sides use, with min(hypothesis count, reference count)."""
+    hyp_codes, hyp_counts = np.unique(segments * n_words + words, return_counts=True)
+    ref_codes, ref_counts = np.unique(ref_segments * n_words + ref_words, return_counts=True)
+    codes, in_hyp, in_ref = np.intersect1d(hyp_codes, ref_codes, assume_unique=True, return_indices=True)
+    return codes % n_words, codes // n_words, np.minimum(hyp_counts[in_hyp], ref_counts[in_ref])
+
+
+def _f_measure(sums: np.ndarray, n_buckets: int) -> np.ndarray:
+    """100 x F1 of each row of summed [matches | hypothesis words | reference words] per bucket:
+    2PR / (P + R) = 2 matches / (hypothesis words + reference words)."""
+    matches, hyp, ref = sums[:, :n_buckets], sums[:, n_buckets : 2 * n_buckets], sums[:, 2 * n_buckets :]
+    denominator = hyp + ref
+    return np.where(denominator > 0, 200 * matches / np.where(denominator > 0, denominator, 1), np.nan)
