@@ -9,6 +9,8 @@ same resamples for every table, system and metric), so a bucket's size varies wi
 
 from __future__ import annotations
 
+import warnings
+
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -71,7 +73,9 @@ def assign(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
 
 
 def _bounds(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    with np.errstate(invalid="ignore"):
+    """The 95% percentile interval of each column; NaN where no resample has a value."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column: a bucket no resample fills
         lower, upper = np.nanpercentile(samples, [2.5, 97.5], axis=0)
     return lower, upper
 

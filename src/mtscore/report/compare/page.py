@@ -111,7 +111,10 @@ def _scores(analysis: Analysis) -> str:
         "each system's difference from the baseline; * marks p &lt; 0.05."
     )
     pairs = _comparisons(analysis) if paired.all_pairs else ""
-    signatures = "".join(f"<li><code>{escape(str(signature))}</code></li>" for signature in paired.signatures.values())
+    signatures = "".join(
+        f"<li><b>{escape(name)}</b> <code>{escape(str(signature))}</code></li>"
+        for name, signature in paired.signatures.items()
+    )
     notes = "".join(f"<p class='note'>{escape(note)}</p>" for note in analysis.notes)
     command = escape(analysis.inputs.command)
     return (
@@ -174,7 +177,8 @@ def _buckets(analysis: Analysis) -> str:
 
 def _ngram_rows(rows: list[tuple[str, int, int]]) -> str:
     return "".join(
-        f"<tr><td>{_text(text)}</td><td data-v='{a}'>{a}</td><td data-v='{b}'>{b}</td></tr>" for text, a, b in rows
+        f"<tr><td><bdi dir='auto'>{escape(text)}</bdi></td><td data-v='{a}'>{a}</td><td data-v='{b}'>{b}</td></tr>"
+        for text, a, b in rows
     )
 
 
