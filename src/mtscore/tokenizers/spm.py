@@ -72,7 +72,9 @@ def _sentencepiece(name: str) -> Any:
     try:
         import sentencepiece
     except ImportError as error:
-        raise BleuInputError(f"the {name} tokenizer needs sentencepiece ({error}): pip install 'mtscore[spm]'") from None
+        raise BleuInputError(
+            f"the {name} tokenizer needs the sentencepiece package ({error}): pip install 'mtscore[spm]'"
+        ) from None
     return sentencepiece
 
 
@@ -93,7 +95,8 @@ class SentencePieceTokenizer:
                 self._processor = sentencepiece.SentencePieceProcessor(model_file=str(model))
         except (OSError, RuntimeError) as error:
             where = "the given model" if isinstance(model, bytes) else str(model)
-            raise BleuInputError(f"the {name} tokenizer could not load {where} as a SentencePiece model: {error}")
+            message = f"the {name} tokenizer could not load {where} as a SentencePiece model: {error}"
+            raise BleuInputError(message) from None
 
     def __call__(self, line: str) -> str:
         return self.batch([line])[0]
