@@ -22,11 +22,13 @@ from mtscore.tokenizers.tercom import TercomTokenizer
 # marks, CJK, right-to-left text, emoji, entities, digits between punctuation, controls.
 HARD = list("\u0301\u200b\u200f\u202e\u00a0\u3000\u2028\u0085\t\r\x00\x0b.,;:!?&'\"-/()[]$%0123456789")
 HARD += ["&amp;", "&quot;", "&lt;", "1.2,3", "猫", "語", "ｱ", "한", "שלום", "مرحبا", "😀", "👍🏽", "ß", "İ", "ﬁ"]
+# The tokenizers that need no optional package (tests/tokenizers/ checks MeCab's and SentencePiece's).
+BUILT_IN = [name for name in tokenizers.available() if name not in tokenizers.EXTRAS]
 CHARACTERS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\n")
 TEXT = st.lists(st.one_of(st.sampled_from(HARD), st.text(CHARACTERS, max_size=3)), max_size=25).map("".join)
 
 
-@pytest.mark.parametrize("name", tokenizers.available())
+@pytest.mark.parametrize("name", BUILT_IN)
 @fixed(max_examples=300)
 @given(line=TEXT)
 def test_every_tokenizer_gives_sacrebleus_tokens(name, line):
@@ -65,7 +67,7 @@ def _best_time(call, text: str, repeats: int = 5) -> float:
 
 
 @pytest.mark.parametrize("unit", list(ADVERSARIAL.values()), ids=list(ADVERSARIAL))
-@pytest.mark.parametrize("name", [*tokenizers.available(), "tercom"])
+@pytest.mark.parametrize("name", [*BUILT_IN, "tercom"])
 def test_tokenizer_time_grows_linearly(name, unit):
     """Four times the input takes about four times as long (at most 12 times: a quadratic
     tokenizer would take 16), measured as the best of several runs."""

@@ -4,7 +4,12 @@ May import only the leaf modules (``errors``, ``threads``); nothing else of ``mt
 
 Every tokenizer is a callable ``line -> str`` (tokens joined by single spaces) with a
 ``batch(lines) -> list[str]`` method that processes many lines at once and may leave
-runs of whitespace between tokens (the pipeline splits on whitespace anyway).
+runs of whitespace between tokens (the pipeline splits on whitespace anyway). Its ``name`` is
+what signatures show, sacrebleu's ``signature()``: the registered name, with MeCab's version and
+dictionary for ``ja-mecab`` and ``ko-mecab``, the model's name for the SentencePiece ones.
+
+``ja-mecab``, ``ko-mecab`` (MeCab) and the SentencePiece tokenizers (``spm``, ``flores101``,
+``flores200``, ``spBLEU-1K``) need optional packages (``EXTRAS``), imported only when built.
 """
 
 from __future__ import annotations
@@ -30,13 +35,36 @@ _REGISTRY: dict[str, str | Callable[[], Tokenizer]] = {
     "13a": "mtscore.tokenizers.mteval:Tokenizer13a",
     "intl": "mtscore.tokenizers.intl:TokenizerIntl",
     "zh": "mtscore.tokenizers.zh:TokenizerZh",
+    "ja-mecab": "mtscore.tokenizers.mecab:japanese",
+    "ko-mecab": "mtscore.tokenizers.mecab:korean",
+    "spm": "mtscore.tokenizers.spm:spm",
+    "flores101": "mtscore.tokenizers.spm:flores101",
+    "flores200": "mtscore.tokenizers.spm:flores200",
+    "spBLEU-1K": "mtscore.tokenizers.spm:spbleu_1k",
 }
+# Tokenizers that need an optional package: name -> the extra that installs it (``pip install mtscore[EXTRA]``).
+EXTRAS = {
+    "ja-mecab": "ja",
+    "ko-mecab": "ko",
+    "spm": "spm",
+    "flores101": "spm",
+    "flores200": "spm",
+    "spBLEU-1K": "spm",
+}
+# sacrebleu's tokenizer for a target language when none is given (``BLEU(trg_lang=...)``, ``-l``).
+_LANGUAGE_DEFAULTS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 _CACHE: dict[str, Tokenizer] = {}
 
 
 def available() -> list[str]:
     """Names of the registered tokenizers."""
     return list(_REGISTRY)
+
+
+def default_for_target(language: str) -> str:
+    """sacrebleu's default tokenizer for a target language code: ``zh`` for ``zh``, ``ja-mecab`` for
+    ``ja``, ``ko-mecab`` for ``ko``, ``13a`` for any other (the code as given: ``zh-TW`` gets ``13a``)."""
+    return _LANGUAGE_DEFAULTS.get(language, "13a")
 
 
 def register(name: str, factory: Callable[[], Tokenizer]) -> None:
@@ -58,3 +86,19 @@ def get(name: str) -> Tokenizer:
             factory = getattr(import_module(module), attr)
         _CACHE[name] = factory()
     return _CACHE[name]
+
+
+def text_error(name: str, lines: list[str]) -> Exception:
+    """The error for lines a native tokenizer (MeCab, SentencePiece) refused: a line with a lone
+    surrogate, which is no UTF-8, is named; any other failure is no input error."""
+    from ..errors import BleuInputError
+
+    for line in lines:
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError as error:
+            return BleuInputError(
+                f"the {name} tokenizer takes UTF-8 text only; this line holds {error.reason} "
+                f"(character {error.start}): {line[:60]!r}"
+            )
+    return RuntimeError(f"the {name} tokenizer failed on text it should take")
