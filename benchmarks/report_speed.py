@@ -78,7 +78,10 @@ def main() -> None:
         source = DATA / "sources" / "generaltest2022.en-de.src.en"
         ours_peer = [*ours, str(refs[0]), "-i", *map(str, chosen), "--src", str(source), "-m", "bleu", "chrf"]
         ours_peer += ["-o", str(page)]
-        row = [f"## Like for like with compare-mt: {len(chosen)} systems, ref.A, the source, BLEU + chrF, 1,000 resamples", ""]
+        row = [
+            f"## Like for like with compare-mt: {len(chosen)} systems, ref.A, the source, BLEU + chrF, 1,000 resamples",
+            "",
+        ]
         wall_ours, cpu_ours = median_of(ours_peer, args.runs, args.timeout)
         peer = shutil.which("compare-mt")
         if peer is None:

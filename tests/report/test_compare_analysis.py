@@ -48,7 +48,9 @@ def test_clipped_counts_equal_counters(streams):
     systems, references = list(streams[:3]), list(streams[3:])
     counts = clipped_counts(systems, references, 4)
     for index, system in enumerate(systems):
-        found = {tuple(counts.text(c).split()): int(counts.counts[index, c]) for c in np.flatnonzero(counts.counts[index])}
+        found = {
+            tuple(counts.text(c).split()): int(counts.counts[index, c]) for c in np.flatnonzero(counts.counts[index])
+        }
         assert found == _clipped_oracle(system, references, 4)
 
 

@@ -10,14 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import run, write
+from helpers import write
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 HOSTILE = [
     "<script>window.__pwned = 1</script> the cat",
     "</style><style>body{display:none}</style> a dog",
-    "<img src=x onerror=\"window.__pwned = 2\"> sat on",
+    '<img src=x onerror="window.__pwned = 2"> sat on',
     "quotes \" and ' and &amp; &lt; ampersands & < >",
     "\u202eRTL override\u202c and \u200fmark\u200e in עברית ו-العربية",
     "]]> <!-- comment --> ${x} {{y}} `z`",
@@ -51,7 +51,7 @@ def hostile_report(tmp_path_factory):
     ref = write(folder / "ref.txt", rotate[0])
     src = write(folder / "src.txt", rotate[1])
     systems = [write(folder / f"sys{i}.txt", lines) for i, lines in enumerate(rotate[2:])]
-    names = ["<b>base</b> & \"one\"", "\u202etwo</script>"]
+    names = ['<b>base</b> & "one"', "\u202etwo</script>"]
     out = folder / "report.html"
     from mtscore.cli import main
 
@@ -92,7 +92,8 @@ def wmt_report(tmp_path_factory):
     folder = tmp_path_factory.mktemp("wmt")
     refs = [write(folder / f"ref.{n}.de", read_lines(references("en-de", n)[0])[:400]) for n in "AB"]
     systems = [
-        write(folder / f"{s}.de", read_lines(system_output("en-de", s))[:400]) for s in ("Online-A", "Online-B", "PROMT")
+        write(folder / f"{s}.de", read_lines(system_output("en-de", s))[:400])
+        for s in ("Online-A", "Online-B", "PROMT")
     ]
     out = folder / "report.html"
     from mtscore.cli import main
@@ -105,7 +106,9 @@ def test_page_works_offline_sorts_filters_and_renders(browser, wmt_report, tmp_p
     context, page, problems, requests = _open(browser, wmt_report)
     try:
         header = page.locator("#scores table.sortable thead th", has_text="BLEU").first
-        column = "Array.from(document.querySelectorAll('#scores tbody tr')).map(r => parseFloat(r.children[1].dataset.v))"
+        column = (
+            "Array.from(document.querySelectorAll('#scores tbody tr')).map(r => parseFloat(r.children[1].dataset.v))"
+        )
         header.click()
         ascending = page.evaluate(column)
         assert ascending == sorted(ascending) and header.get_attribute("aria-sort") == "ascending"

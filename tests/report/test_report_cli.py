@@ -94,7 +94,9 @@ def test_same_seed_same_page(files, tmp_path, capsys):
     refs, systems, _ = files
     pages = []
     for name in ("a.html", "b.html"):
-        assert run(capsys, "report", *refs, "-i", *systems[:2], "-n", "50", "--seed", "7", "-o", tmp_path / name)[0] == 0
+        assert (
+            run(capsys, "report", *refs, "-i", *systems[:2], "-n", "50", "--seed", "7", "-o", tmp_path / name)[0] == 0
+        )
         pages.append((tmp_path / name).read_text(encoding="utf-8").replace(name, "NAME"))  # the command names it
     assert pages[0] == pages[1]
 

@@ -10,7 +10,6 @@ same resamples for every table, system and metric), so a bucket's size varies wi
 from __future__ import annotations
 
 import warnings
-
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
