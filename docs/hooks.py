@@ -33,11 +33,12 @@ OPTIONS_MARKER = re.compile(r"^<!-- mtscore-options: (?P<metric>\w+) -->$", re.M
 def parser_builders() -> dict[str, Callable[[], argparse.ArgumentParser]]:
     """The command's parsers by program name."""
     # The one place that names the parser builders: one per subcommand module of mtscore.cli.
-    from mtscore.cli import explain, score, shards
+    from mtscore.cli import explain, report, score, shards
 
     return {
         "mtscore": score.build_parser,
         "mtscore explain": explain.build_parser,
+        "mtscore report": report.build_parser,
         "mtscore stats": shards.build_stats_parser,
         "mtscore merge": shards.build_merge_parser,
     }

@@ -103,7 +103,7 @@ def _scores(analysis: Analysis) -> str:
         upper = np.array([[(r.mean or 0) + (r.ci or 0)] if r.ci is not None else [np.nan] for r in results])
         better = "higher" if analysis.higher_is_better[metric] else "lower"
         charts.append(
-            f"<figure>{grouped_bars([metric], names, values, lower, upper, f'{metric} ({better} is better)')}"
+            f"<figure>{grouped_bars([metric], names, values, lower, upper, f'{metric} ({better} is better)', 380, 220)}"
             f"<figcaption>{escape(metric)} with its 95% bootstrap interval</figcaption></figure>"
         )
     test = (

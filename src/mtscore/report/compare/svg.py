@@ -46,7 +46,7 @@ def grouped_bars(
     finite = [v for v in (values, upper) if v is not None]
     top = max([float(np.nanmax(v)) for v in finite if np.isfinite(v).any()] + [0.0])
     ticks = _ticks(top)
-    left, bottom, right, head = 48, 40, 8, 10
+    left, bottom, right, head = 48, 40, 8, 22
     plot_w, plot_h = width - left - right, height - bottom - head
     scale = plot_h / ticks[-1]
     slot = plot_w / max(len(groups), 1)
@@ -81,7 +81,7 @@ def grouped_bars(
             f'<text class="label" x="{x0 + slot * 0.4:.1f}" y="{height - bottom + 16}" '
             f'text-anchor="middle">{escape(group)}</text>'
         )
-    parts.append(f'<text class="axis" x="4" y="{head + 2}" dominant-baseline="hanging">{escape(label)}</text>')
+    parts.append(f'<text class="axis" x="4" y="4" dominant-baseline="hanging">{escape(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
