@@ -69,9 +69,8 @@ def act(args: argparse.Namespace) -> int | None:
     try:
         if args.download:
             test_set = testsets.get(args.download)
-            if args.langpair:
-                test_set.files(args.langpair)
-            testsets.raw_files(test_set, testsets.every_file(test_set), log)
+            files = testsets.pair_files(test_set, args.langpair) if args.langpair else testsets.every_file(test_set)
+            testsets.raw_files(test_set, files, log)
             log(f"test set {test_set.name} is in {testsets.raw_dir(test_set)}")
             return EXIT_OK
         if args.list:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .cache import cache_dir, download_path, fetch, raw_dir, raw_files
 from .errors import TestSetError
 from .formats import Document, PairData
-from .pairs import every_file, field_names, keep, read
+from .pairs import every_file, field_names, keep, pair_files, read
 from .registry import SETS, Download, TestSet, describe, for_pair, get, names
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "get",
     "keep",
     "names",
+    "pair_files",
     "raw_dir",
     "raw_files",
     "read",

@@ -78,11 +78,16 @@ def field_names(test_set: TestSet, pair: str, log: cache.Log | None = None) -> l
     return names if test_set.name.startswith("wmt08") else [*names, "docid", "genre", "origlang"]
 
 
+def pair_files(test_set: TestSet, pair: str) -> tuple[str, ...]:
+    """The raw files ``pair`` reads (what ``--download NAME -l PAIR`` makes sure of)."""
+    files = test_set.files(pair)
+    if test_set.format == "wmt-xml":
+        return files[:1]
+    if test_set.format == "tsv":
+        return tuple(dict.fromkeys(formats.tsv_file(spec) for spec in files[:2]))
+    return files[:2] if test_set.format == "text" else files
+
+
 def every_file(test_set: TestSet) -> tuple[str, ...]:
-    """The raw files of every pair of ``test_set`` (what ``--download`` makes sure of)."""
-    files = (
-        formats.tsv_file(spec) if test_set.format == "tsv" else spec
-        for specs in test_set.pairs.values()
-        for spec in specs
-    )
-    return tuple(dict.fromkeys(files))
+    """The raw files of every pair of ``test_set`` (what ``--download NAME`` makes sure of)."""
+    return tuple(dict.fromkeys(file for pair in test_set.pairs for file in pair_files(test_set, pair)))
