@@ -102,9 +102,13 @@ def _receive(test_set: TestSet, download: Download, target: Path, out: IO[bytes]
     digest = hashlib.md5(usedforsecurity=False)
     try:
         with urllib.request.urlopen(download.url, timeout=TIMEOUT) as response:
+            announced, received = response.headers.get("Content-Length"), 0
             while chunk := response.read(CHUNK):
                 digest.update(chunk)
                 out.write(chunk)
+                received += len(chunk)
+            if announced is not None and announced.isdigit() and received < int(announced):
+                raise http.client.IncompleteRead(b"", int(announced) - received)
     except (OSError, http.client.HTTPException, ValueError) as error:
         reason = getattr(error, "reason", None) or error
         checksum = f" (MD5 {download.md5})" if download.md5 else ""
