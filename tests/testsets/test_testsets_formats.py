@@ -6,7 +6,7 @@ plain text (a tar and gzip files: multi30k/2018; a zip: wmt20/robust/set3) and T
 from __future__ import annotations
 
 from helpers import run
-from testsets_support import gz, leftovers, sacrebleu, tar_gz, zip_bytes
+from testsets_support import gz, leftovers, sacrebleu, sgml, tar_gz, zip_bytes
 
 from mtscore.cli import EXIT_OK, EXIT_USAGE
 
@@ -18,18 +18,6 @@ DOCUMENTS = [
     ("made-up.1", None, ["No origlang here."]),
     ("rt.com.91337", "en", ["Last one."]),
 ]
-
-
-def sgml(documents: list[tuple[str, str | None, list[str]]], prefix: str = "", crlf: bool = False) -> bytes:
-    """An SGML file as WMT released them: <doc> lines with attributes, a <seg> per line."""
-    lines = ['<srcset setid="newstest2019" srclang="any">']
-    for docid, origlang, segments in documents:
-        attributes = f' docid="{docid}" genre="news"' + (f' origlang="{origlang}"' if origlang else "")
-        lines += [f'<doc sysid="ref"{attributes}>', "<p>"]
-        lines += [f'<seg id="{number}">{prefix}{text}</seg>' for number, text in enumerate(segments, 1)]
-        lines += ["</p>", "</doc>"]
-    lines.append("</srcset>")
-    return ("\r\n" if crlf else "\n").join(lines).encode() + b"\n"
 
 
 REFERENCES = [(docid, origlang, [f"ref {text}" for text in texts]) for docid, origlang, texts in DOCUMENTS]

@@ -123,6 +123,18 @@ def sacrebleu(cache: Path, *argv: str, check: bool = True) -> subprocess.Complet
     return subprocess.run(command, capture_output=True, text=True, env=environment, check=check)
 
 
+def sgml(documents: list[tuple[str, str | None, list[str]]], prefix: str = "", crlf: bool = False) -> bytes:
+    """An SGML file as WMT released them: <doc> lines with attributes, a <seg> per line."""
+    lines = ['<srcset setid="newstest2019" srclang="any">']
+    for docid, origlang, segments in documents:
+        attributes = f' docid="{docid}" genre="news"' + (f' origlang="{origlang}"' if origlang else "")
+        lines += [f'<doc sysid="ref"{attributes}>', "<p>"]
+        lines += [f'<seg id="{number}">{prefix}{text}</seg>' for number, text in enumerate(segments, 1)]
+        lines += ["</p>", "</doc>"]
+    lines.append("</srcset>")
+    return ("\r\n" if crlf else "\n").join(lines).encode() + b"\n"
+
+
 def leftovers(folder: Path) -> list[str]:
     """Temporary files a download or unpacking left behind (there must be none)."""
     return sorted(str(path.relative_to(folder)) for path in folder.rglob("*.part"))
