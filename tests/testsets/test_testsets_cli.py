@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 from helpers import run, write
@@ -154,3 +156,15 @@ def test_several_test_sets_are_joined(capsys, cache, server, tmp_path):
         assert code == EXIT_OK, err
         assert out == sacrebleu(cache, *score).stdout
     assert testsets.cache_dir() == cache
+
+
+def test_scoring_files_does_not_import_the_test_sets(tmp_path):
+    """``mtscore.testsets`` (urllib, tarfile, the registry) is imported only when a test-set option is given."""
+    reference = write(tmp_path / "ref", ["a b c d"])
+    code = (
+        "import sys; from mtscore.cli import main; "
+        f"main([{reference!r}, '-i', {reference!r}, '-l', 'en-zh', '-b']); "
+        "print('mtscore.testsets' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["100.0", "False"]

@@ -127,3 +127,12 @@ def test_an_archive_path_leaving_the_folder_is_refused(capsys, cache, server, me
     code, _, err = run(capsys, *ECHO)
     assert code == EXIT_INPUT and "a path outside its folder" in err
     assert not (cache / "wmt22" / "escape.xml").exists() and saved(cache) == []
+
+
+def test_a_cache_that_cannot_be_written_is_an_input_error(capsys, tmp_path, monkeypatch, server):
+    (tmp_path / "a-file").write_text("not a folder")
+    monkeypatch.setenv("SACREBLEU", str(tmp_path / "a-file" / "cache"))
+    server.publish("wmt22", [tar_gz({MEMBER: XML})])
+    code, out, err = run(capsys, *ECHO)
+    assert code == EXIT_INPUT and out == "" and "Traceback" not in err
+    assert f"cannot write test set wmt22 into the cache at {tmp_path / 'a-file' / 'cache' / 'wmt22' / 'raw'}" in err

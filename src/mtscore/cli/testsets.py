@@ -2,6 +2,7 @@
 set's references (downloaded into sacrebleu's cache if needed), ``--echo`` prints its fields,
 ``--origlang``/``--subset`` keep some of its segments, ``--list`` and ``--download``; ``-l`` also
 picks BLEU's tokenizer for the target language, as sacrebleu, unless ``-tok`` is given.
+``mtscore.testsets`` (urllib, tarfile, the registry: about 50 ms) is imported only when one is used.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from .. import testsets
 from ..errors import BleuInputError
 from .common import EXIT_OK, UsageError
 
@@ -65,6 +65,10 @@ def act(args: argparse.Namespace) -> int | None:
     target = _target(args.langpair)
     if args.tokenize is None:
         args.tokenize = default_tokenizer(target) if target else "13a"
+    if not (args.download or args.list or args.test_set or args.echo or args.origlang or args.subset):
+        return None
+    from .. import testsets
+
     log = _log(args)
     try:
         if args.download:
@@ -98,6 +102,8 @@ def select(
     """The reference streams of ``-t``/``-l`` (every test set's, one after the other), their names,
     and ``systems``; both cut to the segments ``--origlang``/``--subset`` keep. Every system must
     have a line per segment of the whole test set."""
+    from .. import testsets
+
     log = _log(args)
     references: list[list[str]] = []
     names: list[str] = []
@@ -172,6 +178,8 @@ def _log(args: argparse.Namespace) -> Callable[[str], None]:
 
 def _check_test_sets(args: argparse.Namespace) -> None:
     """``-t`` with ``-l``, a pair every named set has, and no reference files or ``-nr``."""
+    from .. import testsets
+
     if args.refs:
         raise UsageError("give reference files or a test set (-t), not both")
     if args.num_refs != 1:
@@ -185,6 +193,8 @@ def _check_test_sets(args: argparse.Namespace) -> None:
 def _list(args: argparse.Namespace, log: Callable[[str], None]) -> None:
     """``--list``: the test sets (with ``-l``, those with that pair or its reverse); with ``-t``, the
     fields of each of its pairs (or of ``-l``'s)."""
+    from .. import testsets
+
     if args.test_set:
         for name in args.test_set.split(","):
             test_set = testsets.get(name)
@@ -205,6 +215,8 @@ def _list(args: argparse.Namespace, log: Callable[[str], None]) -> None:
 
 def _echo(args: argparse.Namespace, log: Callable[[str], None]) -> None:
     """``--echo``: the asked fields of each test set, tab-separated, a line per kept segment."""
+    from .. import testsets
+
     for name in args.test_set.split(","):
         test_set = testsets.get(name)
         data = testsets.read(test_set, args.langpair, log)

@@ -70,14 +70,19 @@ def fetch(test_set: TestSet, log: Log | None = None) -> None:
     archives checked and unpacked again (a file they hold was missing)."""
     for download in test_set.downloads:
         target = download_path(test_set, download)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(target):
-            if target.is_file():
-                if _is_archive(target):
-                    _check(target, download, _md5_of(target), f"{target} (already in the cache)")
-                    _unpack(target, target.parent, target.name)
-            else:
-                _download(test_set, download, target, log)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with _locked(target):
+                if target.is_file():
+                    if _is_archive(target):
+                        _check(target, download, _md5_of(target), f"{target} (already in the cache)")
+                        _unpack(target, target.parent, target.name)
+                else:
+                    _download(test_set, download, target, log)
+        except OSError as error:  # the cache cannot be written (permissions, a full disk ...)
+            raise TestSetError(
+                f"cannot write test set {test_set.name} into the cache at {target.parent}: {error}"
+            ) from None
 
 
 def _download(test_set: TestSet, download: Download, target: Path, log: Log | None) -> None:

@@ -54,7 +54,10 @@ def clean(text: str | None) -> str:
 
 def lines_of(path: Path) -> list[str]:
     """The lines of a UTF-8 file (gzip when its name ends in ``.gz``), split on ``\\n`` only."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise TestSetError(f"cannot read {path}: {error.strerror or error}") from None
     if path.name.endswith(".gz"):
         try:
             data = gzip.decompress(data)
@@ -77,6 +80,8 @@ def read_wmt_xml(path: Path, translators_that_score: tuple[str, ...]) -> PairDat
         return _wmt_xml(ElementTree.parse(path).getroot(), translators_that_score)
     except ElementTree.ParseError as error:
         raise TestSetError(f"{path} is not valid XML ({error}); delete it to download it again") from None
+    except OSError as error:
+        raise TestSetError(f"cannot read {path}: {error.strerror or error}") from None
     except ValueError as error:  # a segment id that is no number, or no single source or reference language
         raise TestSetError(f"{path}: {error}") from None
 
