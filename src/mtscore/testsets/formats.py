@@ -97,7 +97,8 @@ def _wmt_xml(root: ElementTree.Element, translators_that_score: tuple[str, ...])
     references: list[list[str]] = [[] for _ in translators]
     systems: dict[str, list[str]] = {}
     docids: list[str | None] = []
-    documents: list[Document | None] = []
+    origlangs: list[str | None] = []
+    domains: list[str | None] = []
     has_domain = False
     for doc in root.iter("doc"):
         if "testsuite" in doc.attrib:
@@ -114,16 +115,18 @@ def _wmt_xml(root: ElementTree.Element, translators_that_score: tuple[str, ...])
             for system, texts in by_system.items():
                 systems.setdefault(system, []).append(texts.get(number, ""))
             docids.append(doc.get("id"))
-            documents.append(Document(doc.get("origlang"), doc.get("domain")))
-            has_domain = doc.get("domain") is not None
+            origlangs.append(doc.get("origlang"))
+            domains.append(doc.get("domain"))
+            has_domain = doc.get("domain") is not None  # as sacrebleu: whether the last segment's document has one
     fields: dict[str, Sequence[str | None]] = {"src": source, **dict(zip(names, references, strict=True))}
     fields["docid"] = docids
-    fields["origlang"] = [document.origlang if document else None for document in documents]
+    fields["origlang"] = origlangs
     fields.update(systems)
     if has_domain:
-        fields["domain"] = [document.tags if document else None for document in documents]
-    else:  # sacrebleu looks for no domain then: --subset keeps nothing
-        documents = [Document(document.origlang, None) if document else None for document in documents]
+        fields["domain"] = domains
+    else:  # sacrebleu then looks for no domain: --subset keeps nothing
+        domains = [None] * len(domains)
+    documents: list[Document | None] = [Document(*pair) for pair in zip(origlangs, domains, strict=True)]
     wanted = {_reference_field(translator) for translator in translators_that_score}
     return PairData(
         {name: [clean(value) for value in values] for name, values in fields.items()},
