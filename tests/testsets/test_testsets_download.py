@@ -8,7 +8,7 @@ import threading
 
 import pytest
 from helpers import run
-from testsets_support import leftovers, tar_gz
+from testsets_support import leftovers, sgml, tar_gz
 
 from mtscore import testsets
 from mtscore.cli import EXIT_INPUT, EXIT_OK
@@ -136,3 +136,15 @@ def test_a_cache_that_cannot_be_written_is_an_input_error(capsys, tmp_path, monk
     code, out, err = run(capsys, *ECHO)
     assert code == EXIT_INPUT and out == "" and "Traceback" not in err
     assert f"cannot write test set wmt22 into the cache at {tmp_path / 'a-file' / 'cache' / 'wmt22' / 'raw'}" in err
+
+
+def test_an_empty_download_in_the_cache_is_downloaded_again(capsys, cache, server):
+    """sacrebleu downloads a file again when it finds it empty (a download it was interrupted in): so does mtscore."""
+    source = sgml([("d1", "en", ["Hello."])])
+    server.publish("wmt19/google/ar", [tar_gz({"sgm/newstest2019-ende-src.en.sgm": source}), b"Hallo.\n"])
+    folder = cache / "wmt19" / "google" / "ar" / "raw"
+    folder.mkdir(parents=True)
+    (folder / "wmt19_google_ar.wmt19-ende-ar.ref").write_bytes(b"")
+    code, out, err = run(capsys, "-t", "wmt19/google/ar", "-l", "en-de", "--echo", "src", "ref")
+    assert (code, out) == (EXIT_OK, "Hello.\tHallo.\n"), err
+    assert len(server.requests) == 2 and leftovers(cache) == []

@@ -54,10 +54,10 @@ def raw_files(test_set: TestSet, names: tuple[str, ...], log: Log | None = None)
     """The paths of ``names`` (relative to the raw folder), downloading and unpacking the test set
     first when one of them is missing."""
     paths = [raw_dir(test_set) / name for name in names]
-    if not all(path.is_file() for path in paths):
+    if not all(map(_present, paths)):
         fetch(test_set, log)
     for name, path in zip(names, paths, strict=True):
-        if not path.is_file():
+        if not _present(path):
             raise TestSetError(
                 f"test set {test_set.name}: its downloads hold no file {name} (looked for {path}); "
                 f"delete {raw_dir(test_set)} to download it again"
@@ -73,7 +73,7 @@ def fetch(test_set: TestSet, log: Log | None = None) -> None:
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             with _locked(target):
-                if target.is_file():
+                if _present(target):
                     if _is_archive(target):
                         _check(target, download, _md5_of(target), f"{target} (already in the cache)")
                         _unpack(target, target.parent, target.name)
@@ -140,6 +140,12 @@ def _md5_of(path: Path) -> str:
         while chunk := handle.read(CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def _present(path: Path) -> bool:
+    """A file there and not empty (an empty one is what an interrupted sacrebleu download can leave,
+    and sacrebleu downloads it again)."""
+    return path.is_file() and path.stat().st_size > 0
 
 
 def _is_archive(path: Path) -> bool:
