@@ -11,7 +11,7 @@ import pytest
 from helpers import run, write
 from testsets_support import sacrebleu, sgml, tar_gz
 
-from mtscore import testsets, tokenizers
+from mtscore import testsets
 from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from mtscore.cli.testsets import default_tokenizer
 from mtscore.testsets import data, registry
@@ -112,13 +112,12 @@ def test_the_target_language_picks_the_tokenizer(capsys, tmp_path):
     assert "tok:13a|" in run(capsys, reference, "-i", hypotheses, "-f", "text")[1]
 
 
-def test_the_tokenizers_choice_is_used_when_they_have_one(monkeypatch):
-    """``tokenizers.default_for_target`` (another branch adds it: ja-mecab, ko-mecab) wins over the
-    fallback, which knows zh and 13a only."""
-    assert (default_tokenizer("zh"), default_tokenizer("ja"), default_tokenizer("de")) == ("zh", "13a", "13a")
-    chosen = {"ja": "ja-mecab"}
-    monkeypatch.setattr(tokenizers, "default_for_target", lambda language: chosen.get(language, "13a"), raising=False)
-    assert default_tokenizer("ja") == "ja-mecab"
+def test_the_target_language_picks_sacrebleus_tokenizer():
+    from sacrebleu.metrics.bleu import BLEU as SacreBLEU
+
+    for language in ("zh", "ja", "ko", "de", "en", "fr"):
+        expected = SacreBLEU._TOKENIZER_MAP.get(language, SacreBLEU.TOKENIZER_DEFAULT)
+        assert default_tokenizer(language) == expected
 
 
 SOURCE = [("d1", "de", ["Ein Satz.", "Noch ein Satz."]), ("d2", "en", ["Third one."])]

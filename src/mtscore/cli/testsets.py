@@ -149,14 +149,10 @@ def select(
 
 
 def default_tokenizer(target: str) -> str:
-    """BLEU's tokenizer for a target language, as sacrebleu picks it: ``tokenizers.default_for_target``
-    where the tokenizers provide it, else zh for Chinese and 13a for the rest."""
-    from .. import tokenizers
+    """BLEU's tokenizer for a target language, as sacrebleu picks it (zh, ja-mecab, ko-mecab, else 13a)."""
+    from ..tokenizers import default_for_target
 
-    chooser: Callable[[str], str] | None = getattr(tokenizers, "default_for_target", None)
-    if chooser is not None:
-        return chooser(target)
-    return "zh" if target == "zh" else "13a"
+    return default_for_target(target)
 
 
 def _target(pair: str | None) -> str | None:
