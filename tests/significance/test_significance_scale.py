@@ -93,7 +93,7 @@ def test_chunks_and_batches_change_nothing(scored, monkeypatch, test):
     per scoring call: the very results of the default sizes."""
     systems = range(5)
     expected = run(scored, systems, test, 333, all_pairs=True)
-    monkeypatch.setattr(significance, "_CHUNK_BYTES", 8 * SEGMENTS * 40)  # 40 resamples, 32 trials a chunk
+    monkeypatch.setattr(significance, "_CHUNK_BYTES", 8 * SEGMENTS * 40)  # a few dozen resamples or trials a chunk
     monkeypatch.setattr(significance, "_COUNT_BYTES", 8 * SEGMENTS * 3)  # counted 3 resamples at a time
     monkeypatch.setattr(paired, "_SCORE_ROWS", 1)  # one system or pair per call
     small = run(scored, systems, test, 333, all_pairs=True)

@@ -97,8 +97,9 @@ def p_value(sampled: np.ndarray, observed: float) -> float:
     return (int(np.count_nonzero(sampled >= observed)) + 1) / (len(sampled) + 1)
 
 
-def _rows_per_chunk(n_segments: int, block: int = 1) -> int:
-    rows = max(1, _CHUNK_BYTES // (8 * max(n_segments, 1)))
+def _rows_per_chunk(n_segments: int, block: int = 1, itemsize: int = 8) -> int:
+    """Resamples or trials per chunk: their weights (``itemsize`` bytes each) fit in _CHUNK_BYTES."""
+    rows = max(1, _CHUNK_BYTES // (itemsize * max(n_segments, 1)))
     return max(block, rows // block * block)
 
 
@@ -121,7 +122,7 @@ def bootstrap_weights(
     ``rng.choice(n, (n_samples, n))``: the same draws for every metric that uses them. The counts
     are taken a few rows at a time (one bincount of the draws offset by row, small enough to stay
     in cache) into one buffer, reused from chunk to chunk: use each chunk before asking for the next."""
-    step = min(_rows_per_chunk(n), n_samples)
+    step = min(_rows_per_chunk(n, itemsize=np.dtype(dtype).itemsize), n_samples)
     counted = max(1, min(step, _COUNT_BYTES // (8 * n)))
     offsets = n * np.arange(counted)[:, None]
     weights = np.empty((step, n), dtype)
@@ -177,7 +178,7 @@ def randomization_chunks(
     n = len(statistics)
     kind = _product_type(statistics, np.abs(statistics).sum(axis=0).max(initial=0))
     matrix = statistics.astype(kind)
-    step = _rows_per_chunk(n, _BOOL_BLOCK)
+    step = _rows_per_chunk(n, _BOOL_BLOCK, np.dtype(kind).itemsize)
     for start in range(0, n_trials, step):
         rows = min(step, n_trials - start)
         yield rng.integers(2, size=(rows, n), dtype=bool).astype(kind) @ matrix
