@@ -69,6 +69,8 @@ def _metrics(module, refs, ter: bool):
     [("bs", 200, -1, True), ("ar", 300, -1, False), ("ar", 300, 100, False), ("ar", 300, 0, False)],
 )
 def test_paired_test_equals_sacrebleus(data, monkeypatch, test, n_samples, n_ar_confidence, ter):
+    """Equal to sacrebleu's; TER under randomization is left to ``tests/cli/test_metrics_cli.py``,
+    which accounts for the trials that tie the observed difference (counted here, not by sacrebleu)."""
     refs, systems = data
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
     theirs = their_significance.PairedTest(
