@@ -19,6 +19,7 @@ time is the steadier number. Results go to ``benchmarks/results/report-<date>.md
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import resource
 import shutil
@@ -40,10 +41,8 @@ def timed(command: list[str], timeout: float) -> tuple[float, float]:
     ``timeout`` gives its times so far (the table then says "at least")."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         subprocess.run(command, check=True, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        pass
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -103,7 +102,8 @@ def main() -> None:
                 "--output_directory", str(out),
             ]  # fmt: skip
             wall_peer, cpu_peer = median_of(peer_command, args.runs, args.timeout)
-            bound = ">= " if wall_peer >= args.timeout else ""  # stopped at the time limit            row += [
+            bound = ">= " if wall_peer >= args.timeout else ""  # stopped at the time limit
+            row += [
                 "| | wall s | CPU s | ratio (wall) | ratio (CPU) |",
                 "|---|---:|---:|---:|---:|",
                 f"| mtscore report | {wall_ours:.2f} | {cpu_ours:.2f} | | |",
