@@ -324,6 +324,30 @@ def target_notes(rows: list[dict]) -> list[str]:
     return notes
 
 
+# Workloads of one metric at different sizes: the per-segment time of each is set beside the others'.
+SAME_METRIC = (("H", "S", "T"), ("I", "U"))
+
+
+def per_segment_notes(rows: list[dict], workload_info: dict) -> list[str]:
+    """Microseconds per segment of every row of the chrF (H, S, T) and TER (I, U) workloads that ran,
+    so that a large sample's rate can be set beside a small one's."""
+    notes = []
+    for group in SAME_METRIC:
+        parts = []
+        for workload in group:
+            segments = workload_info.get(workload, {}).get("n_segments")
+            times = [
+                f"{row['implementation']} {1e6 * row['median_s'] / segments:.1f}"
+                for row in rows
+                if row["workload"] == workload and row["status"] == "ok" and segments
+            ]
+            if times:
+                parts.append(f"{workload} ({segments:,} segments): {', '.join(times)}")
+        if parts:
+            notes.append(f"µs per segment: {'; '.join(parts)}.")
+    return notes
+
+
 def workload_lines(workload_info: dict) -> list[str]:
     """One line per workload: what it is, segments, hypothesis tokens."""
     lines = []

@@ -1,6 +1,6 @@
 """Time ``mtscore`` against its peers on the same inputs, each measurement in a fresh process.
 
-    python benchmarks/run.py                       # every workload (A-Q), 3 runs, full size
+    python benchmarks/run.py                       # every workload (A-W), 3 runs, full size
     python benchmarks/run.py --quick --runs 1      # B, C, E on their first 20,000 segments
     python benchmarks/run.py --workloads A,D --runs 5 --impls mtscore,sacrebleu,nltk
 
@@ -30,19 +30,20 @@ from implementations import IMPLEMENTATIONS, PLAN, not_comparable_reason  # noqa
 from workloads import KINDS, REPO_ROOT, WORKLOADS  # noqa: E402
 
 QUICK_SEGMENTS = 20_000
-SUBSET_WORKLOADS = ("B", "C", "E")  # the ones --segments cuts
+SUBSET_WORKLOADS = ("B", "C", "E", "R")  # the ones --segments cuts
 # Peers too slow for a full-size run: the largest segment count they run on unless --all-peers
 # (None: only with --all-peers; H has no smaller size, and torchmetrics' chrF takes minutes on it).
 SLOW = {("B", "torchmetrics"): QUICK_SEGMENTS, ("H", "torchmetrics"): None, ("H", "torchmetrics-chrf++"): None}
 WORKER = HERE / "worker.py"
 FOOTNOTE = (
     "*Peak RSS is the worker's ru_maxrss: interpreter + imports + data loading + the call; "
-    "'(CLI)': the command-line child process's ru_maxrss (F, G; mteval on P, Q). "
+    "'(CLI)': the command-line child process's ru_maxrss (F, G, V, W; mteval on P, Q). "
     "Time / mtscore > 1 means mtscore is faster (variant rows: over their mtscore row). Agreement: |score - reference| "
-    "on the 0-100 scale (per-segment workloads: max over segments; F, G: max over every system's score, "
+    "on the 0-100 scale (per-segment workloads: max over segments; F, G, V: max over every system's score, "
     "p-value, mean and CI; K, M, Q: max over the systems' scores); reference = sacrebleu (A, B, C, F-I; E against "
     "B's; chrF++ rows: sacrebleu-chrf++), NLTK (D, J, K, N, O), jiwer (L, M; '-wer-std', '-cer' rows: their jiwer "
-    "pair), mteval-v13a.pl (P, Q; nltk: mtscore-nist-nltk); ok means <= 1e-9."
+    "pair), mteval-v13a.pl (P, Q; nltk: mtscore-nist-nltk), sacrebleu (R-V; V's '-ar' rows: sacrebleu-ar); "
+    "ok means <= 1e-9."
 )
 STAGE_NOTE = (
     "The stages are mtscore.metrics.bleu.stages' functions, called one after another; 'read' is not part of "
@@ -245,6 +246,9 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
     floor_notes = report.floor_notes(rows)
     if floor_notes:
         out += ["", *floor_notes]
+    rates = report.per_segment_notes(rows, info)
+    if rates:
+        out += ["", *rates]
     notes = [f"- {r['workload']} {r['implementation']}: {r['note']}" for r in rows if r.get("note")]
     if markdown and notes:
         out += ["", "How each implementation was called:", "", *notes]

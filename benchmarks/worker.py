@@ -6,7 +6,7 @@
 
 Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``).
 Peak RSS is ``getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) and so includes the interpreter,
-the imports and the data loading, not just the scoring call. For the command-line workloads (F, G)
+the imports and the data loading, not just the scoring call. For the command-line workloads (F, G, V, W)
 and mteval-v13a.pl (P, Q), whose timed call is a child process, it is
 ``getrusage(RUSAGE_CHILDREN).ru_maxrss``: that child's peak (the worker starts no other, but for the
 small ``git show`` and ``perl -e 1`` of mteval's untimed setup).
@@ -47,7 +47,9 @@ def prepare(implementation: str, workload: str, segments: int | None):
         data = workloads.text_workload(workload, segments)
         return getattr(impl, f"prepare_{kind}")(data.hypotheses, data.streams)
     if kind == "cli":
-        return impl.prepare_cli(*workloads.significance_files(), workloads.CLI_TESTS[workload])
+        return impl.prepare_cli(*workloads.significance_files(workload), workloads.CLI_TESTS[workload])
+    if kind == "startup":
+        return impl.prepare_startup()
     if kind == "sentence":
         data = workloads.workload_b(segments)
         return impl.prepare_sentence(data.hypotheses, data.streams)
@@ -65,6 +67,8 @@ def measure(implementation: str, workload: str, segments: int | None, scores_out
     start = time.perf_counter()
     result = timed.call()
     seconds = time.perf_counter() - start
+    if timed.seconds_of is not None:  # W: the median of the call's own repeated measurements
+        seconds = timed.seconds_of(result)
     scores = timed.extract(result)
     record = {"status": "ok", "seconds": seconds, "note": timed.note}
     if timed.in_child:
