@@ -18,16 +18,35 @@ for _low, _high in ((0x21, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5
     _SYMBOL[_low : _high + 1] = True
 
 
+def _table(predicate) -> bytes:
+    """A ``bytes.translate`` table mapping each byte to 1 where ``predicate`` holds, else 0."""
+    return bytes(int(bool(predicate(byte))) for byte in range(256))
+
+
+# Byte classes, looked up with ``bytes.translate`` (one C pass, no index array) and read as bools.
+_ASCII_SPACE = _table(lambda b: b == 32 or 9 <= b <= 13 or 28 <= b <= 31)
+_SPACE_LEAD = _table(lambda b: b == 0xC2 or 0xE1 <= b <= 0xE3)  # the Unicode spaces' lead bytes
+_SYMBOL_BYTE = _table(lambda b: _SYMBOL[b])
+_DIGIT = _table(lambda b: 48 <= b <= 57)
+_MARK = _table(lambda b: b in (44, 46))  # comma and period
+
+
+def _flags(raw: bytes, table: bytes) -> np.ndarray:
+    """Each byte of ``raw`` through a 0/1 ``table``, as a read-only bool array."""
+    return np.frombuffer(raw.translate(table), dtype=bool)
+
+
 def to_bytes(text: str) -> np.ndarray:
     """The UTF-8 bytes of ``text`` (lone surrogates kept) as an array."""
     return np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
 
 
-def _whitespace(data: np.ndarray) -> np.ndarray:
-    """Bytes of whitespace characters (ASCII, or the 2-3 bytes of a Unicode space)."""
-    space = (data == 32) | ((data >= 9) & (data <= 13)) | ((data >= 28) & (data <= 31))
-    leads = np.flatnonzero((data == 0xC2) | ((data >= 0xE1) & (data <= 0xE3)))  # the spaces' lead bytes
+def _whitespace(data: np.ndarray, raw: bytes) -> np.ndarray:
+    """Bytes of whitespace characters (ASCII, or the 2-3 bytes of a Unicode space); ``raw``: the bytes."""
+    space = _flags(raw, _ASCII_SPACE)
+    leads = np.flatnonzero(_flags(raw, _SPACE_LEAD))
     if len(leads):
+        space = space.copy()
         padded = np.concatenate([data, np.zeros(2, dtype=np.uint8)])
         for code in _UNICODE_SPACE_BYTES:
             at = leads[padded[leads] == code[0]]
@@ -38,10 +57,10 @@ def _whitespace(data: np.ndarray) -> np.ndarray:
     return space
 
 
-def _spans(data: np.ndarray, cut: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _spans(data: np.ndarray, cut: np.ndarray | None, raw: bytes | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Starts and ends of the runs of non-whitespace bytes, also cut before every byte where
     ``cut`` (length len + 1: ``cut[i]`` is a cut just before byte i) is set."""
-    space = _whitespace(data)
+    space = _whitespace(data, data.tobytes() if raw is None else raw)
     token = ~space
     edge = np.ones(len(data) + 1, dtype=bool)  # edge[i]: whitespace or nothing just before byte i
     edge[1:-1] = space[:-1]
@@ -69,15 +88,16 @@ def mteval_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
       (The two period/comma rules match pairs without overlap, which gives this parity.)
     """
     n = len(data)
+    raw = data.tobytes()
     cut = np.zeros(n + 1, dtype=bool)
-    symbol = _SYMBOL[data]
+    symbol = _flags(raw, _SYMBOL_BYTE)
     cut[:-1] = symbol
     cut[1:] |= symbol
-    digit = (data >= 48) & (data <= 57)
+    digit = _flags(raw, _DIGIT)
     dash = (data[1:] == 45) & digit[:-1]  # dash[i]: byte i + 1 is a dash after a digit
     cut[1:-1] |= dash
     cut[2:] |= dash
-    mark = (data == 44) | (data == 46)
+    mark = _flags(raw, _MARK)
     cut[1:-1] |= mark[1:] & mark[:-1]
     first = mark.copy()
     first[1:] &= ~mark[:-1]
@@ -91,4 +111,4 @@ def mteval_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         digit_after = digit[np.minimum(ends, n - 1)] & (ends < n)
         cut[starts] |= ~(digit_before & digit_after & (ends - starts == 1))
         cut[ends] |= ~digit_after | (digit_before ^ odd)
-    return _spans(data, cut)
+    return _spans(data, cut, raw)
