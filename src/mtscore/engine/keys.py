@@ -40,10 +40,10 @@ def distinct_lines(lines: list) -> tuple[list, np.ndarray | None]:
     """The distinct lines (or other hashable items), first seen first, and each line's index among
     them; or ``(lines, None)`` when few lines repeat. References scored against many systems
     repeat, and are tokenized and counted once."""
+    if len(set(lines)) > _DISTINCT_WORTH * len(lines):  # a set is cheaper than numbering the lines
+        return lines, None
     first_seen: dict = {}
     at = np.fromiter(map(first_seen.setdefault, lines, count()), dtype=np.int64, count=len(lines))
-    if len(first_seen) > _DISTINCT_WORTH * len(lines):
-        return lines, None
     number = np.cumsum(at == np.arange(len(lines))) - 1
     return list(first_seen), number[at]
 

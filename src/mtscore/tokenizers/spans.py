@@ -24,11 +24,11 @@ def _table(predicate) -> bytes:
 
 
 # Byte classes, looked up with ``bytes.translate`` (one C pass, no index array) and read as bools.
-_ASCII_SPACE = _table(lambda b: b == 32 or 9 <= b <= 13 or 28 <= b <= 31)
+_NOT_ASCII_SPACE = _table(lambda b: not (b == 32 or 9 <= b <= 13 or 28 <= b <= 31))
 _SPACE_LEAD = _table(lambda b: b == 0xC2 or 0xE1 <= b <= 0xE3)  # the Unicode spaces' lead bytes
-_SYMBOL_BYTE = _table(lambda b: _SYMBOL[b])
-_DIGIT = _table(lambda b: 48 <= b <= 57)
-_MARK = _table(lambda b: b in (44, 46))  # comma and period
+_PUNCTUATION = _table(lambda b: _SYMBOL[b] or b in (44, 45, 46))  # the bytes mteval's rules look at
+_DIGIT_BYTE = np.zeros(256, dtype=bool)
+_DIGIT_BYTE[48:58] = True
 
 
 def _flags(raw: bytes, table: bytes) -> np.ndarray:
@@ -41,32 +41,36 @@ def to_bytes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
 
 
-def _whitespace(data: np.ndarray, raw: bytes) -> np.ndarray:
-    """Bytes of whitespace characters (ASCII, or the 2-3 bytes of a Unicode space); ``raw``: the bytes."""
-    space = _flags(raw, _ASCII_SPACE)
+def _non_space(data: np.ndarray, raw: bytes) -> np.ndarray:
+    """Bytes of no whitespace character (ASCII, or the 2-3 bytes of a Unicode space); ``raw``: the bytes."""
+    token = _flags(raw, _NOT_ASCII_SPACE)
     leads = np.flatnonzero(_flags(raw, _SPACE_LEAD))
     if len(leads):
-        space = space.copy()
+        token = token.copy()
         padded = np.concatenate([data, np.zeros(2, dtype=np.uint8)])
         for code in _UNICODE_SPACE_BYTES:
             at = leads[padded[leads] == code[0]]
             for offset in range(1, len(code)):
                 at = at[padded[at + offset] == code[offset]]
             for offset in range(len(code)):
-                space[at + offset] = True
-    return space
+                token[at + offset] = False
+    return token
 
 
 def _spans(data: np.ndarray, cut: np.ndarray | None, raw: bytes | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Starts and ends of the runs of non-whitespace bytes, also cut before every byte where
     ``cut`` (length len + 1: ``cut[i]`` is a cut just before byte i) is set."""
-    space = _whitespace(data, data.tobytes() if raw is None else raw)
-    token = ~space
-    edge = np.ones(len(data) + 1, dtype=bool)  # edge[i]: whitespace or nothing just before byte i
-    edge[1:-1] = space[:-1]
-    start = edge[:-1] & token if cut is None else (edge[:-1] | cut[:-1]) & token
-    edge[1:-1] = space[1:]  # now: whitespace or nothing just after byte i - 1
-    end = edge[1:] & token if cut is None else (edge[1:] | cut[1:]) & token
+    n = len(data)
+    token = _non_space(data, data.tobytes() if raw is None else raw)
+    if n == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    start, end = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+    start[0], end[-1] = token[0], token[-1]
+    np.greater(token[1:], token[:-1], out=start[1:])  # a token byte after whitespace
+    np.greater(token[:-1], token[1:], out=end[:-1])  # a token byte before whitespace
+    if cut is not None:
+        start |= cut[:-1] & token
+        end |= cut[1:] & token
     return np.flatnonzero(start), np.flatnonzero(end) + 1
 
 
@@ -89,26 +93,27 @@ def mteval_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     n = len(data)
     raw = data.tobytes()
-    cut = np.zeros(n + 1, dtype=bool)
-    symbol = _flags(raw, _SYMBOL_BYTE)
-    cut[:-1] = symbol
-    cut[1:] |= symbol
-    digit = _flags(raw, _DIGIT)
-    dash = (data[1:] == 45) & digit[:-1]  # dash[i]: byte i + 1 is a dash after a digit
-    cut[1:-1] |= dash
-    cut[2:] |= dash
-    mark = _flags(raw, _MARK)
-    cut[1:-1] |= mark[1:] & mark[:-1]
-    first = mark.copy()
-    first[1:] &= ~mark[:-1]
-    last = mark.copy()
-    last[:-1] &= ~mark[1:]
-    starts = np.flatnonzero(first)
-    if len(starts):
-        ends = np.flatnonzero(last) + 1
+    cut = np.zeros(n + 1, dtype=bool)  # cut[i]: a cut just before byte i
+    # The bytes these rules look at are few: find them in one pass, then work on their positions.
+    at = np.flatnonzero(_flags(raw, _PUNCTUATION))
+    kind = data[at]
+    symbol = at[_SYMBOL[kind]]
+    cut[symbol] = True
+    cut[symbol + 1] = True
+    dash = at[kind == 45]
+    dash = dash[dash > 0]
+    dash = dash[_DIGIT_BYTE[data[dash - 1]]]  # a dash after a digit
+    cut[dash] = True
+    cut[dash + 1] = True
+    mark = at[(kind == 44) | (kind == 46)]
+    if len(mark):
+        inner = mark[1:] == mark[:-1] + 1  # a mark right after a mark: cut between them
+        cut[mark[1:][inner]] = True
+        starts = mark[np.concatenate([[True], ~inner])]
+        ends = mark[np.concatenate([~inner, [True]])] + 1
         odd = (ends - starts) % 2 == 1
-        digit_before = digit[starts - 1] & (starts > 0)
-        digit_after = digit[np.minimum(ends, n - 1)] & (ends < n)
+        digit_before = _DIGIT_BYTE[data[np.maximum(starts - 1, 0)]] & (starts > 0)
+        digit_after = _DIGIT_BYTE[data[np.minimum(ends, n - 1)]] & (ends < n)
         cut[starts] |= ~(digit_before & digit_after & (ends - starts == 1))
         cut[ends] |= ~digit_after | (digit_before ^ odd)
     return _spans(data, cut, raw)
