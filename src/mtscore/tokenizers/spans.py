@@ -6,6 +6,8 @@ them, and ``mteval_spans`` also cuts where mteval-v13a's punctuation rules put a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 # What str.split() splits on beyond ASCII, as UTF-8 (``tests/engine/test_spans.py`` checks the list is complete).
@@ -18,7 +20,7 @@ for _low, _high in ((0x21, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5
     _SYMBOL[_low : _high + 1] = True
 
 
-def _table(predicate) -> bytes:
+def _table(predicate: Callable[[int], object]) -> bytes:
     """A ``bytes.translate`` table mapping each byte to 1 where ``predicate`` holds, else 0."""
     return bytes(int(bool(predicate(byte))) for byte in range(256))
 
