@@ -243,8 +243,8 @@ def markdown_table(header, body: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def stage_rows(stage_runs: list[dict]) -> list[dict]:
-    """Median seconds per stage over the ok runs, with each stage's share of the total."""
+def stage_rows(stage_runs: list[dict], workload: str = "B") -> list[dict]:
+    """Median seconds per stage over the ok runs, with each stage's share of the total (of ``workload``)."""
     ok = [r for r in stage_runs if r["status"] == "ok"]
     if not ok:
         return []
@@ -256,6 +256,7 @@ def stage_rows(stage_runs: list[dict]) -> list[dict]:
             "what": STAGE_DESCRIPTIONS[name],
             "median_s": medians[name],
             "share": medians[name] / total if total else 0.0,
+            "workload": workload,
         }
         for name in STAGES
     ]

@@ -65,7 +65,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument(
         "--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B and H)"
     )
-    parser.add_argument("--no-stages", action="store_true", help="skip mtscore's stage breakdown on B")
+    parser.add_argument("--no-stages", action="store_true", help="skip mtscore's stage breakdown on B (or R)")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a worker is stopped")
     parser.add_argument("--results", type=Path, default=HERE / "results", help="where to write the results")
     parser.add_argument("--no-save", action="store_true", help="print the tables only")
@@ -178,11 +178,18 @@ def progress(record: dict) -> str:
     return f"{record['seconds']:.3f} s" + ("" if score is None else f"  score {score:.6f}")
 
 
+def stage_workload(args) -> str | None:
+    """The workload whose stages are broken down: B, else R (B-unique), when it runs."""
+    if args.no_stages:
+        return None
+    return next((name for name in ("B", "R") if name in args.workloads), None)
+
+
 def measure_stages(args) -> list[dict]:
-    """mtscore's stage breakdown on B, once per run, each in a fresh process."""
+    """mtscore's stage breakdown on B (or R), once per run, each in a fresh process."""
     runs = []
     for round_index in range(args.runs):
-        arguments = ["stages", "B"] + (["--segments", str(args.segments)] if args.segments else [])
+        arguments = ["stages", stage_workload(args)] + (["--segments", str(args.segments)] if args.segments else [])
         record = call_worker(arguments, args.timeout)
         record["round"] = round_index + 1
         runs.append(record)
@@ -253,7 +260,7 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
     if markdown and notes:
         out += ["", "How each implementation was called:", "", *notes]
     if stage_rows:
-        heading = "mtscore stage breakdown on workload B (median per stage)"
+        heading = f"mtscore stage breakdown on workload {stage_rows[0].get('workload', 'B')} (median per stage)"
         out += ["", f"## {heading}" if markdown else heading, ""]
         out.append(table(report.STAGE_COLUMNS, [report.stage_cells(r) for r in stage_rows]))
         out += ["", STAGE_NOTE]
@@ -338,13 +345,13 @@ def main(argv=None) -> int:
                 continue
             not_run, records[workload] = measure_workload(workload, args, scratch)
             skipped += not_run
-        stage_runs = measure_stages(args) if "B" in args.workloads and not args.no_stages else []
+        stage_runs = measure_stages(args) if stage_workload(args) else []
         rows = build_rows(skipped, records, info)
         rows += [r for r in skipped if r["workload"] not in records]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     strip_scratch(rows, records)
-    stage_rows = report.stage_rows(stage_runs)
+    stage_rows = report.stage_rows(stage_runs, stage_workload(args) or "B")
     machine_info["load_average_end"] = machine.load_average()
     machine_info["source_digest_end"] = machine.source_digest(REPO_ROOT)
     if machine_info["source_digest_end"] != machine_info["source_digest"]:

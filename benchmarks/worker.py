@@ -2,7 +2,7 @@
 
     python benchmarks/worker.py IMPL WORKLOAD [--segments N] [--scores-out FILE.npy]
     python benchmarks/worker.py info WORKLOAD [--segments N]     # segments and hypothesis tokens
-    python benchmarks/worker.py stages B [--segments N]          # mtscore's stage breakdown
+    python benchmarks/worker.py stages B [--segments N]          # mtscore's stage breakdown (B, or R: B-unique)
 
 Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``).
 Peak RSS is ``getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) and so includes the interpreter,
@@ -98,7 +98,7 @@ def run(args) -> dict:
         if args.implementation == "stages":
             from stages import stage_breakdown
 
-            return {"status": "ok", **stage_breakdown(args.segments)}
+            return {"status": "ok", **stage_breakdown(args.segments, unique=args.workload == "R")}
         return measure(args.implementation, args.workload, args.segments, args.scores_out)
     except NotComparable as reason:
         return {"status": "not-comparable", "error": str(reason)}
