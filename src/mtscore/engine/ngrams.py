@@ -169,7 +169,7 @@ def _clipped_matches(
         new = group[1:] != group[:-1]
         label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
         if single:
-            matched, good = _single_matches(ops, positions, new, len(hyp_ids), owner, n_hypotheses)
+            matched, good = _single_matches(ops, positions, new, label, len(hyp_ids), owner, n_hypotheses)
             out[:, order - 1] = ops.to_numpy(matched)
         else:
             good = _runs_matches(ops, out, order, positions, new, label, owner, n_hypotheses, n_streams, per_stream)
@@ -191,14 +191,13 @@ def _clipped_matches(
     return out
 
 
-def _single_matches(ops, positions, new, n_hyp_tokens: int, owner, n_hypotheses: int) -> tuple:
+def _single_matches(ops, positions, new, label, n_hyp_tokens: int, owner, n_hypotheses: int) -> tuple:
     """Clipped matches per hypothesis and which groups a hypothesis matched, when every group (the
-    occurrences of one n-gram against one reference, sorted by position) holds at most one
-    hypothesis's occurrences, first, and one reference stream's."""
+    occurrences of one n-gram against one reference, sorted by position; ``label``: each one's
+    group) holds at most one hypothesis's occurrences, first, and one reference stream's."""
     starts = ops.concat([ops.arange(1), ops.nonzero(new) + 1])
     ends = ops.concat([starts[1:], ops.full(1, len(positions))])
-    before = ops.group_numbers(positions < n_hyp_tokens)  # hypothesis occurrences before each index
-    in_hypothesis = before[ends] - before[starts]
+    in_hypothesis = ops.group_count(label[ops.nonzero(positions < n_hyp_tokens)], len(starts))
     in_reference = (ends - starts) - in_hypothesis
     clipped = ops.minimum(in_hypothesis, in_reference)
     held = ops.nonzero(in_hypothesis > 0)
