@@ -27,6 +27,7 @@ COLUMNS = (
     "Implementation",
     "Median s",
     "Range s",
+    "CPU s",
     "Hyp tokens/s",
     "Peak RSS MiB*",
     "Time / mtscore",
@@ -69,12 +70,14 @@ def summarize(workload: str, implementation: str, records: list[dict], hyp_token
         failure = records[0] if records else {"status": "error", "error": "never ran"}
         return {**row, "status": failure["status"], "error": failure.get("error", "")}
     seconds = [r["seconds"] for r in ok]
+    cpus = [r["cpu_seconds"] for r in ok if r.get("cpu_seconds") is not None]  # absent in older results
     median = statistics.median(seconds)
     return {
         **row,
         "status": "ok",
         "median_s": median,
         "min_s": min(seconds),
+        "median_cpu_s": statistics.median(cpus) if len(cpus) == len(ok) else None,
         "max_s": max(seconds),
         "seconds": seconds,
         "tokens_per_s": hyp_tokens / median if hyp_tokens and median > 0 else None,
@@ -210,12 +213,13 @@ def cells(row: dict) -> list[str]:
     head = [row["workload"], row["implementation"]]
     if row["status"] != "ok":
         reason = f"{row['status']}: {row.get('error', '')}".rstrip(": ")
-        return [*head, "-", "-", "-", "-", "-", "-", reason]
+        return [*head, "-", "-", "-", "-", "-", "-", "-", reason]
     ratio = row.get("time_vs_mtscore")
     return [
         *head,
         f"{row['median_s']:.3f}",
         f"{row['min_s']:.3f}-{row['max_s']:.3f}",
+        "-" if row.get("median_cpu_s") is None else f"{row['median_cpu_s']:.3f}",
         _human_rate(row.get("tokens_per_s")),
         f"{row['peak_rss_mib']:.0f}" + (" (CLI)" if row.get("rss_of") == "child" else ""),
         "-" if ratio is None else f"{ratio:.2f}x",
