@@ -24,6 +24,8 @@ from ...engine.ids import PAD_NOT_GIVEN, PadId, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
+from .compat import Compat, configure, score_rows
+from .compat import score_sums as compat_sums
 from .formula import corpus_rows, score_sums, segment_rows
 from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
@@ -55,20 +57,26 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         self,
         references: Any = None,
         *,
-        tokenize: str = "13a",
+        tokenize: str | None = None,
         lowercase: bool = False,
-        smooth: str = "exp",
+        smooth: str | None = None,
         smooth_value: float | None = None,
         max_order: int = 4,
         weights: Sequence[float] | None = None,
         effective_order: bool = False,
         pad_id: PadId = PAD_NOT_GIVEN,
+        compat: str | None = None,
     ):
-        self.scoring = Scoring(
-            smooth, smooth_value, effective_order, max_order, None if weights is None else tuple(weights)
-        )
-        self.tokenizer = tokenizers.get(tokenize)
-        self.lowercase = lowercase
+        self.compat: Compat | None = None
+        if compat is not None:
+            self.compat = configure(compat, tokenize, lowercase, smooth, smooth_value, max_order, weights, effective_order)
+            self.scoring, self.tokenizer, self.lowercase = self.compat.scoring, self.compat.tokenizer, self.compat.lowercase
+        else:
+            self.scoring = Scoring(
+                smooth or "exp", smooth_value, effective_order, max_order, None if weights is None else tuple(weights)
+            )
+            self.tokenizer = tokenizers.get(tokenize or "13a")
+            self.lowercase = lowercase
         self.pad_id = pad_id
         super().__init__(references)
 
@@ -93,13 +101,21 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             if not present.all():
                 lines = [line or "" for line in lines]
             tokens = self.keys(lines)
-            return PreparedReferences.from_keys(tokens, present, order)
+            return self._with_length_rule(PreparedReferences.from_keys(tokens, present, order))
         self._check_ids_options()
         ops = ops or ops_for(references)
-        return PreparedReferences.from_ids(id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
+        prepared = PreparedReferences.from_ids(id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
+        return self._with_length_rule(prepared)
+
+    def _with_length_rule(self, prepared: PreparedReferences) -> PreparedReferences:
+        """The references choosing each segment's reference length by the compatibility mode's rule."""
+        if self.compat is not None:
+            prepared.length_rule = self.compat.mode.length_rule
+        return prepared
 
     def _check_ids_options(self) -> None:
-        if self.lowercase or self.tokenizer.name not in ("13a", "none"):
+        lowered = self.lowercase or (self.compat is not None and self.compat.case_lc)
+        if lowered or self.tokenizer.name not in ("13a", "none"):
             raise BleuInputError("token ids are already tokenized: leave tokenize and lowercase unset")
 
     def _resolve(self, hypotheses: Any, references: Any) -> tuple[PreparedReferences, TokenKeys | tuple[Any, Any]]:
@@ -148,7 +164,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         return self._signature(self._nrefs() if nrefs is None else nrefs, kind)
 
     def _signature(self, nrefs: int | str, kind: str = "text") -> Signature:
-        scoring = self.scoring
+        scoring, compat = self.scoring, self.compat
+        if compat is not None:
+            return self._compat_signature(compat, nrefs, kind)
         info = {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
@@ -163,9 +181,28 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             info["weights"] = ",".join(f"{w:g}" for w in scoring.weights)
         return Signature(info)
 
+    def _compat_signature(self, compat: Compat, nrefs: int | str, kind: str) -> Signature:
+        """A compatibility mode's signature: the mode, then what it fixes or what was chosen."""
+        info = {
+            "nrefs": str(nrefs),
+            "compat": compat.mode.name,
+            "case": "lc" if compat.case_lc else "mixed",
+            "tok": "ids" if kind == "ids" else self.tokenizer.name,
+            "smooth": compat.smooth,
+            "version": tool_version(),
+        }
+        if self.scoring.max_order != 4:
+            info["ngram"] = str(self.scoring.max_order)
+        if compat.weights is not None:
+            info["weights"] = ",".join(f"{w:g}" for w in compat.weights)
+        return Signature(info)
+
     def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> BLEUScore:
         """The corpus score of already computed statistics."""
-        rows = corpus_rows(stats, self.scoring)
+        if self.compat is not None:
+            rows = score_rows(self.compat, stats, corpus=True)
+        else:
+            rows = corpus_rows(stats, self.scoring)
         order = self.scoring.max_order
         return BLEUScore(
             score=float(rows.scores[0]),
@@ -187,7 +224,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def segment_metric(self) -> BLEU:
         """sacrebleu's sentence-level BLEU: effective order on, except for NLTK's methods (whose
-        ``sentence_bleu`` has none)."""
+        ``sentence_bleu`` has none); a compatibility mode scores a segment as its tool scores a corpus of one."""
+        if self.compat is not None:
+            return self
         scoring = self.scoring
         segment = copy.copy(self)
         segment.scoring = Scoring(
@@ -226,11 +265,16 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """Scores of rows of summed statistics matrices (float32 sums: sacrebleu's resampling arithmetic)."""
+        if self.compat is not None:
+            return compat_sums(self.compat, sums)
         return score_sums(sums, self.scoring)
 
     def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores:
         """Every segment's own score, from already computed statistics."""
-        rows = segment_rows(stats, self.scoring)
+        if self.compat is not None:
+            rows = score_rows(self.compat, stats, corpus=False)
+        else:
+            rows = segment_rows(stats, self.scoring)
         return SentenceScores(
             rows.scores, rows.precisions, rows.bp, stats, self.signature(nrefs, kind), self.scoring.max_order
         )

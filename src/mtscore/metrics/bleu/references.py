@@ -25,6 +25,10 @@ class PreparedReferences(References):
     through the sorted table of reference ids); hypotheses are encoded the same way.
     """
 
+    # How a segment's reference length is chosen (hyp lengths, ref lengths, present -> lengths);
+    # compatibility modes set another tool's rule.
+    length_rule = staticmethod(closest_lengths)
+
     def __init__(
         self,
         kind: str,
@@ -113,7 +117,7 @@ class PreparedReferences(References):
             matches=matches,
             totals=ngram_totals(hyp_len, self.ngrams.max_order),
             hyp_len=hyp_len,
-            ref_len=closest_lengths(hyp_len, self.lengths, self.present),
+            ref_len=self.length_rule(hyp_len, self.lengths, self.present),
         )
 
 
