@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import tokenizers
+from ...tokenizers import Tokenizer
 from ...errors import BleuInputError
 from ...tokenizers.lines import join_lines
 from ...tokenizers.spans import mteval_spans
@@ -42,14 +43,15 @@ def _ascii_whitespace_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _SpanTokenizer:
-    """A tokenizer finding spans on bytes, the text ASCII-lowercased (after any normalisation) if asked."""
+    """A tokenizer finding spans on bytes in the lines joined and normalised, then lowercased
+    (``lower``: after the normalisation) if asked."""
 
-    def __init__(self, name: str, spans: Callable, normalise: Callable[[list[str]], str], ascii_lower: bool):
-        self.name, self.spans, self._normalise, self._lower = name, spans, normalise, ascii_lower
+    def __init__(self, name: str, spans: Callable, join: Callable[[list[str]], str], lower: Callable[[str], str] | None):
+        self.name, self.spans, self._join, self._lower = name, spans, join, lower
 
     def join(self, lines: list[str]) -> str:
-        text = self._normalise(lines)
-        return _ascii_lower(text) if self._lower else text
+        text = self._join(lines)
+        return self._lower(text) if self._lower else text
 
     def __call__(self, line: str) -> str:
         return self.batch([line])[0]
@@ -231,8 +233,9 @@ class Compat:
     """A mode with its options resolved: what ``BLEU`` tokenizes and scores with."""
 
     mode: Mode
-    tokenizer: object
-    lowercase: bool  # Python's str.lower before tokenizing (the tokenizer may lowercase by itself)
+    tokenizer: Tokenizer
+    reference_tokenizer: Tokenizer  # references' (with lowercase=False: it lowercases by itself)
+    lowercase: bool  # hypotheses: Python's str.lower before tokenizing (the tokenizer may lowercase by itself)
     case_lc: bool  # what the signature's ``case`` says
     scoring: Scoring
     smooth: str
@@ -297,21 +300,25 @@ def configure(
     if weights is not None and len(weights) != max_order:
         raise BleuInputError(f"{len(weights)} weights given for max order {max_order}; give one per order")
     case_lc = mode.case in ("lc", "lc-ascii") or lowercase
-    tokenizer: object
+    tokenizer: Tokenizer
+    ascii_lower = _ascii_lower if case_lc else None
     if name == "multi-bleu":
-        tokenizer = _SpanTokenizer("none", _ascii_whitespace_spans, join_lines, lowercase)
+        tokenizer = _SpanTokenizer("none", _ascii_whitespace_spans, join_lines, ascii_lower)
     elif name.startswith("mteval-v13a"):
-        tokenizer = _SpanTokenizer("13a", mteval_spans, _mteval_13a_join, case_lc)
+        tokenizer = _SpanTokenizer("13a", mteval_spans, _mteval_13a_join, ascii_lower)
     elif name.startswith("mteval-v14"):
         tokenizer = _MtevalV14(case_lc)
     else:
         tokenizer = tokenizers.get(tokenize or mode.tokenize)
+    reference_tokenizer = tokenizer
+    if name == "multi-bleu-detok" and lowercase:  # the script lowercases references after tokenizing them
+        reference_tokenizer = _SpanTokenizer("13a", mteval_spans, _mteval_13a_join, str.lower)
     weights = None if weights is None else tuple(float(w) for w in weights)
     nltk = mode.formula is None
     # Scoring carries the order (and NLTK's method and weights); the mode's formula replaces sacrebleu's.
     scoring = Scoring(smooth if nltk else "none", smooth_value, False, max_order, weights if nltk else None)
     python_lower = mode.case == "flag-unicode" and lowercase
-    return Compat(mode, tokenizer, python_lower, case_lc, scoring, smooth, weights)
+    return Compat(mode, tokenizer, reference_tokenizer, python_lower, case_lc, scoring, smooth, weights)
 
 
 def score_rows(compat: Compat, stats: Stats, corpus: bool) -> Rows:

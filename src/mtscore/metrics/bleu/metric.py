@@ -84,11 +84,15 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """Each line's tokens: lowercased (if asked) and tokenized."""
         return split_lines(lines, self.tokenizer, self.lowercase).tokens()
 
-    def keys(self, lines: list[str]) -> TokenKeys:
+    def keys(self, lines: list[str], references: bool = False) -> TokenKeys:
         """The lines' tokens as keys, the form ``PreparedReferences.stats`` takes (a line that
-        repeats is tokenized once)."""
+        repeats is tokenized once); ``references``: tokenized as a compatibility mode's tool
+        tokenizes references, where that differs."""
         distinct, rows = distinct_lines(lines)
-        return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
+        tokenizer, lowercase = self.tokenizer, self.lowercase
+        if references and self.compat is not None and self.compat.reference_tokenizer is not tokenizer:
+            tokenizer, lowercase = self.compat.reference_tokenizer, False
+        return TokenKeys.of(split_lines(distinct, tokenizer, lowercase), rows)
 
     def prepare(
         self, references: Any, n_hypotheses: int | None = None, ops: NumpyOps | TorchOps | None = None
@@ -100,7 +104,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             lines = list(chain.from_iterable(references))
             if not present.all():
                 lines = [line or "" for line in lines]
-            tokens = self.keys(lines)
+            tokens = self.keys(lines, references=True)
             return self._with_length_rule(PreparedReferences.from_keys(tokens, present, order))
         self._check_ids_options()
         ops = ops or ops_for(references)
