@@ -15,12 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import tokenizers
-from ...tokenizers import Tokenizer
 from ...errors import BleuInputError
+from ...tokenizers import Tokenizer
 from ...tokenizers.lines import join_lines
 from ...tokenizers.spans import mteval_spans
+from . import chen_cherry
 from .brevity import closest_lengths
-from .formula import Rows, corpus_rows, segment_rows
+from .formula import Rows
 from .formula import score_sums as formula_sums
 from .scoring import NLTK_PREFIX, Scoring
 from .stats import Stats
@@ -46,7 +47,9 @@ class _SpanTokenizer:
     """A tokenizer finding spans on bytes in the lines joined and normalised, then lowercased
     (``lower``: after the normalisation) if asked."""
 
-    def __init__(self, name: str, spans: Callable, join: Callable[[list[str]], str], lower: Callable[[str], str] | None):
+    def __init__(
+        self, name: str, spans: Callable, join: Callable[[list[str]], str], lower: Callable[[str], str] | None
+    ):
         self.name, self.spans, self._join, self._lower = name, spans, join, lower
 
     def join(self, lines: list[str]) -> str:
@@ -170,22 +173,26 @@ def _tf_nmt(m: list[int], t: list[int], c: int, r: int, order: int, smooth: str,
 
 
 def _torchmetrics(m: list[int], t: list[int], c: int, r: int, order: int, smooth: str, weights: object) -> Row:
-    """torchmetrics' ``_bleu_score_compute`` in its float32 arithmetic: 0 when any order has no
-    match; ``add-one`` adds 1 to matches and totals of orders 2 and up."""
-    f32 = np.float32
-    num, den = np.array(m[:order], dtype=f32), np.array(t[:order], dtype=f32)
-    w = np.array(weights if weights is not None else [1.0 / order] * order, dtype=f32)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = (num + f32(1)) / (den + f32(1)) if smooth == "add-one" else num / den
-        p[0] = num[0] / den[0]
-        bp = f32(1.0) if c > r else np.exp(f32(1) - f32(r) / f32(c))
-    if num.min() == 0:
-        return 0.0, [float(x) for x in p], float(bp)
-    logs = w * np.log(p)
-    total = f32(0)
-    for x in logs:
-        total = f32(total + x)
-    return float(bp * np.exp(total)), [float(x) for x in p], float(bp)
+    """torchmetrics' ``_bleu_score_compute``, in torch's float32 as it runs: 0 when any order has no
+    match; ``add-one`` adds 1 to matches and totals of orders 2 and up; 0-1 scale."""
+    try:
+        import torch
+    except ImportError:
+        raise BleuInputError("--compat torchmetrics reproduces torch's float32 arithmetic: it needs torch") from None
+    numerator = torch.tensor(m[:order], dtype=torch.float32)
+    denominator = torch.tensor(t[:order], dtype=torch.float32)
+    hyp, ref = torch.tensor(float(c)), torch.tensor(float(r))
+    if smooth == "add-one":
+        precisions = torch.div(torch.add(numerator, torch.ones(order)), torch.add(denominator, torch.ones(order)))
+        precisions[0] = numerator[0] / denominator[0]
+    else:
+        precisions = numerator / denominator
+    bp = torch.tensor(1.0) if hyp > ref else torch.exp(1 - (ref / hyp))
+    if min(numerator) == 0.0:
+        return 0.0, precisions.tolist(), float(bp)
+    weight = torch.tensor(weights if weights is not None else [1.0 / order] * order)
+    geometric_mean = torch.exp(torch.sum(weight * torch.log(precisions)))
+    return float(bp * geometric_mean), precisions.tolist(), float(bp)
 
 
 @dataclass(frozen=True)
@@ -211,16 +218,78 @@ MODES: dict[str, Mode] = {
     mode.name: mode
     for mode in (
         Mode("multi-bleu", "multi-bleu.perl", "none", "flag-ascii", closest_lengths, ("none",), _multi_bleu, 100),
-        Mode("multi-bleu-detok", "multi-bleu-detok.perl", "13a", "flag-unicode", closest_lengths, ("none",), _multi_bleu, 100),
+        Mode(
+            "multi-bleu-detok",
+            "multi-bleu-detok.perl",
+            "13a",
+            "flag-unicode",
+            closest_lengths,
+            ("none",),
+            _multi_bleu,
+            100,
+        ),
         Mode("mteval-v13a", "mteval-v13a.pl", "13a", "lc-ascii", closest_lengths, ("exp", "none"), _mteval, 1),
         Mode("mteval-v13a-c", "mteval-v13a.pl -c", "13a", "mixed", closest_lengths, ("exp", "none"), _mteval, 1),
-        Mode("mteval-v14", "mteval-v14.pl --international-tokenization", "intl", "lc", closest_lengths, ("exp", "none"), _mteval, 1),
-        Mode("mteval-v14-c", "mteval-v14.pl --international-tokenization -c", "intl", "mixed", closest_lengths, ("exp", "none"), _mteval, 1),
-        Mode("hf-evaluate", "Hugging Face evaluate's bleu (TF-NMT compute_bleu)", "13a", "mixed", shortest_lengths, ("none", "add-one"), _tf_nmt, 1, free_tokenize=True, free_order=True),
-        Mode("torchmetrics", "torchmetrics BLEUScore", "none", "mixed", first_closest_lengths, ("none", "add-one"), _torchmetrics, 1, free_tokenize=True, free_order=True, free_weights=True),
-        Mode("nltk", "NLTK corpus_bleu", "none", "mixed", closest_lengths, _NLTK_METHODS, None, 1, free_tokenize=True, free_order=True, free_weights=True),
+        Mode(
+            "mteval-v14",
+            "mteval-v14.pl --international-tokenization",
+            "intl",
+            "lc",
+            closest_lengths,
+            ("exp", "none"),
+            _mteval,
+            1,
+        ),
+        Mode(
+            "mteval-v14-c",
+            "mteval-v14.pl --international-tokenization -c",
+            "intl",
+            "mixed",
+            closest_lengths,
+            ("exp", "none"),
+            _mteval,
+            1,
+        ),
+        Mode(
+            "hf-evaluate",
+            "Hugging Face evaluate's bleu (TF-NMT compute_bleu)",
+            "13a",
+            "mixed",
+            shortest_lengths,
+            ("none", "add-one"),
+            _tf_nmt,
+            1,
+            free_tokenize=True,
+            free_order=True,
+        ),
+        Mode(
+            "torchmetrics",
+            "torchmetrics BLEUScore",
+            "none",
+            "mixed",
+            first_closest_lengths,
+            ("none", "add-one"),
+            _torchmetrics,
+            1,
+            free_tokenize=True,
+            free_order=True,
+            free_weights=True,
+        ),
+        Mode(
+            "nltk",
+            "NLTK corpus_bleu",
+            "none",
+            "mixed",
+            closest_lengths,
+            _NLTK_METHODS,
+            None,
+            1,
+            free_tokenize=True,
+            free_order=True,
+            free_weights=True,
+        ),
     )
-}  # fmt: skip
+}
 
 
 def names() -> list[str]:
@@ -323,10 +392,19 @@ def configure(
 
 def score_rows(compat: Compat, stats: Stats, corpus: bool) -> Rows:
     """The corpus's row (``corpus``) or every segment's: scores, precisions, brevity penalties."""
-    if compat.mode.formula is None:  # NLTK: its formulas as mtscore has them, on NLTK's 0-1 scale
-        rows = (corpus_rows if corpus else segment_rows)(stats, compat.scoring)
-        return Rows(rows.scores / 100, rows.precisions / 100, rows.bp)
+    if compat.mode.formula is None:
+        return _nltk_rows(compat.scoring, stats, corpus)
     return Rows(*compat.rows(stats.total() if corpus else stats))
+
+
+def _nltk_rows(scoring: Scoring, stats: Stats, corpus: bool) -> Rows:
+    """NLTK's ``corpus_bleu`` of the corpus, or of each segment alone: scores in NLTK's own
+    arithmetic (``chen_cherry.nltk_score``), precisions and BP vectorised."""
+    counts = chen_cherry.corpus_counts(stats, last_segment=True) if corpus else chen_cherry.segment_counts(stats)
+    _, precisions, bp = chen_cherry.unit_scores(counts, scoring, "corpus" if corpus else "segments")
+    rows = [stats] if corpus else [Stats.from_matrix(stats.matrix[i : i + 1]) for i in range(len(stats))]
+    scores = [float(chen_cherry.nltk_score(chen_cherry.corpus_counts(row, last_segment=True), scoring)) for row in rows]
+    return Rows(np.array(scores, dtype=np.float64), precisions, bp)
 
 
 def score_sums(compat: Compat, sums: np.ndarray) -> np.ndarray:

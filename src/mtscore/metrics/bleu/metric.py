@@ -69,8 +69,11 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     ):
         self.compat: Compat | None = None
         if compat is not None:
-            self.compat = configure(compat, tokenize, lowercase, smooth, smooth_value, max_order, weights, effective_order)
-            self.scoring, self.tokenizer, self.lowercase = self.compat.scoring, self.compat.tokenizer, self.compat.lowercase
+            self.compat = configure(
+                compat, tokenize, lowercase, smooth, smooth_value, max_order, weights, effective_order
+            )
+            self.scoring, self.tokenizer = self.compat.scoring, self.compat.tokenizer
+            self.lowercase = self.compat.lowercase
         else:
             self.scoring = Scoring(
                 smooth or "exp", smooth_value, effective_order, max_order, None if weights is None else tuple(weights)

@@ -22,7 +22,12 @@ COMPAT_MODES = (
 TITLE = "BLEU"  # how the command line's help names the metric
 OPTIONS = (
     Option(
-        "tokenize", ("-tok", "--tokenize"), "tokenizer (default: 13a; with --compat, the tool's)", str, None, tokenizers.available
+        "tokenize",
+        ("-tok", "--tokenize"),
+        "tokenizer (default: 13a; with --compat, the tool's)",
+        str,
+        None,
+        tokenizers.available,
     ),
     Option("lowercase", ("-lc", "--lowercase"), "case-insensitive BLEU"),
     Option(
