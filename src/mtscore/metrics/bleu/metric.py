@@ -249,6 +249,10 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """The paper's n-gram tables of each segment (sentence-level options), and the corpus's."""
         from .explanation import explain
 
+        if self.compat is not None:
+            raise BleuInputError(
+                f"explain shows sacrebleu's formula; --compat {self.compat.mode.name} scores with {self.compat.mode.tool}'s"
+            )
         return explain(hypotheses, references, self, self.segment_metric())
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
