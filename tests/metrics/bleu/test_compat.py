@@ -437,9 +437,11 @@ def test_multi_bleu_scripts(script: str, lowercase: bool, tmp_path: Path) -> Non
         assert _printed_like_multi_bleu(result) == printed
 
 
-def _sgml(tag: str, lines: list[str], attributes: str) -> str:
+def _sgml(tag: str, lines: list[str], name: str) -> str:
+    """A set of one document; ``name`` is the set's system or reference id and the document's sysid."""
+    attributes = f'sysid="{name}"' if tag == "tstset" else f'refid="{name}"'
     segments = "".join(f'<seg id="{k}">{line}</seg>\n' for k, line in enumerate(lines, 1))
-    head = f'<{tag} setid="s" srclang="any" trglang="xx" {attributes}>\n<doc docid="d" sysid="s">\n'
+    head = f'<{tag} setid="s" srclang="any" trglang="xx" {attributes}>\n<doc docid="d" sysid="{name}">\n'
     return f"{head}{segments}</doc>\n</{tag}>\n"
 
 
@@ -450,9 +452,9 @@ def test_mteval_scripts(mode: str, tmp_path: Path) -> None:
     flags = (["-c"] if mode.endswith("-c") else []) + (["--international-tokenization"] if "v14" in mode else [])
     for hyps, refs in corpora(11, 6):
         hyps, refs = [h.replace("<", "") for h in hyps], [[r.replace("<", "") for r in s] for s in refs]
-        (tmp_path / "src.sgm").write_text(_sgml("srcset", hyps, ""), encoding="utf-8")
-        (tmp_path / "tst.sgm").write_text(_sgml("tstset", hyps, 'sysid="s"'), encoding="utf-8")
-        references = "".join(_sgml("refset", stream, f'refid="r{k}"') for k, stream in enumerate(refs))
+        (tmp_path / "src.sgm").write_text(_sgml("srcset", hyps, "src"), encoding="utf-8")
+        (tmp_path / "tst.sgm").write_text(_sgml("tstset", hyps, "s"), encoding="utf-8")
+        references = "".join(_sgml("refset", stream, f"r{k}") for k, stream in enumerate(refs))
         (tmp_path / "ref.sgm").write_text(references, encoding="utf-8")
         command = ["perl", str(path), "-b", "-r", "ref.sgm", "-s", "src.sgm", "-t", "tst.sgm", *flags]
         done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
