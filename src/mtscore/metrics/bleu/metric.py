@@ -250,9 +250,8 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         from .explanation import explain
 
         if self.compat is not None:
-            raise BleuInputError(
-                f"explain shows sacrebleu's formula; --compat {self.compat.mode.name} scores with {self.compat.mode.tool}'s"
-            )
+            mode = self.compat.mode
+            raise BleuInputError(f"explain shows sacrebleu's formula; --compat {mode.name} scores with {mode.tool}'s")
         return explain(hypotheses, references, self, self.segment_metric())
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:

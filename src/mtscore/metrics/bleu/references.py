@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...core.inputs import is_sequence
@@ -25,10 +27,6 @@ class PreparedReferences(References):
     through the sorted table of reference ids); hypotheses are encoded the same way.
     """
 
-    # How a segment's reference length is chosen (hyp lengths, ref lengths, present -> lengths);
-    # compatibility modes set another tool's rule.
-    length_rule = staticmethod(closest_lengths)
-
     def __init__(
         self,
         kind: str,
@@ -43,6 +41,8 @@ class PreparedReferences(References):
         ``groups`` gives for each segment (``None``: every segment is distinct)."""
         super().__init__(present)
         self.kind, self.vocabulary, self.ops = kind, vocabulary, ops
+        # How a segment's reference length is chosen (compatibility modes set another tool's rule).
+        self.length_rule: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] = closest_lengths
         self.lengths = np.stack([ops.to_numpy(lengths) for _, lengths in streams]).astype(np.int64)
         if groups is not None:
             self.lengths = self.lengths[:, groups]
