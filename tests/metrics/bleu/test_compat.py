@@ -357,6 +357,13 @@ def test_options_the_tool_lacks_are_refused(options: dict, message: str) -> None
         BLEU(**options)
 
 
+def test_command_line_lists_every_mode() -> None:
+    from mtscore.metrics.bleu.compat import names
+    from mtscore.metrics.bleu.options import COMPAT_MODES
+
+    assert list(COMPAT_MODES) == names()
+
+
 def test_segments_score_as_corpora_of_one() -> None:
     hyps, refs = corpora(7, 1)[0]
     for mode in ("multi-bleu", "mteval-v13a", "hf-evaluate", "torchmetrics", "nltk"):

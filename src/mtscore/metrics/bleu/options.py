@@ -33,7 +33,7 @@ OPTIONS = (
     Option(
         "smooth",
         ("-s", "--smooth-method"),
-        "smoothing (default: exp; with --compat, the tool's)",
+        "smoothing (default: exp; with --compat, the tool's; add-one: --compat hf-evaluate or torchmetrics)",
         str,
         None,
         lambda: [*SMOOTH_DEFAULTS, "add-one"],
@@ -57,7 +57,7 @@ OPTIONS = (
     Option(
         "compat",
         ("--compat",),
-        "score as another tool does (tokenizer, case, reference length, smoothing, scale): " + ", ".join(COMPAT_MODES),
+        "score as another tool does: its tokenizer, case, reference length, smoothing and scale",
         str,
         None,
         COMPAT_MODES,
