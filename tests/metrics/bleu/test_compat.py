@@ -271,6 +271,13 @@ def test_reference_length_rules() -> None:
     assert corpus_bleu(hyps, refs, compat="torchmetrics").ref_len == 7
     assert corpus_bleu(hyps, [refs[2], refs[0]], compat="hf-evaluate").ref_len == 7
     assert corpus_bleu(hyps, [refs[1], refs[0]], compat="torchmetrics").ref_len == 3
+    # A missing reference (None) is no candidate: segment 2 has lengths 4 and 1 for a hypothesis of 2.
+    hyps, refs = ["a b c d e", "x y"], [["a b c d e f g", None], ["a b c", "x y z w"], [None, "x"]]
+    assert [corpus_bleu(hyps, refs, compat=mode).ref_len for mode in ("multi-bleu", "hf-evaluate", "torchmetrics")] == [
+        3 + 1,
+        3 + 1,
+        7 + 1,
+    ]
 
 
 # ---- the installed Python tools
