@@ -364,6 +364,13 @@ def test_options_the_tool_lacks_are_refused(options: dict, message: str) -> None
         BLEU(**options)
 
 
+def test_a_perfect_match_scores_the_scale() -> None:
+    from mtscore.metrics.bleu.compat import MODES
+
+    for mode in MODES.values():
+        assert corpus_bleu(["a b c d e"], [["a b c d e"]], compat=mode.name).score == mode.scale
+
+
 def test_command_line_lists_every_mode() -> None:
     from mtscore.metrics.bleu.compat import names
     from mtscore.metrics.bleu.options import COMPAT_MODES
