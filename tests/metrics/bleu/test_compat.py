@@ -417,6 +417,11 @@ def test_command_line(capsys, tmp_path: Path) -> None:
     assert float(out) == round(expected.score, 6)
     code, out, _ = run(capsys, ref, "-i", hyp, "--compat", "mteval-v13a", "-f", "text")
     assert code == 0 and "compat:mteval-v13a|case:lc" in out
+    for mode, tokenizer in (("nltk", "none"), ("multi-bleu", "none"), ("mteval-v14", "intl")):
+        code, out, _ = run(capsys, ref, "-i", hyp, "--compat", mode, "-f", "text")
+        assert code == 0 and f"compat:{mode}|" in out and f"|tok:{tokenizer}|" in out
+    code, out, _ = run(capsys, ref, "-i", hyp, "--compat", "nltk", "-tok", "13a", "-f", "text")
+    assert code == 0 and "|tok:13a|" in out
     code, _, err = run(capsys, ref, "-i", hyp, "--compat", "multi-bleu", "-s", "add-k")
     assert code == 1 and "smooths with none" in err
     code, _, err = run(capsys, "explain", ref, "-i", hyp, "--compat", "multi-bleu")
