@@ -63,7 +63,7 @@ def act(args: argparse.Namespace) -> int | None:
     """What the options do before any scoring: checks, ``-tok``'s default, and ``--download``,
     ``--list`` and ``--echo``, which print and give the exit code; ``None``: go on and score."""
     target = _target(args.langpair)
-    if args.tokenize is None:
+    if args.tokenize is None and getattr(args, "compat", None) is None:  # --compat: the tool's tokenizer
         args.tokenize = default_tokenizer(target) if target else "13a"
     if not (args.download or args.list or args.test_set or args.echo or args.origlang or args.subset):
         return None
