@@ -8,63 +8,66 @@ another and each line's count, the form the n-gram counting takes.
 from __future__ import annotations
 
 from itertools import chain, repeat
-from typing import Any
 
 import numpy as np
 
-# str.split()'s whitespace (no such character above U+3000); the extra last entry is False.
-_SPACE = np.array([chr(code).isspace() for code in range(0x3002)])
+# str.split()'s whitespace (no such character above U+3000).
+_SPACES = np.array([code for code in range(0x3001) if chr(code).isspace()])
 PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-
-def running_type(size: int) -> type[np.signedinteger[Any]]:
-    """The integer type for running counts over ``size`` items: int32 (much faster to accumulate) when wide enough."""
-    return np.int32 if size < 2**31 else np.int64
 
 
 def segment_sums(flags: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Per-segment sums of ``flags`` laid out segment after segment (``lengths`` items each)."""
-    running = np.concatenate([[0], np.cumsum(flags, dtype=running_type(len(flags)))])
-    ends = np.cumsum(lengths)
-    return running[ends] - running[ends - lengths]
+    sums = np.zeros(len(lengths), dtype=np.int64)
+    nonempty = lengths > 0
+    if nonempty.any():
+        starts = np.cumsum(lengths) - lengths
+        sums[nonempty] = np.add.reduceat(flags, starts[nonempty], dtype=np.int64)
+    return sums
 
 
 class Characters:
-    """Characters as symbols: code points, whitespace removed unless ``whitespace``."""
+    """Characters as symbols: code points, whitespace removed (by the vocabulary) unless ``whitespace``."""
 
     def __init__(self, whitespace: bool):
         self.whitespace = whitespace
 
-    def split(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    @staticmethod
+    def split(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Code points of all lines, one after another, and each line's count."""
         data = "".join(lines).encode("utf-32-le", "surrogatepass")  # lone surrogates are code points too
-        codes = np.frombuffer(data, dtype="<u4").astype(np.int64)
-        lengths = np.fromiter(map(len, lines), np.int64, len(lines))
-        if self.whitespace:
-            return codes, lengths
-        keep = ~_SPACE[np.minimum(codes, len(_SPACE) - 1)]
-        return codes[keep], segment_sums(keep, lengths)
+        return np.frombuffer(data, dtype="<u4"), np.fromiter(map(len, lines), np.int64, len(lines))
 
-    @staticmethod
-    def vocabulary(codes: list[np.ndarray]) -> CodeVocabulary:
+    def vocabulary(self, codes: list[np.ndarray]) -> CodeVocabulary:
         """The vocabulary of the references' code points (one array per stream)."""
-        return CodeVocabulary(np.concatenate(codes))
+        return CodeVocabulary(np.concatenate(codes), self.whitespace)
 
 
 class CodeVocabulary:
-    """Code points numbered 1..size; any other code point is ``size + 1``."""
+    """Code points numbered 1..size; any other code point is ``size + 1``, whitespace (unless kept) 0:
+    removed by ``encode``."""
 
-    def __init__(self, codes: np.ndarray):
-        seen = np.zeros(int(codes.max(initial=0)) + 2, dtype=bool)
+    def __init__(self, codes: np.ndarray, whitespace: bool):
+        seen = np.zeros(max(int(codes.max(initial=0)), _SPACES[-1]) + 2, dtype=bool)  # the last: any larger
         seen[codes] = True
+        self.whitespace = whitespace
+        if not whitespace:
+            seen[_SPACES] = False
         self.size = int(seen.sum())
-        self.table = np.cumsum(seen, dtype=running_type(len(seen))) * seen
+        self.table = np.full(len(seen), self.size + 1, dtype=np.int32)
+        self.table[seen] = np.arange(1, self.size + 1, dtype=np.int32)
+        if not whitespace:
+            self.table[_SPACES] = 0
 
     def encode(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Symbol ids of code points; the line lengths stay."""
-        ids = self.table[np.minimum(codes, len(self.table) - 1)]
-        ids[ids == 0] = self.size + 1
-        return ids, lengths
+        """Symbol ids of code points, whitespace removed unless kept, and the line lengths that leaves."""
+        if len(codes) and int(codes.max()) >= len(self.table):
+            codes = np.minimum(codes, len(self.table) - 1)
+        ids = self.table[codes]
+        if self.whitespace:
+            return ids, lengths
+        kept = ids != 0
+        return ids[kept], segment_sums(kept, lengths)
 
 
 def _pieces(words: list[str]) -> list[tuple[str, ...]]:
