@@ -67,6 +67,13 @@ def _padded(ids: np.ndarray, lengths: np.ndarray, order: int, pad: int) -> tuple
     return padded, at
 
 
+def _ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The indices starts[i] .. starts[i] + sizes[i] - 1 of every range, one range after another."""
+    indices = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+    indices += np.arange(len(indices), dtype=np.int64)
+    return indices
+
+
 def chunk_matches(
     hypothesis: tuple[np.ndarray, np.ndarray],
     reference: tuple[np.ndarray, np.ndarray],
@@ -87,54 +94,66 @@ def chunk_matches(
     ref_padded, ref_at = _padded(ref_ids, ref_lengths, order, 0)
     padded = np.concatenate([hyp_padded, ref_padded])
     ref_at += len(hyp_padded)
-    at = np.concatenate([hyp_at, ref_at])
+    at = np.concatenate([hyp_at, ref_at])  # where each position's symbol is
     segments = np.arange(n_segments, dtype=np.int64)
     prefix = np.concatenate([np.repeat(segments, hyp_lengths), np.repeat(segments, ref_lengths)])
-    sizes = hyp_lengths + ref_lengths
-    bounds = np.concatenate([[0], np.cumsum(sizes)])  # where each segment's positions are, once sorted
-    nonempty = sizes > 0
+    origin = None  # which position each key is of (None: key i is position i)
+    sizes = hyp_lengths + ref_lengths  # positions per segment (each segment's sit together once sorted)
     symbol_bits, position_bits = _bits(n_symbols + 2), _bits(total + 1)
-    size = len(padded) - order + 1
     for first, last in key_passes(n_symbols, order, n_segments, total):
         final = last == order
         low_bits = 1 if final else position_bits
         shift = low_bits + (last - first) * symbol_bits
-        keys = padded[first : first + size] << (shift - symbol_bits)
-        for k in range(first + 1, last):
-            keys |= padded[k : k + size] << (shift - (k - first + 1) * symbol_bits)
-        keys = keys[at]
-        keys |= prefix << shift
-        if final:
-            keys[n_hyp:] |= 1
+        if origin is None:  # every position: the symbols from shifted slices
+            size = len(padded) - order + 1
+            keys = padded[first : first + size] << (shift - symbol_bits)
+            for k in range(first + 1, last):
+                keys |= padded[k : k + size] << (shift - (k - first + 1) * symbol_bits)
+            keys = keys[at]
+            side = np.arange(total, dtype=np.int64) >= n_hyp
         else:
-            keys |= np.arange(total, dtype=np.int64)
+            keys = padded[at + first] << (shift - symbol_bits)
+            for k in range(first + 1, last):
+                keys |= padded[at + k] << (shift - (k - first + 1) * symbol_bits)
+            side = origin >= n_hyp
+        keys |= prefix << shift
+        keys |= side if final else np.arange(len(keys), dtype=np.int64)
         keys.sort()
         if final:
             signs = 1 - 2 * (keys & 1)
         else:
             positions = keys & ((1 << position_bits) - 1)
-            signs = np.where(positions < n_hyp, 1, -1)
+            signs = 1 - 2 * side[positions].astype(np.int64)
+        count = len(keys)
         # Running count of hypothesis less reference positions before each sorted position.
-        running = np.zeros(total + 1, dtype=np.int64)
+        running = np.zeros(count + 1, dtype=np.int64)
         np.cumsum(signs, out=running[1:])
         steps = keys[1:] ^ keys[:-1]
-        starts = np.ones(total + 1, dtype=bool)
+        starts = np.ones(count + 1, dtype=bool)
+        bounds = np.concatenate([[0], np.cumsum(sizes)])
+        first_positions = bounds[:-1][sizes > 0]
         for n in range(first + 1, last + 1):
             # A group of order n starts where a neighbour differs in the prefix or the symbols up to n.
-            np.greater_equal(steps, 1 << (low_bits + (last - n) * symbol_bits), out=starts[1:total])
+            np.greater_equal(steps, 1 << (low_bits + (last - n) * symbol_bits), out=starts[1:count])
             at_starts = np.flatnonzero(starts)
             ends = running[at_starts]
             imbalance = ends[1:] - ends[:-1]
             np.abs(imbalance, out=imbalance)
             # Summed per segment: its groups run from the one at its first position to the next segment's.
-            first_groups = np.searchsorted(at_starts, bounds[:-1][nonempty])
             summed = np.zeros(n_segments, dtype=np.int64)
-            summed[nonempty] = np.add.reduceat(imbalance, first_groups)
+            summed[sizes > 0] = np.add.reduceat(imbalance, np.searchsorted(at_starts, first_positions))
             result[:, n - 1] = (sizes - summed) // 2
         if not final:
-            # The next sort's prefix: each position's group number (its segment and symbols up to ``last``).
-            prefix = np.empty(total, dtype=np.int64)
-            prefix[positions] = np.cumsum(starts[:total].astype(np.int64))
+            # Only the positions of groups with both sides can match at higher orders: the next sort keeps
+            # those, its prefix their group's number (ascending with the segment).
+            group_sizes = np.diff(at_starts)
+            mixed = imbalance < group_sizes
+            kept = _ranges(at_starts[:-1][mixed], group_sizes[mixed])
+            prefix = np.repeat(np.arange(int(mixed.sum()), dtype=np.int64), group_sizes[mixed])
+            sizes = np.diff(np.searchsorted(kept, bounds))
+            kept = positions[kept]
+            at = at[kept]
+            origin = kept if origin is None else origin[kept]
     return result
 
 
