@@ -16,7 +16,6 @@ difference of one running sum (+1 per hypothesis, -1 per reference position) at 
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Any
 
 import numpy as np
 
@@ -193,17 +192,22 @@ class SymbolNgrams:
     """One kind of symbol's reference streams (orders 1..order), ready to give chrF statistics for hypotheses."""
 
     def __init__(self, streams: list[list[str]], symbols: Characters | Words, order: int):
-        split: list[tuple[Any, np.ndarray]] = [symbols.split(lines) for lines in streams]  # code points or words
         self.symbols, self.order = symbols, order
-        self.vocabulary = symbols.vocabulary([items for items, _ in split])
-        self.streams = [self.vocabulary.encode(items, lengths) for items, lengths in split]
-        self.lengths = np.stack([lengths for _, lengths in self.streams])
+        n_segments = len(streams[0])
+        # Every stream's lines split and numbered at once.
+        items, lengths = symbols.split([line for stream in streams for line in stream])
+        self.vocabulary, ids, lengths = symbols.vocabulary(items, lengths)  # type: ignore[arg-type]
+        self.lengths = lengths.reshape(len(streams), n_segments)
+        offsets = np.concatenate([[0], np.cumsum(self.lengths.sum(axis=1))])
+        self.streams = [
+            (ids[a:b], stream) for a, b, stream in zip(offsets[:-1], offsets[1:], self.lengths, strict=True)
+        ]
 
     def statistics(self, lines: list[str]) -> np.ndarray:
         """Per stream, segment and order: [hypothesis n-grams, reference n-grams, clipped matches].
 
         As sacrebleu, hypothesis n-grams count as 0 where the reference has none of that order."""
-        hypothesis = self.vocabulary.encode(*self.symbols.split(lines))
+        hypothesis = self.vocabulary.encode(*self.symbols.split(lines))  # type: ignore[arg-type]
         size = self.vocabulary.size
         matches = np.stack([corpus_matches(hypothesis, stream, size, self.order) for stream in self.streams])
         references = ngram_totals(self.lengths, self.order)

@@ -7,13 +7,15 @@ another and each line's count, the form the n-gram counting takes.
 
 from __future__ import annotations
 
-from itertools import chain, repeat
-
 import numpy as np
+
+from ...engine.keys import UNKNOWN, TokenKeys, Vocabulary
+from ...tokenizers.lines import Split, split_lines
+from ...tokenizers.simple import NoneTokenizer
 
 # str.split()'s whitespace (no such character above U+3000).
 _SPACES = np.array([code for code in range(0x3001) if chr(code).isspace()])
-PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
 
 def segment_sums(flags: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -38,9 +40,10 @@ class Characters:
         data = "".join(lines).encode("utf-32-le", "surrogatepass")  # lone surrogates are code points too
         return np.frombuffer(data, dtype="<u4"), np.fromiter(map(len, lines), np.int64, len(lines))
 
-    def vocabulary(self, codes: list[np.ndarray]) -> CodeVocabulary:
-        """The vocabulary of the references' code points (one array per stream)."""
-        return CodeVocabulary(np.concatenate(codes), self.whitespace)
+    def vocabulary(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[CodeVocabulary, np.ndarray, np.ndarray]:
+        """The vocabulary of the references' code points, and their ids and line lengths."""
+        vocabulary = CodeVocabulary(codes, self.whitespace)
+        return (vocabulary, *vocabulary.encode(codes, lengths))
 
 
 class CodeVocabulary:
@@ -70,71 +73,51 @@ class CodeVocabulary:
         return ids[kept], segment_sums(kept, lengths)
 
 
-def _pieces(words: list[str]) -> list[tuple[str, ...]]:
-    """sacrebleu's chrF++ split of each word: one punctuation mark off the end, else off the start."""
-    return [
-        (word[:-1], word[-1])
-        if word[-1] in PUNCTUATION and len(word) > 1
-        else (word[0], word[1:])
-        if word[0] in PUNCTUATION and len(word) > 1
-        else (word,)
-        for word in words
-    ]
+_PUNCTUATION_BYTES = np.zeros(256, dtype=bool)
+_PUNCTUATION_BYTES[list(PUNCTUATION.encode())] = True
+
+
+def _pieces(split: Split) -> Split:
+    """sacrebleu's chrF++ split of each word (a span of UTF-8 bytes): one punctuation mark off the end,
+    else off the start, of a word longer than it (a word of more than one byte, as the mark is ASCII)."""
+    starts, ends, data = split.starts, split.ends, split.data
+    longer = ends - starts > 1
+    last = longer & _PUNCTUATION_BYTES[data[np.maximum(ends - 1, 0)]]
+    first = longer & ~last & _PUNCTUATION_BYTES[data[starts]] if len(data) else last
+    cuts = np.where(last, ends - 1, starts + 1)
+    two = last | first
+    at = np.arange(len(starts)) + np.cumsum(two) - two  # where each word's first piece goes
+    pieces = len(starts) + int(two.sum())
+    new_starts, new_ends = np.empty(pieces, dtype=np.int64), np.empty(pieces, dtype=np.int64)
+    new_starts[at], new_ends[at] = starts, np.where(two, cuts, ends)
+    new_starts[at[two] + 1], new_ends[at[two] + 1] = cuts[two], ends[two]
+    return Split(data, new_starts, new_ends, split.lengths + segment_sums(two, split.lengths))
 
 
 class Words:
-    """chrF++'s words as symbols: whitespace-separated words, one edge punctuation mark split off
-    (by the vocabulary, which does it once per distinct word)."""
+    """chrF++'s words as symbols: whitespace-separated words, one edge punctuation mark split off, each
+    keyed from its UTF-8 bytes (the engine's token keys)."""
 
     @staticmethod
-    def split(lines: list[str]) -> tuple[list[str], np.ndarray]:
-        """The whitespace-separated words of all lines, one after another, and each line's count."""
-        split = [line.split() for line in lines]
-        return list(chain.from_iterable(split)), np.fromiter(map(len, split), np.int64, len(split))
+    def split(lines: list[str]) -> tuple[TokenKeys, np.ndarray]:
+        """The keys of all lines' words, one after another, and each line's count."""
+        split = _pieces(split_lines(lines, NoneTokenizer()))
+        return TokenKeys.of(split), split.lengths
 
     @staticmethod
-    def vocabulary(words: list[list[str]]) -> WordVocabulary:
-        """The vocabulary of the references' words (one list per stream)."""
-        return WordVocabulary(list(dict.fromkeys(chain.from_iterable(words))))
+    def vocabulary(tokens: TokenKeys, lengths: np.ndarray) -> tuple[WordVocabulary, np.ndarray, np.ndarray]:
+        """The vocabulary of the references' words, and their ids and line lengths."""
+        vocabulary, ids = Vocabulary.of(tokens)
+        return WordVocabulary(vocabulary), ids + 1, lengths
 
 
 class WordVocabulary:
-    """Tokens (reference words and their split-off pieces) numbered 1..size, any other token ``size + 1``.
-    Indexed by a reference word's number, ``first`` and ``second`` give the tokens it splits into
-    (``second`` 0: not split); ``first`` is 0 for the numbers that are not reference words."""
+    """Words numbered 1..size; any other word is ``size + 1``."""
 
-    def __init__(self, words: list[str]):
-        edge = [
-            number
-            for number, word in enumerate(words, 1)
-            if (word[-1] in PUNCTUATION or word[0] in PUNCTUATION) and len(word) > 1
-        ]
-        pieces = _pieces([words[number - 1] for number in edge])
-        # The distinct words first: word i is token i + 1.
-        tokens = dict.fromkeys(chain(words, chain.from_iterable(pieces)))
-        self.tokens = {token: number for number, token in enumerate(tokens, 1)}
-        self.size = len(self.tokens)
-        self.first, self.second = np.zeros(self.size + 2, dtype=np.int64), np.zeros(self.size + 2, dtype=np.int64)
-        self.first[1 : len(words) + 1] = np.arange(1, len(words) + 1)
-        self.first[edge], self.second[edge] = self._token_ids(pieces)
+    def __init__(self, vocabulary: Vocabulary):
+        self.vocabulary, self.size = vocabulary, len(vocabulary)
 
-    def _token_ids(self, pieces: list[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
-        get, unknown = self.tokens.get, self.size + 1
-        first = [get(piece[0], unknown) for piece in pieces]
-        second = [get(piece[1], unknown) if len(piece) > 1 else 0 for piece in pieces]
-        return np.array(first, dtype=np.int64), np.array(second, dtype=np.int64)
-
-    def encode(self, words: list[str], lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Token ids of all words, and each line's token count."""
-        ids = np.fromiter(map(self.tokens.get, words, repeat(0)), np.int64, len(words))
-        first, second = self.first, self.second
-        unseen = np.flatnonzero(first[ids] == 0).tolist()
-        if unseen:
-            new = list(dict.fromkeys(words[at] for at in unseen))
-            numbers = dict(zip(new, range(len(first), len(first) + len(new)), strict=True))
-            ids[unseen] = [numbers[words[at]] for at in unseen]
-            more_first, more_second = self._token_ids(_pieces(new))
-            first, second = np.concatenate([first, more_first]), np.concatenate([second, more_second])
-        first, second = first[ids], second[ids]
-        ids = np.stack([first, second], axis=1).ravel()
-        return ids[ids != 0], lengths + segment_sums(second != 0, lengths)
+    def encode(self, tokens: TokenKeys, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Word ids of the tokens; the line lengths stay."""
+        ids, _ = self.vocabulary.encode(tokens)
+        return np.where(ids == UNKNOWN, self.size + 1, ids + 1), lengths
