@@ -109,20 +109,25 @@ def chunk_matches(
             for k in range(first + 1, last):
                 keys |= padded[k : k + size] << (shift - (k - first + 1) * symbol_bits)
             keys = keys[at]
-            side = np.arange(total, dtype=np.int64) >= n_hyp
+            side = None
         else:
             keys = padded[at + first] << (shift - symbol_bits)
             for k in range(first + 1, last):
                 keys |= padded[at + k] << (shift - (k - first + 1) * symbol_bits)
             side = origin >= n_hyp
         keys |= prefix << shift
-        keys |= side if final else np.arange(len(keys), dtype=np.int64)
+        if not final:
+            keys |= np.arange(len(keys), dtype=np.int64)
+        elif side is None:
+            keys[n_hyp:] |= 1
+        else:
+            keys |= side
         keys.sort()
         if final:
             signs = 1 - 2 * (keys & 1)
         else:
             positions = keys & ((1 << position_bits) - 1)
-            signs = 1 - 2 * side[positions].astype(np.int64)
+            signs = np.where(positions >= n_hyp if side is None else side[positions], -1, 1)
         count = len(keys)
         # Running count of hypothesis less reference positions before each sorted position.
         running = np.zeros(count + 1, dtype=np.int64)
@@ -130,7 +135,9 @@ def chunk_matches(
         steps = keys[1:] ^ keys[:-1]
         starts = np.ones(count + 1, dtype=bool)
         bounds = np.concatenate([[0], np.cumsum(sizes)])
-        first_positions = bounds[:-1][sizes > 0]
+        nonempty = sizes > 0
+        first_positions = bounds[:-1][nonempty]
+        summed = np.zeros((n_segments, last - first), dtype=np.int64)
         for n in range(first + 1, last + 1):
             # A group of order n starts where a neighbour differs in the prefix or the symbols up to n.
             np.greater_equal(steps, 1 << (low_bits + (last - n) * symbol_bits), out=starts[1:count])
@@ -139,9 +146,8 @@ def chunk_matches(
             imbalance = ends[1:] - ends[:-1]
             np.abs(imbalance, out=imbalance)
             # Summed per segment: its groups run from the one at its first position to the next segment's.
-            summed = np.zeros(n_segments, dtype=np.int64)
-            summed[sizes > 0] = np.add.reduceat(imbalance, np.searchsorted(at_starts, first_positions))
-            result[:, n - 1] = (sizes - summed) // 2
+            summed[nonempty, n - first - 1] = np.add.reduceat(imbalance, np.searchsorted(at_starts, first_positions))
+        result[:, first:last] = (sizes[:, None] - summed) // 2
         if not final:
             # Only the positions of groups with both sides can match at higher orders: the next sort keeps
             # those, its prefix their group's number (ascending with the segment).
