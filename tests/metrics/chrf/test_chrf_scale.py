@@ -141,3 +141,19 @@ def test_wmt22_chinese_two_references_small_chunks(word_order):
         score = metric.corpus_score(hypotheses, streams).score
     assert np.array_equal(statistics, sacre_statistics(hypotheses, streams, word_order=word_order))
     assert score == SacreCHRF(word_order=word_order).corpus_score(hypotheses, streams).score
+
+
+@pytest.mark.parametrize("long_words", [False, True])
+def test_words_keyed_or_numbered_by_bytes(long_words):
+    """chrF++'s words are keyed (short on average) or numbered by their bytes (long on average: a language
+    written without spaces); either way hypothesis words, known or not, and split punctuation count as sacrebleu's."""
+    if long_words:
+        hypotheses = ["今日は良い天気ですね。明日も晴れるでしょう", "(東京都の人口は約千四百万人です).", "x"]
+        refs = ["今日は良い天気ですね。明日は雨でしょう", "東京都の人口は約千四百万人です).", "y."]
+    else:
+        hypotheses = ["the cat sat on the mat.", "(a) dog, barked!", "x"]
+        refs = ["the cat sat on a mat.", "a (dog) barked !", "y."]
+    metric = CHRF([refs], word_order=2)
+    assert metric._references.ngrams[1].vocabulary.by_bytes == long_words
+    statistics = metric.segment_statistics(hypotheses)
+    assert np.array_equal(statistics, sacre_statistics(hypotheses, [refs], word_order=2))

@@ -7,6 +7,8 @@ another and each line's count, the form the n-gram counting takes.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from ...engine.keys import UNKNOWN, TokenKeys, Vocabulary
@@ -73,6 +75,7 @@ class CodeVocabulary:
         return ids[kept], segment_sums(kept, lengths)
 
 
+LONG_WORDS = 16  # bytes per word on average beyond which words are numbered as bytes, not keyed
 _PUNCTUATION_BYTES = np.zeros(256, dtype=bool)
 _PUNCTUATION_BYTES[list(PUNCTUATION.encode())] = True
 
@@ -95,29 +98,47 @@ def _pieces(split: Split) -> Split:
 
 
 class Words:
-    """chrF++'s words as symbols: whitespace-separated words, one edge punctuation mark split off, each
-    keyed from its UTF-8 bytes (the engine's token keys)."""
+    """chrF++'s words as symbols: whitespace-separated words, one edge punctuation mark split off."""
 
     @staticmethod
-    def split(lines: list[str]) -> tuple[TokenKeys, np.ndarray]:
-        """The keys of all lines' words, one after another, and each line's count."""
+    def split(lines: list[str]) -> tuple[Split, np.ndarray]:
+        """The spans of all lines' words (UTF-8 bytes), one after another, and each line's count."""
         split = _pieces(split_lines(lines, NoneTokenizer()))
-        return TokenKeys.of(split), split.lengths
+        return split, split.lengths
 
     @staticmethod
-    def vocabulary(tokens: TokenKeys, lengths: np.ndarray) -> tuple[WordVocabulary, np.ndarray, np.ndarray]:
+    def vocabulary(split: Split, lengths: np.ndarray) -> tuple[WordVocabulary, np.ndarray, np.ndarray]:
         """The vocabulary of the references' words, and their ids and line lengths."""
-        vocabulary, ids = Vocabulary.of(tokens)
-        return WordVocabulary(vocabulary), ids + 1, lengths
+        vocabulary = WordVocabulary(split)
+        return vocabulary, vocabulary.reference_ids, lengths
+
+
+def _words(split: Split) -> list[bytes]:
+    """The words' bytes."""
+    raw = split.data.tobytes()
+    return [raw[a:b] for a, b in zip(split.starts.tolist(), split.ends.tolist(), strict=True)]
 
 
 class WordVocabulary:
-    """Words numbered 1..size; any other word is ``size + 1``."""
+    """Words numbered 1..size; any other word is ``size + 1``. Words are keyed by the engine's token keys
+    (short words packed in an integer) or, when long on average (a language written without spaces, where
+    a word is a phrase or a sentence), numbered by a dict of their bytes."""
 
-    def __init__(self, vocabulary: Vocabulary):
-        self.vocabulary, self.size = vocabulary, len(vocabulary)
+    def __init__(self, split: Split):
+        sizes = split.ends - split.starts
+        self.by_bytes = len(sizes) > 0 and sizes.mean() > LONG_WORDS
+        if self.by_bytes:
+            self.numbers = {word: number for number, word in enumerate(dict.fromkeys(_words(split)), 1)}
+            self.size = len(self.numbers)
+            self.reference_ids = self.encode(split, split.lengths)[0]
+        else:
+            self.vocabulary, ids = Vocabulary.of(TokenKeys.of(split))
+            self.size, self.reference_ids = len(self.vocabulary), ids + 1
 
-    def encode(self, tokens: TokenKeys, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Word ids of the tokens; the line lengths stay."""
-        ids, _ = self.vocabulary.encode(tokens)
+    def encode(self, split: Split, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Word ids of the words; the line lengths stay."""
+        if self.by_bytes:
+            words = _words(split)
+            return np.fromiter(map(self.numbers.get, words, repeat(self.size + 1)), np.int64, len(words)), lengths
+        ids, _ = self.vocabulary.encode(TokenKeys.of(split))
         return np.where(ids == UNKNOWN, self.size + 1, ids + 1), lengths
