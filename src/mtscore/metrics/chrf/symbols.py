@@ -7,7 +7,7 @@ another and each line's count, the form the n-gram counting takes.
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import pairwise, repeat
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from ...engine.keys import UNKNOWN, TokenKeys, Vocabulary
 from ...tokenizers.lines import Split, split_lines
 from ...tokenizers.simple import NoneTokenizer
 
+BLOCK_LINES = 1 << 13  # lines encoded at once: the arrays of a block stay in cache
 # str.split()'s whitespace (no such character above U+3000).
 _SPACES = np.array([code for code in range(0x3001) if chr(code).isspace()])
 PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
@@ -38,9 +39,14 @@ class Characters:
 
     @staticmethod
     def split(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Code points of all lines, one after another, and each line's count."""
-        data = "".join(lines).encode("utf-32-le", "surrogatepass")  # lone surrogates are code points too
-        return np.frombuffer(data, dtype="<u4"), np.fromiter(map(len, lines), np.int64, len(lines))
+        """Code points of all lines, one after another, and each line's count (block by block of lines:
+        the time per line stays that of a block's, in cache, at any number of lines)."""
+        codes = [
+            np.frombuffer("".join(lines[a : a + BLOCK_LINES]).encode("utf-32-le", "surrogatepass"), dtype="<u4")
+            for a in range(0, len(lines), BLOCK_LINES)
+        ]  # lone surrogates are code points too
+        lengths = np.fromiter(map(len, lines), np.int64, len(lines))
+        return (np.concatenate(codes) if codes else np.zeros(0, dtype=np.uint32)), lengths
 
     def vocabulary(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[CodeVocabulary, np.ndarray, np.ndarray]:
         """The vocabulary of the references' code points, and their ids and line lengths."""
@@ -65,7 +71,15 @@ class CodeVocabulary:
             self.table[_SPACES] = 0
 
     def encode(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Symbol ids of code points, whitespace removed unless kept, and the line lengths that leaves."""
+        """Symbol ids of code points, whitespace removed unless kept, and the line lengths that leaves
+        (block by block of lines)."""
+        offsets = np.concatenate([[0], np.cumsum(lengths)])
+        blocks = [self._encode(codes[offsets[a] : offsets[b]], lengths[a:b]) for a, b in line_blocks(len(lengths))]
+        if not blocks:
+            return np.zeros(0, dtype=np.int32), lengths
+        return np.concatenate([ids for ids, _ in blocks]), np.concatenate([kept for _, kept in blocks])
+
+    def _encode(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if len(codes) and int(codes.max()) >= len(self.table):
             codes = np.minimum(codes, len(self.table) - 1)
         ids = self.table[codes]
@@ -73,6 +87,11 @@ class CodeVocabulary:
             return ids, lengths
         kept = ids != 0
         return ids[kept], segment_sums(kept, lengths)
+
+
+def line_blocks(n_lines: int) -> list[tuple[int, int]]:
+    """Ranges of at most ``BLOCK_LINES`` lines covering 0..n_lines."""
+    return list(pairwise([*range(0, n_lines, BLOCK_LINES), n_lines]))
 
 
 LONG_WORDS = 16  # bytes per word on average beyond which words are numbered as bytes, not keyed
