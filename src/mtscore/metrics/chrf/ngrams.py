@@ -21,7 +21,7 @@ import numpy as np
 
 from ...errors import BleuInputError
 from ...threads import map_threads
-from .symbols import Characters, Words
+from .symbols import Characters, CodeVocabulary, Words, WordVocabulary
 
 CHUNK_POSITIONS = 1 << 15  # symbols per chunk (hypothesis and reference): its arrays and sort stay in cache
 KEY_BITS = 63
@@ -202,6 +202,7 @@ class SymbolNgrams:
         n_segments = len(streams[0])
         # Every stream's lines split and numbered at once.
         items, lengths = symbols.split([line for stream in streams for line in stream])
+        self.vocabulary: CodeVocabulary | WordVocabulary
         self.vocabulary, ids, lengths = symbols.vocabulary(items, lengths)  # type: ignore[arg-type]
         self.lengths = lengths.reshape(len(streams), n_segments)
         offsets = np.concatenate([[0], np.cumsum(self.lengths.sum(axis=1))])
@@ -213,7 +214,7 @@ class SymbolNgrams:
         """Per stream, segment and order: [hypothesis n-grams, reference n-grams, clipped matches].
 
         As sacrebleu, hypothesis n-grams count as 0 where the reference has none of that order."""
-        hypothesis = self.vocabulary.encode(*self.symbols.split(lines))  # type: ignore[arg-type]
+        hypothesis = self.vocabulary.encode(*self.symbols.split(lines))
         size = self.vocabulary.size
         matches = np.stack([corpus_matches(hypothesis, stream, size, self.order) for stream in self.streams])
         references = ngram_totals(self.lengths, self.order)
