@@ -130,7 +130,7 @@ def test_generated_corpora_match_sacrebleu(corpus, chosen):
 @fixed(max_examples=60)
 @given(corpus=corpora(max_segments=3, max_streams=2, lines=st.text(max_size=40)), chosen=options(max_char_order=14))
 def test_long_orders_and_any_unicode(corpus, chosen):
-    """Orders up to 14: keys span two or three 63-bit words."""
+    """Orders up to 14: wide keys, taken in several sorts."""
     check_corpus(*corpus, **chosen)
 
 
