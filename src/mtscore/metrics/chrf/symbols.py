@@ -103,17 +103,17 @@ def _pieces(split: Split) -> Split:
     """sacrebleu's chrF++ split of each word (a span of UTF-8 bytes): one punctuation mark off the end,
     else off the start, of a word longer than it (a word of more than one byte, as the mark is ASCII)."""
     starts, ends, data = split.starts, split.ends, split.data
+    if len(starts) == 0:
+        return split
     longer = ends - starts > 1
-    last = longer & _PUNCTUATION_BYTES[data[np.maximum(ends - 1, 0)]]
-    first = longer & ~last & _PUNCTUATION_BYTES[data[starts]] if len(data) else last
+    last = longer & _PUNCTUATION_BYTES[data[ends - 1]]
+    two = last | (longer & _PUNCTUATION_BYTES[data[starts]])
     cuts = np.where(last, ends - 1, starts + 1)
-    two = last | first
-    at = np.arange(len(starts)) + np.cumsum(two) - two  # where each word's first piece goes
-    pieces = len(starts) + int(two.sum())
-    new_starts, new_ends = np.empty(pieces, dtype=np.int64), np.empty(pieces, dtype=np.int64)
-    new_starts[at], new_ends[at] = starts, np.where(two, cuts, ends)
-    new_starts[at[two] + 1], new_ends[at[two] + 1] = cuts[two], ends[two]
-    return Split(data, new_starts, new_ends, split.lengths + segment_sums(two, split.lengths))
+    # Each word's two pieces side by side; the second kept where the word splits.
+    piece_starts = np.stack([starts, cuts], axis=1).ravel()
+    piece_ends = np.stack([np.where(two, cuts, ends), ends], axis=1).ravel()
+    kept = np.stack([np.ones(len(two), dtype=bool), two], axis=1).ravel()
+    return Split(data, piece_starts[kept], piece_ends[kept], split.lengths + segment_sums(two, split.lengths))
 
 
 class Words:
