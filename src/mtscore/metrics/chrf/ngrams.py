@@ -1,169 +1,192 @@
-"""Per-segment clipped n-gram matches for chrF, for every segment and order at once.
+"""Per-segment clipped n-gram matches for chrF, for every segment and order at once, chunk by chunk.
 
-Every symbol position becomes one sortable key: its segment, then the next K symbols (0 past the
-segment's end), packed into as few 63-bit words as fit. Sorting puts the equal n-grams of a segment
-side by side for every order n <= K at once, since they share the key's leading fields. References are
-sorted and counted once; a hypothesis' n-gram finds its reference group next to where its key would
-be inserted among the reference keys.
+The corpus is cut into chunks of whole segments (a few tens of thousands of symbols: the arrays stay in
+cache, the keys narrow and the time per segment the same at any corpus size). In a chunk every symbol
+position of the hypotheses and of one reference stream becomes an integer key: its segment, the next
+symbols (padding past the segment's end, a different one per side) and its side. Sorting puts the equal
+n-grams of a segment side by side for every order covered by the key at once; when the symbols are too
+wide for one 63-bit key (large vocabularies: Chinese, Japanese), a first sort numbers each position's
+prefix and later sorts key on that number and the next symbols.
+
+In a group of equal n-grams with h hypothesis and r reference positions, min(h, r) = (h + r - |h - r|) / 2:
+a segment's matches are half its positions less the sum of |h - r| over its groups, and h - r is a
+difference of one running sum (+1 per hypothesis, -1 per reference position) at the group's ends.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import pairwise
 
 import numpy as np
 
-from .symbols import Characters, Words, running_type
+from ...errors import BleuInputError
+from ...threads import map_threads
+from .symbols import Characters, CodeVocabulary, Words, WordVocabulary
+
+CHUNK_POSITIONS = 1 << 15  # symbols per chunk (hypothesis and reference): its arrays and sort stay in cache
+KEY_BITS = 63
 
 
-class KeyLayout:
-    """Fields of a key (segment, symbols 1..K, tag), high to low, packed greedily into 63-bit words."""
-
-    def __init__(self, n_segments: int, n_symbols: int, order: int, n_tags: int):
-        symbol = (n_symbols + 1).bit_length()
-        widths = [(n_segments - 1).bit_length()] + [symbol] * order + [(n_tags - 1).bit_length()]
-        words: list[list[int]] = [[]]
-        for width in widths:
-            if sum(words[-1]) + width > 63:
-                words.append([])
-            words[-1].append(width)
-        self.order, self.n_words = order, len(words)
-        self.places = [(w, sum(fields[i + 1 :])) for w, fields in enumerate(words) for i in range(len(fields))]
-        self.masks = [(1 << width) - 1 for width in widths]
-        # For order n: (word, shift) pairs whose higher bits hold the fields 0..n (segment, first n symbols).
-        self.prefixes = {n: self._prefix(n) for n in range(1, order + 1)}
-
-    def _prefix(self, n: int) -> list[tuple[int, int]]:
-        lowest: dict[int, int] = {}
-        for word, shift in self.places[: n + 1]:
-            lowest[word] = min(shift, lowest.get(word, shift))
-        return list(lowest.items())
-
-    def pack(self, ids: np.ndarray, lengths: np.ndarray, tag: int, pad: int) -> np.ndarray:
-        """Keys (words x positions) of every symbol position of every segment; ``pad`` past a segment's end."""
-        segment = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-        at = np.arange(len(ids)) + segment * (self.order - 1)
-        padded = np.full(len(ids) + len(lengths) * (self.order - 1), pad, dtype=np.int64)
-        padded[at] = ids
-        # The key of every padded position from shifted slices, then the keys of the symbol positions.
-        size = len(padded) - self.order + 1 if len(ids) else 0
-        keys = np.zeros((self.n_words, size), dtype=np.int64)
-        for k, (word, shift) in enumerate(self.places[1 : self.order + 1]):
-            keys[word] |= padded[k : k + size] << shift
-        keys = keys[:, at]
-        for (word, shift), column in ((self.places[0], segment), (self.places[-1], tag)):
-            keys[word] |= column << shift
-        return keys
-
-    def field(self, keys: np.ndarray, index: int) -> np.ndarray:
-        """Field ``index`` (0: segment, 1..K: symbols, K + 1: tag) of every key."""
-        word, shift = self.places[index]
-        return (keys[word] >> shift) & self.masks[index]
-
-    def group_starts(self, steps: np.ndarray, n: int) -> np.ndarray:
-        """True where an order-n group (same segment and n-gram) starts in sorted keys, from ``steps``
-        (the xor of neighbouring keys): where a neighbour differs in the fields 0..n."""
-        starts = np.ones(steps.shape[1] + 1, dtype=bool)
-        (word, shift), *others = self.prefixes[n]
-        np.greater_equal(steps[word], 1 << shift, out=starts[1:])
-        for word, shift in others:
-            starts[1:] |= steps[word] >= (1 << shift)
-        return starts
-
-    def shares_prefix(self, xor: np.ndarray, n: int) -> np.ndarray:
-        """Whether keys whose xor (per word) is ``xor`` share the fields 0..n (segment and first n symbols)."""
-        (word, shift), *others = self.prefixes[n]
-        same = xor[word] < (1 << shift)
-        for word, shift in others:
-            same &= xor[word] < (1 << shift)
-        return same
+def _bits(n: int) -> int:
+    """Bits that hold 0..n-1 (at least 1)."""
+    return max(int(n - 1).bit_length(), 1)
 
 
-def _as_bytes(keys: np.ndarray) -> np.ndarray:
-    """Multi-word keys as fixed-width big-endian byte strings, which sort like the keys."""
-    return np.ascontiguousarray(keys.T.astype(">i8")).view(f"S{8 * len(keys)}").ravel()
+def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
+    """Runs of consecutive segments of about ``target`` positions each (a longer segment alone)."""
+    ends = np.cumsum(sizes)
+    total = int(ends[-1]) if len(ends) else 0
+    cuts = np.searchsorted(ends, np.arange(target, total, target), side="right")
+    return list(pairwise(sorted({0, *cuts.tolist(), len(sizes)})))
 
 
-def sort_keys(keys: np.ndarray) -> np.ndarray:
-    """Keys (words x positions) in ascending order, words compared first to last."""
-    if len(keys) == 1:
-        return np.sort(keys, axis=1)
-    ordered = np.sort(_as_bytes(keys))
-    return np.frombuffer(ordered.tobytes(), dtype=">i8").reshape(-1, len(keys)).T.astype(np.int64)
+def key_passes(n_symbols: int, order: int, n_segments: int, positions: int) -> list[tuple[int, int]]:
+    """The orders (after the first, up to the last) that each sort of a chunk of ``n_segments`` segments and
+    ``positions`` positions covers: as many symbols as fit in a key beside the prefix (the segment, then the
+    previous sort's group number) and the low field (the position, or in the last sort the side)."""
+    symbol_bits, position_bits = _bits(n_symbols + 2), _bits(positions + 1)  # + 1: groups are numbered 1..
+    passes, done, prefix_bits = [], 0, _bits(n_segments)
+    while done < order:
+        fit = (KEY_BITS - prefix_bits - 1) // symbol_bits
+        if done + fit < order:
+            fit = (KEY_BITS - prefix_bits - position_bits) // symbol_bits
+        if fit < 1:
+            raise BleuInputError(f"{n_symbols} distinct symbols are too many to count n-grams of")
+        passes.append((done, min(done + fit, order)))
+        done, prefix_bits = done + fit, position_bits
+    return passes
 
 
-def insertion_points(table: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Where each key would go in the sorted ``table``."""
-    if len(keys) == 1:
-        return np.searchsorted(table[0], keys[0])
-    return np.searchsorted(_as_bytes(table), _as_bytes(keys))
+def _padded(ids: np.ndarray, lengths: np.ndarray, order: int, pad: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ids with ``order - 1`` pads after each segment's, and where each id is."""
+    at = np.repeat(np.arange(len(lengths), dtype=np.int64) * (order - 1), lengths)
+    at += np.arange(len(ids), dtype=np.int64)
+    padded = np.full(len(ids) + len(lengths) * (order - 1), pad, dtype=np.int64)
+    padded[at] = ids
+    return padded, at
 
 
-def _nearer(right: np.ndarray, left: np.ndarray) -> np.ndarray:
-    """Whether xor ``right`` is at most xor ``left`` (words in order): its keys share at least as long a prefix."""
-    nearer = right[-1] <= left[-1]
-    for word in reversed(range(len(right) - 1)):
-        nearer = (right[word] < left[word]) | ((right[word] == left[word]) & nearer)
-    return nearer
+def _ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The indices starts[i] .. starts[i] + sizes[i] - 1 of every range, one range after another."""
+    indices = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+    indices += np.arange(len(indices), dtype=np.int64)
+    return indices
 
 
-class NgramCounter:
-    """Reference n-grams of orders 1..K over symbol ids, counted once per stream, clipped against hypotheses.
-
-    Past a segment's end reference keys hold 0 and hypothesis keys the unknown symbol, so that an n-gram
-    running past the end matches nothing."""
-
-    def __init__(self, streams: list[tuple[np.ndarray, np.ndarray]], n_symbols: int, order: int):
-        self.n_segments, self.n_streams = len(streams[0][1]), len(streams)
-        self.layout = KeyLayout(self.n_segments, n_symbols, order, self.n_streams)
-        self.unknown = n_symbols + 1
-        packed = [self.layout.pack(ids, lengths, tag, 0) for tag, (ids, lengths) in enumerate(streams)]
-        self.keys = sort_keys(np.concatenate(packed, axis=1))
-        tags = self.layout.field(self.keys, order + 1)
-        # Running count of each stream's keys, to count a run of keys per stream by a subtraction.
-        counter = running_type(len(tags))
-        running = [np.concatenate([[0], np.cumsum(tags == tag, dtype=counter)]) for tag in range(self.n_streams)]
-        steps = self.keys[:, 1:] ^ self.keys[:, :-1]
-        # Per order: each reference key's group (same segment and n-gram) numbered from 1, and per stream
-        # each group's count after a 0 for "no group" (group 0).
-        self.groups, self.counts = [], []
-        for n in range(1, order + 1):
-            flags = self.layout.group_starts(steps, n)[: self.keys.shape[1]]
-            bounds = np.append(np.flatnonzero(flags), len(flags))
-            self.groups.append(np.cumsum(flags, dtype=counter))
-            self.counts.append([np.diff(counts[bounds], prepend=0) for counts in running])
-
-    def matches(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-        """Clipped matches (streams x segments x orders) of hypothesis symbol ids with each reference stream."""
-        layout = self.layout
-        result = np.zeros((self.n_streams, self.n_segments, layout.order), dtype=np.int64)
-        keys = sort_keys(layout.pack(ids, lengths, 0, self.unknown))
-        if keys.shape[1] == 0 or self.keys.shape[1] == 0:
-            return result
-        nearest, xor = self._nearest(keys)
-        segment = layout.field(keys, 0)
-        steps = keys[:, 1:] ^ keys[:, :-1]
-        for n in range(1, layout.order + 1):
-            starts = np.flatnonzero(layout.group_starts(steps, n))
-            sizes = np.diff(starts, append=keys.shape[1])
-            group = np.where(layout.shares_prefix(xor[:, starts], n), self.groups[n - 1][nearest[starts]], 0)
-            # Groups come segment by segment: a segment's sum is a difference of running sums.
-            bounds = np.searchsorted(segment[starts], np.arange(self.n_segments + 1))
-            running = np.zeros(len(starts) + 1, dtype=running_type(keys.shape[1]))
-            for stream, counts in enumerate(self.counts[n - 1]):
-                np.minimum(sizes, counts[group], out=running[1:])
-                np.cumsum(running, out=running)
-                result[stream, :, n - 1] = np.diff(running[bounds])
+def chunk_matches(
+    hypothesis: tuple[np.ndarray, np.ndarray],
+    reference: tuple[np.ndarray, np.ndarray],
+    n_symbols: int,
+    order: int,
+) -> np.ndarray:
+    """Clipped matches (segments x orders) of the hypotheses' symbol ids (ids, lengths) against one reference
+    stream's. Reference ids are 1..n_symbols, hypothesis ids 1..n_symbols + 1 (unknown)."""
+    (hyp_ids, hyp_lengths), (ref_ids, ref_lengths) = hypothesis, reference
+    n_segments, n_hyp = len(hyp_lengths), len(hyp_ids)
+    total = n_hyp + len(ref_ids)
+    result = np.zeros((n_segments, order), dtype=np.int64)
+    if total == 0:
         return result
+    # Each segment followed by order - 1 pads (the unknown symbol after a hypothesis, 0 after a reference),
+    # so that an n-gram running past its segment's end matches nothing.
+    hyp_padded, hyp_at = _padded(hyp_ids, hyp_lengths, order, n_symbols + 1)
+    ref_padded, ref_at = _padded(ref_ids, ref_lengths, order, 0)
+    padded = np.concatenate([hyp_padded, ref_padded])
+    ref_at += len(hyp_padded)
+    at = np.concatenate([hyp_at, ref_at])  # where each position's symbol is
+    segments = np.arange(n_segments, dtype=np.int64)
+    prefix = np.concatenate([np.repeat(segments, hyp_lengths), np.repeat(segments, ref_lengths)])
+    origin = None  # which position each key is of (None: key i is position i)
+    sizes = hyp_lengths + ref_lengths  # positions per segment (each segment's sit together once sorted)
+    symbol_bits, position_bits = _bits(n_symbols + 2), _bits(total + 1)
+    for first, last in key_passes(n_symbols, order, n_segments, total):
+        final = last == order
+        low_bits = 1 if final else position_bits
+        shift = low_bits + (last - first) * symbol_bits
+        if origin is None:  # every position: the symbols from shifted slices
+            size = len(padded) - order + 1
+            keys = padded[first : first + size] << (shift - symbol_bits)
+            for k in range(first + 1, last):
+                keys |= padded[k : k + size] << (shift - (k - first + 1) * symbol_bits)
+            keys = keys[at]
+            side = None
+        else:
+            keys = padded[at + first] << (shift - symbol_bits)
+            for k in range(first + 1, last):
+                keys |= padded[at + k] << (shift - (k - first + 1) * symbol_bits)
+            side = origin >= n_hyp
+        keys |= prefix << shift
+        if not final:
+            keys |= np.arange(len(keys), dtype=np.int64)
+        elif side is None:
+            keys[n_hyp:] |= 1
+        else:
+            keys |= side
+        keys.sort()
+        if final:
+            signs = 1 - 2 * (keys & 1)
+        else:
+            positions = keys & ((1 << position_bits) - 1)
+            signs = np.where(positions >= n_hyp if side is None else side[positions], -1, 1)
+        count = len(keys)
+        # Running count of hypothesis less reference positions before each sorted position.
+        running = np.zeros(count + 1, dtype=np.int64)
+        np.cumsum(signs, out=running[1:])
+        steps = keys[1:] ^ keys[:-1]
+        starts = np.ones(count + 1, dtype=bool)
+        bounds = np.concatenate([[0], np.cumsum(sizes)])
+        nonempty = sizes > 0
+        first_positions = bounds[:-1][nonempty]
+        summed = np.zeros((n_segments, last - first), dtype=np.int64)
+        for n in range(first + 1, last + 1):
+            # A group of order n starts where a neighbour differs in the prefix or the symbols up to n.
+            np.greater_equal(steps, 1 << (low_bits + (last - n) * symbol_bits), out=starts[1:count])
+            at_starts = np.flatnonzero(starts)
+            ends = running[at_starts]
+            imbalance = ends[1:] - ends[:-1]
+            np.abs(imbalance, out=imbalance)
+            # Summed per segment: its groups run from the one at its first position to the next segment's.
+            summed[nonempty, n - first - 1] = np.add.reduceat(imbalance, np.searchsorted(at_starts, first_positions))
+        result[:, first:last] = (sizes[:, None] - summed) // 2
+        if not final:
+            # Only the positions of groups with both sides can match at higher orders: the next sort keeps
+            # those, its prefix their group's number (ascending with the segment).
+            group_sizes = np.diff(at_starts)
+            mixed = imbalance < group_sizes
+            kept = _ranges(at_starts[:-1][mixed], group_sizes[mixed])
+            prefix = np.repeat(np.arange(int(mixed.sum()), dtype=np.int64), group_sizes[mixed])
+            sizes = np.diff(np.searchsorted(kept, bounds))
+            kept = positions[kept]
+            at = at[kept]
+            origin = kept if origin is None else origin[kept]
+    return result
 
-    def _nearest(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For each sorted hypothesis key, the reference key sharing the longest prefix with it (the one
-        just after or just before where it would be inserted) and the xor of the two."""
-        after = np.minimum(insertion_points(self.keys, keys), self.keys.shape[1] - 1)
-        before = np.maximum(after - 1, 0)
-        right, left = keys ^ self.keys[:, after], keys ^ self.keys[:, before]
-        nearer = _nearer(right, left)
-        return np.where(nearer, after, before), np.where(nearer, right, left)
+
+def corpus_matches(
+    hypothesis: tuple[np.ndarray, np.ndarray],
+    reference: tuple[np.ndarray, np.ndarray],
+    n_symbols: int,
+    order: int,
+) -> np.ndarray:
+    """Clipped matches (segments x orders) of hypothesis symbol ids against one reference stream's, chunk by
+    chunk on a few threads. Reference ids are 1..n_symbols, hypothesis ids 1..n_symbols + 1 (unknown)."""
+    (hyp_ids, hyp_lengths), (ref_ids, ref_lengths) = hypothesis, reference
+    hyp_offsets = np.concatenate([[0], np.cumsum(hyp_lengths)])
+    ref_offsets = np.concatenate([[0], np.cumsum(ref_lengths)])
+
+    def count(chunk: tuple[int, int]) -> np.ndarray:
+        a, b = chunk
+        return chunk_matches(
+            (hyp_ids[hyp_offsets[a] : hyp_offsets[b]], hyp_lengths[a:b]),
+            (ref_ids[ref_offsets[a] : ref_offsets[b]], ref_lengths[a:b]),
+            n_symbols,
+            order,
+        )
+
+    # + 1 per segment: many empty segments make a chunk too.
+    chunks = _chunks(hyp_lengths + ref_lengths + 1, CHUNK_POSITIONS)
+    parts = map_threads(count, chunks)
+    return np.concatenate(parts) if parts else np.zeros((0, order), dtype=np.int64)
 
 
 def ngram_totals(lengths: np.ndarray, order: int) -> np.ndarray:
@@ -172,22 +195,28 @@ def ngram_totals(lengths: np.ndarray, order: int) -> np.ndarray:
 
 
 class SymbolNgrams:
-    """One kind of symbol's reference n-grams (orders 1..order), ready to give chrF statistics for hypotheses."""
+    """One kind of symbol's reference streams (orders 1..order), ready to give chrF statistics for hypotheses."""
 
     def __init__(self, streams: list[list[str]], symbols: Characters | Words, order: int):
-        split: list[tuple[Any, np.ndarray]] = [symbols.split(lines) for lines in streams]  # code points or words
         self.symbols, self.order = symbols, order
-        self.vocabulary = symbols.vocabulary([items for items, _ in split])
-        encoded = [self.vocabulary.encode(items, lengths) for items, lengths in split]
-        self.lengths = np.stack([lengths for _, lengths in encoded])
-        self.counter = NgramCounter(encoded, self.vocabulary.size, order)
+        n_segments = len(streams[0])
+        # Every stream's lines split and numbered at once.
+        items, lengths = symbols.split([line for stream in streams for line in stream])
+        self.vocabulary: CodeVocabulary | WordVocabulary
+        self.vocabulary, ids, lengths = symbols.vocabulary(items, lengths)  # type: ignore[arg-type]
+        self.lengths = lengths.reshape(len(streams), n_segments)
+        offsets = np.concatenate([[0], np.cumsum(self.lengths.sum(axis=1))])
+        self.streams = [
+            (ids[a:b], stream) for a, b, stream in zip(offsets[:-1], offsets[1:], self.lengths, strict=True)
+        ]
 
     def statistics(self, lines: list[str]) -> np.ndarray:
         """Per stream, segment and order: [hypothesis n-grams, reference n-grams, clipped matches].
 
         As sacrebleu, hypothesis n-grams count as 0 where the reference has none of that order."""
-        ids, lengths = self.vocabulary.encode(*self.symbols.split(lines))
-        matches = self.counter.matches(ids, lengths)
+        hypothesis = self.vocabulary.encode(*self.symbols.split(lines))
+        size = self.vocabulary.size
+        matches = np.stack([corpus_matches(hypothesis, stream, size, self.order) for stream in self.streams])
         references = ngram_totals(self.lengths, self.order)
-        hypotheses = ngram_totals(lengths, self.order) * (references > 0)
+        hypotheses = ngram_totals(hypothesis[1], self.order) * (references > 0)
         return np.stack([hypotheses, references, matches], axis=-1)

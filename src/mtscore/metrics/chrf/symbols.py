@@ -7,131 +7,157 @@ another and each line's count, the form the n-gram counting takes.
 
 from __future__ import annotations
 
-from itertools import chain, repeat
-from typing import Any
+from itertools import pairwise, repeat
 
 import numpy as np
 
-# str.split()'s whitespace (no such character above U+3000); the extra last entry is False.
-_SPACE = np.array([chr(code).isspace() for code in range(0x3002)])
-PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+from ...engine.keys import UNKNOWN, TokenKeys, Vocabulary
+from ...tokenizers.lines import Split, split_lines
+from ...tokenizers.simple import NoneTokenizer
 
-
-def running_type(size: int) -> type[np.signedinteger[Any]]:
-    """The integer type for running counts over ``size`` items: int32 (much faster to accumulate) when wide enough."""
-    return np.int32 if size < 2**31 else np.int64
+BLOCK_LINES = 1 << 13  # lines encoded at once: the arrays of a block stay in cache
+# str.split()'s whitespace (no such character above U+3000).
+_SPACES = np.array([code for code in range(0x3001) if chr(code).isspace()])
+PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
 
 def segment_sums(flags: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Per-segment sums of ``flags`` laid out segment after segment (``lengths`` items each)."""
-    running = np.concatenate([[0], np.cumsum(flags, dtype=running_type(len(flags)))])
-    ends = np.cumsum(lengths)
-    return running[ends] - running[ends - lengths]
+    sums = np.zeros(len(lengths), dtype=np.int64)
+    nonempty = lengths > 0
+    if nonempty.any():
+        starts = np.cumsum(lengths) - lengths
+        sums[nonempty] = np.add.reduceat(flags, starts[nonempty], dtype=np.int64)
+    return sums
 
 
 class Characters:
-    """Characters as symbols: code points, whitespace removed unless ``whitespace``."""
+    """Characters as symbols: code points, whitespace removed (by the vocabulary) unless ``whitespace``."""
 
     def __init__(self, whitespace: bool):
         self.whitespace = whitespace
 
-    def split(self, lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Code points of all lines, one after another, and each line's count."""
-        data = "".join(lines).encode("utf-32-le", "surrogatepass")  # lone surrogates are code points too
-        codes = np.frombuffer(data, dtype="<u4").astype(np.int64)
-        lengths = np.fromiter(map(len, lines), np.int64, len(lines))
-        if self.whitespace:
-            return codes, lengths
-        keep = ~_SPACE[np.minimum(codes, len(_SPACE) - 1)]
-        return codes[keep], segment_sums(keep, lengths)
-
     @staticmethod
-    def vocabulary(codes: list[np.ndarray]) -> CodeVocabulary:
-        """The vocabulary of the references' code points (one array per stream)."""
-        return CodeVocabulary(np.concatenate(codes))
+    def split(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Code points of all lines, one after another, and each line's count (block by block of lines:
+        the time per line stays that of a block's, in cache, at any number of lines)."""
+        codes = [
+            np.frombuffer("".join(lines[a : a + BLOCK_LINES]).encode("utf-32-le", "surrogatepass"), dtype="<u4")
+            for a in range(0, len(lines), BLOCK_LINES)
+        ]  # lone surrogates are code points too
+        lengths = np.fromiter(map(len, lines), np.int64, len(lines))
+        return (np.concatenate(codes) if codes else np.zeros(0, dtype=np.uint32)), lengths
+
+    def vocabulary(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[CodeVocabulary, np.ndarray, np.ndarray]:
+        """The vocabulary of the references' code points, and their ids and line lengths."""
+        vocabulary = CodeVocabulary(codes, self.whitespace)
+        return (vocabulary, *vocabulary.encode(codes, lengths))
 
 
 class CodeVocabulary:
-    """Code points numbered 1..size; any other code point is ``size + 1``."""
+    """Code points numbered 1..size; any other code point is ``size + 1``, whitespace (unless kept) 0:
+    removed by ``encode``."""
 
-    def __init__(self, codes: np.ndarray):
-        seen = np.zeros(int(codes.max(initial=0)) + 2, dtype=bool)
+    def __init__(self, codes: np.ndarray, whitespace: bool):
+        seen = np.zeros(max(int(codes.max(initial=0)), _SPACES[-1]) + 2, dtype=bool)  # the last: any larger
         seen[codes] = True
+        self.whitespace = whitespace
+        if not whitespace:
+            seen[_SPACES] = False
         self.size = int(seen.sum())
-        self.table = np.cumsum(seen, dtype=running_type(len(seen))) * seen
+        self.table = np.full(len(seen), self.size + 1, dtype=np.int32)
+        self.table[seen] = np.arange(1, self.size + 1, dtype=np.int32)
+        if not whitespace:
+            self.table[_SPACES] = 0
 
     def encode(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Symbol ids of code points; the line lengths stay."""
-        ids = self.table[np.minimum(codes, len(self.table) - 1)]
-        ids[ids == 0] = self.size + 1
-        return ids, lengths
+        """Symbol ids of code points, whitespace removed unless kept, and the line lengths that leaves
+        (block by block of lines)."""
+        offsets = np.concatenate([[0], np.cumsum(lengths)])
+        blocks = [self._encode(codes[offsets[a] : offsets[b]], lengths[a:b]) for a, b in line_blocks(len(lengths))]
+        if not blocks:
+            return np.zeros(0, dtype=np.int32), lengths
+        return np.concatenate([ids for ids, _ in blocks]), np.concatenate([kept for _, kept in blocks])
+
+    def _encode(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if len(codes) and int(codes.max()) >= len(self.table):
+            codes = np.minimum(codes, len(self.table) - 1)
+        ids = self.table[codes]
+        if self.whitespace:
+            return ids, lengths
+        kept = ids != 0
+        return ids[kept], segment_sums(kept, lengths)
 
 
-def _pieces(words: list[str]) -> list[tuple[str, ...]]:
-    """sacrebleu's chrF++ split of each word: one punctuation mark off the end, else off the start."""
-    return [
-        (word[:-1], word[-1])
-        if word[-1] in PUNCTUATION and len(word) > 1
-        else (word[0], word[1:])
-        if word[0] in PUNCTUATION and len(word) > 1
-        else (word,)
-        for word in words
-    ]
+def line_blocks(n_lines: int) -> list[tuple[int, int]]:
+    """Ranges of at most ``BLOCK_LINES`` lines covering 0..n_lines."""
+    return list(pairwise([*range(0, n_lines, BLOCK_LINES), n_lines]))
+
+
+LONG_WORDS = 16  # bytes per word on average beyond which words are numbered as bytes, not keyed
+_PUNCTUATION_BYTES = np.zeros(256, dtype=bool)
+_PUNCTUATION_BYTES[list(PUNCTUATION.encode())] = True
+
+
+def _pieces(split: Split) -> Split:
+    """sacrebleu's chrF++ split of each word (a span of UTF-8 bytes): one punctuation mark off the end,
+    else off the start, of a word longer than it (a word of more than one byte, as the mark is ASCII)."""
+    starts, ends, data = split.starts, split.ends, split.data
+    if len(starts) == 0:
+        return split
+    longer = ends - starts > 1
+    last = longer & _PUNCTUATION_BYTES[data[ends - 1]]
+    two = last | (longer & _PUNCTUATION_BYTES[data[starts]])
+    cuts = np.where(last, ends - 1, starts + 1)
+    # Each word's two pieces side by side; the second kept where the word splits.
+    piece_starts = np.stack([starts, cuts], axis=1).ravel()
+    piece_ends = np.stack([np.where(two, cuts, ends), ends], axis=1).ravel()
+    kept = np.stack([np.ones(len(two), dtype=bool), two], axis=1).ravel()
+    return Split(data, piece_starts[kept], piece_ends[kept], split.lengths + segment_sums(two, split.lengths))
 
 
 class Words:
-    """chrF++'s words as symbols: whitespace-separated words, one edge punctuation mark split off
-    (by the vocabulary, which does it once per distinct word)."""
+    """chrF++'s words as symbols: whitespace-separated words, one edge punctuation mark split off."""
 
     @staticmethod
-    def split(lines: list[str]) -> tuple[list[str], np.ndarray]:
-        """The whitespace-separated words of all lines, one after another, and each line's count."""
-        split = [line.split() for line in lines]
-        return list(chain.from_iterable(split)), np.fromiter(map(len, split), np.int64, len(split))
+    def split(lines: list[str]) -> tuple[Split, np.ndarray]:
+        """The spans of all lines' words (UTF-8 bytes), one after another, and each line's count."""
+        split = _pieces(split_lines(lines, NoneTokenizer()))
+        return split, split.lengths
 
     @staticmethod
-    def vocabulary(words: list[list[str]]) -> WordVocabulary:
-        """The vocabulary of the references' words (one list per stream)."""
-        return WordVocabulary(list(dict.fromkeys(chain.from_iterable(words))))
+    def vocabulary(split: Split, lengths: np.ndarray) -> tuple[WordVocabulary, np.ndarray, np.ndarray]:
+        """The vocabulary of the references' words, and their ids and line lengths."""
+        vocabulary = WordVocabulary(split)
+        return vocabulary, vocabulary.reference_ids, lengths
+
+
+def _words(split: Split) -> list[bytes]:
+    """The words' bytes."""
+    raw = split.data.tobytes()
+    return [raw[a:b] for a, b in zip(split.starts.tolist(), split.ends.tolist(), strict=True)]
 
 
 class WordVocabulary:
-    """Tokens (reference words and their split-off pieces) numbered 1..size, any other token ``size + 1``.
-    Indexed by a reference word's number, ``first`` and ``second`` give the tokens it splits into
-    (``second`` 0: not split); ``first`` is 0 for the numbers that are not reference words."""
+    """Words numbered 1..size; any other word is ``size + 1``. Words are keyed by the engine's token keys
+    (short words packed in an integer) or, when long on average (a language written without spaces, where
+    a word is a phrase or a sentence), numbered by a dict of their bytes."""
 
-    def __init__(self, words: list[str]):
-        edge = [
-            number
-            for number, word in enumerate(words, 1)
-            if (word[-1] in PUNCTUATION or word[0] in PUNCTUATION) and len(word) > 1
-        ]
-        pieces = _pieces([words[number - 1] for number in edge])
-        # The distinct words first: word i is token i + 1.
-        tokens = dict.fromkeys(chain(words, chain.from_iterable(pieces)))
-        self.tokens = {token: number for number, token in enumerate(tokens, 1)}
-        self.size = len(self.tokens)
-        self.first, self.second = np.zeros(self.size + 2, dtype=np.int64), np.zeros(self.size + 2, dtype=np.int64)
-        self.first[1 : len(words) + 1] = np.arange(1, len(words) + 1)
-        self.first[edge], self.second[edge] = self._token_ids(pieces)
+    def __init__(self, split: Split):
+        sizes = split.ends - split.starts
+        self.by_bytes = len(sizes) > 0 and sizes.mean() > LONG_WORDS
+        if self.by_bytes:
+            self.numbers = {word: number for number, word in enumerate(dict.fromkeys(_words(split)), 1)}
+            self.size = len(self.numbers)
+            self.reference_ids = self.encode(split, split.lengths)[0]
+        else:
+            self.vocabulary, ids = Vocabulary.of(TokenKeys.of(split))
+            self.size, self.reference_ids = len(self.vocabulary), ids + 1
 
-    def _token_ids(self, pieces: list[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
-        get, unknown = self.tokens.get, self.size + 1
-        first = [get(piece[0], unknown) for piece in pieces]
-        second = [get(piece[1], unknown) if len(piece) > 1 else 0 for piece in pieces]
-        return np.array(first, dtype=np.int64), np.array(second, dtype=np.int64)
-
-    def encode(self, words: list[str], lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Token ids of all words, and each line's token count."""
-        ids = np.fromiter(map(self.tokens.get, words, repeat(0)), np.int64, len(words))
-        first, second = self.first, self.second
-        unseen = np.flatnonzero(first[ids] == 0).tolist()
-        if unseen:
-            new = list(dict.fromkeys(words[at] for at in unseen))
-            numbers = dict(zip(new, range(len(first), len(first) + len(new)), strict=True))
-            ids[unseen] = [numbers[words[at]] for at in unseen]
-            more_first, more_second = self._token_ids(_pieces(new))
-            first, second = np.concatenate([first, more_first]), np.concatenate([second, more_second])
-        first, second = first[ids], second[ids]
-        ids = np.stack([first, second], axis=1).ravel()
-        return ids[ids != 0], lengths + segment_sums(second != 0, lengths)
+    def encode(self, split: Split, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Word ids of the words; the line lengths stay."""
+        if self.by_bytes:
+            words = _words(split)
+            return np.fromiter(map(self.numbers.get, words, repeat(self.size + 1)), np.int64, len(words)), lengths
+        ids, _ = self.vocabulary.encode(TokenKeys.of(split))
+        return np.where(ids == UNKNOWN, self.size + 1, ids + 1), lengths
