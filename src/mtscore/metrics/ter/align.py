@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .beam import Alignment, Beam, alignment, cells
+from .beam import Alignment, Band, alignment, band_width, cells
 
 MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
@@ -53,15 +53,17 @@ def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray]) -> np.ndarray:
 
 
 def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarray]:
-    """``pairs`` sorted by size and cut so that each chunk's padded matrices stay in budget."""
-    pairs = pairs[np.lexsort((nr[pairs], nh[pairs]))]
-    rows, cols = nh[pairs] + 1, nr[pairs] + 1
+    """``pairs`` sorted by size and cut so that each chunk's banded matrices (pairs x rows x band)
+    stay in budget; each chunk sorted by hypothesis length, longest first (``Band``'s order)."""
+    width = band_width(nh[pairs], nr[pairs])
+    order = np.lexsort((width, nh[pairs]))
+    pairs, width, rows = pairs[order], width[order], nh[pairs[order]] + 1
     chunks, start = [], 0
     while start < len(pairs):
-        # the padded size of [start, end): end - start pairs x the last one's rows x the widest reference
-        cost = np.arange(1, len(pairs) - start + 1) * rows[start:] * np.maximum.accumulate(cols[start:])
+        # the size of [start, end): end - start pairs x the last one's rows x the widest band
+        cost = np.arange(1, len(pairs) - start + 1) * rows[start:] * np.maximum.accumulate(width[start:])
         end = start + max(1, int(np.searchsorted(cost, _CELL_BUDGET, side="right")))
-        chunks.append(pairs[start:end])
+        chunks.append(pairs[start:end][::-1])
         start = end
     return chunks
 
@@ -98,14 +100,13 @@ class _Pairs:
         nh, nr = self.nh[chunk], self.nr[chunk]
         hyp = _padded(self.hyp, self.hyp_start[chunk], nh, _HYP_PAD)
         ref = _padded(self.ref, self.ref_start[chunk], nr, _REF_PAD)
-        beam = Beam(nh, nr, hyp.shape[1], *cells(int(nh.max() + nr.max())))
-        forward = beam.forward(hyp, ref)
-        distance = forward[np.arange(len(chunk)), nh, nr]
-        found = _candidates(hyp, ref, nh, alignment(forward, hyp, ref, nh, nr), self.checked[chunk])
+        band = Band(hyp, ref, nh, nr, *cells(int(nh.max() + nr.max())))
+        forward = band.forward()
+        distance = band.distance(forward)
+        found = _candidates(hyp, ref, nh, alignment(band, forward, hyp, ref), self.checked[chunk])
         gain = np.zeros(len(chunk), dtype=np.int64)
         if found.pair.size:
-            backward = beam.backward(hyp, ref)
-            shifted_distance = beam.shifted_distances(forward, backward, hyp, ref, found.pair, found.window())
+            shifted_distance = band.shifted_distances(forward, band.backward(), hyp, found.pair, found.window())
             gain, best = _best_shifts(found, distance[found.pair] - shifted_distance)
         self.checked[chunk] += found.counts
         shifted = gain > 0  # never for pairs that reached the candidate limit: they have no candidates
@@ -151,8 +152,16 @@ def _candidates(hyp: np.ndarray, ref: np.ndarray, nh: np.ndarray, alignment: Ali
     """Every shift candidate in the order sacrebleu tries them, counted per pair; the candidates
     of pairs that reach the limit are not returned (their round's best is dropped anyway)."""
     n_hyp, n_ref = hyp.shape[1], ref.shape[1]
-    near = np.abs(np.arange(n_hyp)[:, None] - np.arange(n_ref)) <= MAX_SHIFT_DIST
-    pair, a, b = np.nonzero((hyp[:, :, None] == ref[:, None, :]) & near)
+    # equal words within the shift distance, as (a, b = a + d): a band of the matrix when narrower
+    d = np.arange(-min(MAX_SHIFT_DIST, n_hyp - 1), min(MAX_SHIFT_DIST, n_ref - 1) + 1)
+    if len(d) < n_ref:
+        padded = np.pad(ref, ((0, 0), (-d[0], n_hyp + d[-1])), constant_values=_REF_PAD)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, len(d), axis=1)[:, :n_hyp]
+        pair, a, k = np.nonzero(hyp[:, :, None] == windows)
+        b = a + d[k]
+    else:
+        near = np.abs(np.arange(n_hyp)[:, None] - np.arange(n_ref)) <= MAX_SHIFT_DIST
+        pair, a, b = np.nonzero((hyp[:, :, None] == ref[:, None, :]) & near)
     run = _match_lengths(hyp, ref, pair, a, b)
     # lengths allowed: both blocks hold an error, and b's aligned position is not in the hypothesis block
     first_hyp_err = _next_true(alignment.hyp_err)
