@@ -41,15 +41,40 @@ MAX_CELLS = 1 << 27
 _HYP_PAD, _REF_PAD = -1, -2  # never equal to each other nor to a word id (ids >= 0, unknown words -1)
 
 
-def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray]) -> np.ndarray:
+def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray], groups: np.ndarray | None = None) -> np.ndarray:
     """Tercom's number of edits of each hypothesis against its reference (token ids; ids of
-    hypothesis words absent from the reference may all be -1). int64, one per pair."""
+    hypothesis words absent from the reference may all be -1). int64, one per pair.
+
+    With ``groups`` (one id per pair; e.g. a segment's references), only each group's fewest
+    edits are needed: a pair whose lower bound reaches a known upper bound of its group's fewest
+    stops early, and its count is then an upper bound of its own edits. The minimum over each
+    group stays exact: the pair that attains it either runs to the end, or stops with a lower
+    bound that equals it, met by another pair's upper bound (never above its exact count)."""
     pairs = _Pairs(hyps, refs)
     active = np.flatnonzero((pairs.nh > 0) & (pairs.nr > 0))
+    if groups is not None:
+        pairs.first_distances(active)
+        active = pairs.prune(active, groups)
     while active.size:
         still = [pairs.run_round(chunk) for chunk in _chunks(active, pairs.nh, pairs.nr)]
         active = np.concatenate(still)
+        if groups is not None:
+            active = pairs.prune(active, groups)
     return pairs.edits
+
+
+def fewest_edits_bound_flat(pairs: _Pairs) -> np.ndarray:
+    """A lower bound of each pair's edits: ``max(|hyp|, |ref|)`` minus the words they share (as
+    multisets). Shifts keep the hypothesis' words, an alignment matches only equal words, and the
+    beam only removes paths. (Hypothesis ids of -1, words no reference has, match nothing.)"""
+    size = np.int64(max(int(pairs.hyp.max(initial=0)), int(pairs.ref.max(initial=0))) + 2)
+    every = np.arange(len(pairs.nh))
+    hyp_keys = np.repeat(every, pairs.nh) * size + pairs.hyp
+    hyp_keys, hyp_counts = np.unique(hyp_keys[pairs.hyp >= 0], return_counts=True)
+    ref_keys, ref_counts = np.unique(np.repeat(every, pairs.nr) * size + pairs.ref, return_counts=True)
+    shared, in_hyp, in_ref = np.intersect1d(hyp_keys, ref_keys, assume_unique=True, return_indices=True)
+    overlap = np.bincount(shared // size, np.minimum(hyp_counts[in_hyp], ref_counts[in_ref]), minlength=len(every))
+    return np.maximum(pairs.nh, pairs.nr) - overlap.astype(np.int64)
 
 
 def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarray]:
@@ -94,13 +119,38 @@ class _Pairs:
         self.checked = np.zeros(len(hyps), dtype=np.int64)
         # an empty reference: one deletion per hypothesis word; an empty hypothesis: one insertion per reference word
         self.edits = np.where(self.nr == 0, self.nh, self.nr)
+        self.upper = self.edits.copy()  # shifts so far + the current distance: never below the final count
 
-    def run_round(self, chunk: np.ndarray) -> np.ndarray:
-        """One greedy shift step for the pairs of ``chunk``; returns those that shifted."""
+    def first_distances(self, active: np.ndarray) -> None:
+        """The upper bounds before any shift: the distances of the unshifted hypotheses."""
+        for chunk in _chunks(active, self.nh, self.nr):
+            band = self._band(chunk)[0]
+            self.upper[chunk] = band.distance(band.forward())
+
+    def prune(self, active: np.ndarray, groups: np.ndarray) -> np.ndarray:
+        """Stop the pairs whose lower bound reaches their group's smallest upper bound (their
+        count: that upper bound); returns the others."""
+        if not active.size:
+            return active
+        if not hasattr(self, "lower"):
+            self.lower = fewest_edits_bound_flat(self)
+        best = np.full(int(groups.max()) + 1, np.iinfo(np.int64).max)
+        np.minimum.at(best, groups, self.upper)
+        stop = self.lower[active] >= best[groups[active]]
+        self.edits[active[stop]] = self.upper[active[stop]]
+        return active[~stop]
+
+    def _band(self, chunk: np.ndarray) -> tuple[Band, np.ndarray, np.ndarray]:
+        """The chunk's band and its padded hypotheses and references."""
         nh, nr = self.nh[chunk], self.nr[chunk]
         hyp = _padded(self.hyp, self.hyp_start[chunk], nh, _HYP_PAD)
         ref = _padded(self.ref, self.ref_start[chunk], nr, _REF_PAD)
-        band = Band(hyp, ref, nh, nr, *cells(int(nh.max() + nr.max())))
+        return Band(hyp, ref, nh, nr, *cells(int(nh.max() + nr.max()))), hyp, ref
+
+    def run_round(self, chunk: np.ndarray) -> np.ndarray:
+        """One greedy shift step for the pairs of ``chunk``; returns those that shifted."""
+        band, hyp, ref = self._band(chunk)
+        nh = self.nh[chunk]
         forward = band.forward()
         distance = band.distance(forward)
         found = _candidates(hyp, ref, nh, alignment(band, forward, hyp, ref), self.checked[chunk])
@@ -111,9 +161,10 @@ class _Pairs:
         self.checked[chunk] += found.counts
         shifted = gain > 0  # never for pairs that reached the candidate limit: they have no candidates
         done = chunk[~shifted]
-        self.edits[done] = self.shifts[done] + distance[~shifted]
+        self.edits[done] = self.upper[done] = self.shifts[done] + distance[~shifted]
         if shifted.any():
             self._apply(chunk[shifted], found.window(best[shifted]))
+            self.upper[chunk[shifted]] = self.shifts[chunk[shifted]] + (distance - gain)[shifted]
         return chunk[shifted]
 
     def _apply(self, pairs: np.ndarray, window: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:

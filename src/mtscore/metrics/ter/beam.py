@@ -30,10 +30,11 @@ def cells(longest: int) -> tuple[type[np.signedinteger[Any]], int]:
 
 
 def band_width(nh: np.ndarray, nr: np.ndarray) -> np.ndarray:
-    """Per pair, an upper bound of the stored band ``W`` (for sizing chunks)."""
+    """Per pair, about the stored band ``W`` (for sizing chunks): the whole row unless a band of
+    the beam's width is less than half of it."""
     ratio = nr / np.maximum(nh, 1)
     width = np.where(ratio / 2 > BEAM_WIDTH, np.ceil(ratio / 2 + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
-    return np.minimum(nr + 1, 2 * width + 2)
+    return np.where(nr + 1 <= 4 * width + 2, nr + 1, 2 * width + 1)
 
 
 class Band:
@@ -64,6 +65,8 @@ class Band:
         lo[0], hi[0] = 0, nr + 1  # row 0: inserting the reference's first j words
         # one more column than the widest row: row 0 is stored from the column before row 1's first
         w = int(np.minimum(nr + 1, (hi[1:] - lo[1:]).max(axis=0) + 1).max())
+        if int(nr.max()) + 1 <= 2 * w:  # a band saves little: store whole rows (simpler steps)
+            w = int(nr.max()) + 1
         off = np.maximum(0, np.minimum(lo, nr + 1 - w))
         off[0] = np.maximum(0, np.minimum(lo[1] - 1, nr + 1 - w))
         self.n, self.w, self.off = n, w, off
@@ -218,7 +221,11 @@ def _moved(rows: np.ndarray, shift: np.ndarray, inf: np.signedinteger[Any]) -> n
 
 
 def _running_min(x: np.ndarray) -> None:
-    """In place, along the first axis: ``x[c] = min(x[:c + 1])`` (doubling steps, few NumPy calls)."""
+    """In place, along the first axis: ``x[c] = min(x[:c + 1])``: NumPy's accumulate for few pairs,
+    else doubling steps (accumulate along a non-contiguous axis is slow for many)."""
+    if x.shape[1] <= 100:
+        np.minimum.accumulate(x, axis=0, out=x)
+        return
     step = 1
     while step < len(x):
         np.minimum(x[step:], x[:-step], out=x[step:])
