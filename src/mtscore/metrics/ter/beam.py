@@ -109,7 +109,8 @@ class Band:
         out[0] = self.first
         for i in range(1, len(out)):
             m = int(self.active[i])
-            row = _down(out[i - 1, :, :m], None if self.dense else self.delta[i - 1, :m], self.differ[i, :, :m], self.inf)
+            delta = None if self.dense else self.delta[i - 1, :m]
+            row = _down(out[i - 1, :, :m], delta, self.differ[i, :, :m], self.inf)
             masked = self.masked[i, :m].any()
             out[i, :, :m] = _insert(row, self.cols, self.valid(i, m) if masked else None, self.inf)
         return out
@@ -181,14 +182,6 @@ class Band:
         out[order] = distance
         return out
 
-    def cell(self, forward: np.ndarray, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """``F`` at absolute column ``j`` of row ``i`` (unreachable outside the stored band)."""
-        if self.dense:  # every column of the reference is stored
-            return forward[i, j, pair]
-        slot = j - self.off[i, pair]
-        inside = (slot >= 0) & (slot < self.w)
-        return np.where(inside, forward[i, np.clip(slot, 0, self.w - 1), pair], self.inf)
-
 
 def _down(prev: np.ndarray, delta: np.ndarray | None, differ: np.ndarray, inf: np.signedinteger[Any]) -> np.ndarray:
     """A row from the previous one (deletion, or match/substitution costing ``differ``), before
@@ -212,12 +205,29 @@ def _insert(row: np.ndarray, cols: np.ndarray, valid: np.ndarray | None, inf: np
 
 
 def _moved(rows: np.ndarray, shift: np.ndarray, inf: np.signedinteger[Any]) -> np.ndarray:
-    """``out[c, p] = rows[c + shift[p], p]``, unreachable where that is outside the band."""
+    """``out[c, p] = rows[c + shift[p], p]``, unreachable where that is outside the band (one
+    slice per distinct shift: a row's bands move by a few columns at most)."""
+    low, high = (int(shift.min()), int(shift.max())) if shift.size else (0, 0)
+    if low == high:
+        return _slid(rows, low, inf)
+    out = np.empty_like(rows)
+    for value in range(low, high + 1):
+        which = np.flatnonzero(shift == value)
+        if which.size:
+            out[:, which] = _slid(rows[:, which], value, inf)
+    return out
+
+
+def _slid(rows: np.ndarray, shift: int, inf: np.signedinteger[Any]) -> np.ndarray:
+    """``out[c] = rows[c + shift]``, unreachable outside."""
     w = len(rows)
-    padded = np.full((w + 2, rows.shape[1]), inf, dtype=rows.dtype)
-    padded[1:-1] = rows
-    index = np.clip(np.arange(w)[:, None] + shift + 1, 0, w + 1)
-    return np.take_along_axis(padded, index, axis=0)
+    shift = max(-w, min(w, shift))
+    out = np.empty_like(rows)
+    if shift >= 0:
+        out[: w - shift], out[w - shift :] = rows[shift:], inf
+    else:
+        out[-shift:], out[:-shift] = rows[: w + shift], inf
+    return out
 
 
 def _running_min(x: np.ndarray) -> None:
@@ -248,13 +258,18 @@ def alignment(band: Band, forward: np.ndarray, hyp: np.ndarray, ref: np.ndarray)
     ref_err = np.zeros(ref.shape, dtype=bool)
     i, j = band.nh.astype(np.int64), band.nr.astype(np.int64)
     live = np.arange(band.n)
+    w, off = band.w, band.off
     while live.size:
         ii, jj = i[live], j[live]
-        here = band.cell(forward, live, ii, jj)
         up, left = np.maximum(ii - 1, 0), np.maximum(jj - 1, 0)
+        here = forward[ii, np.maximum(jj - off[ii, live], 0), live]  # on the path: stored (row 0: unused)
+        above = jj - off[up, live]  # the slot of column j in the row above (>= 0: bands move right)
+        stored = above < w
         differ = hyp[live, up] != ref[live, left]
-        diagonal = (ii > 0) & (jj > 0) & (band.cell(forward, live, up, left) + differ == here)
-        deletion = (ii > 0) & ~diagonal & ((jj == 0) | (band.cell(forward, live, up, jj) + 1 == here))
+        before = forward[up, np.minimum(above, w) - 1, live]  # column j - 1 (slot -1: the path is not there)
+        diagonal = (ii > 0) & (jj > 0) & (above > 0) & (above <= w) & (before + differ == here)
+        straight_up = forward[up, np.minimum(above, w - 1), live]
+        deletion = ~diagonal & (ii > 0) & ((jj == 0) | (stored & (straight_up + 1 == here)))
         insertion = ~diagonal & ~deletion
         takes_hyp, takes_ref = diagonal | deletion, diagonal | insertion
         hyp_err[live[takes_hyp], up[takes_hyp]] = (deletion | differ)[takes_hyp]
