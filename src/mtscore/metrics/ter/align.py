@@ -47,13 +47,17 @@ def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray], groups: np.ndarr
 
     With ``groups`` (one id per pair; e.g. a segment's references), only each group's fewest
     edits are needed: a pair whose lower bound reaches a known upper bound of its group's fewest
-    stops early, and its count is then an upper bound of its own edits. The minimum over each
+    stops early, and its count is then an upper bound of its own edits (maybe int64's largest). The minimum over each
     group stays exact: the pair that attains it either runs to the end, or stops with a lower
     bound that equals it, met by another pair's upper bound (never above its exact count)."""
     pairs = _Pairs(hyps, refs)
     active = np.flatnonzero((pairs.nh > 0) & (pairs.nr > 0))
-    if groups is not None:
-        pairs.first_distances(active)
+    if groups is not None:  # an upper bound for each group first: its pair of smallest lower bound
+        pairs.lower = _fewest_edits_bound(pairs)
+        pairs.upper[active] = np.iinfo(np.int64).max  # none known yet
+        order = active[np.lexsort((pairs.lower[active], groups[active]))]
+        leaders = order[np.flatnonzero(np.diff(groups[order], prepend=-1))]
+        pairs.first_distances(leaders)
         active = pairs.prune(active, groups)
     while active.size:
         still = [pairs.run_round(chunk) for chunk in _chunks(active, pairs.nh, pairs.nr)]
@@ -63,7 +67,7 @@ def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray], groups: np.ndarr
     return pairs.edits
 
 
-def fewest_edits_bound_flat(pairs: _Pairs) -> np.ndarray:
+def _fewest_edits_bound(pairs: _Pairs) -> np.ndarray:
     """A lower bound of each pair's edits: ``max(|hyp|, |ref|)`` minus the words they share (as
     multisets). Shifts keep the hypothesis' words, an alignment matches only equal words, and the
     beam only removes paths. (Hypothesis ids of -1, words no reference has, match nothing.)"""
@@ -120,6 +124,7 @@ class _Pairs:
         # an empty reference: one deletion per hypothesis word; an empty hypothesis: one insertion per reference word
         self.edits = np.where(self.nr == 0, self.nh, self.nr)
         self.upper = self.edits.copy()  # shifts so far + the current distance: never below the final count
+        self.lower = self.edits  # replaced by ``_fewest_edits_bound`` where groups are pruned
 
     def first_distances(self, active: np.ndarray) -> None:
         """The upper bounds before any shift: the distances of the unshifted hypotheses."""
@@ -132,8 +137,6 @@ class _Pairs:
         count: that upper bound); returns the others."""
         if not active.size:
             return active
-        if not hasattr(self, "lower"):
-            self.lower = fewest_edits_bound_flat(self)
         best = np.full(int(groups.max()) + 1, np.iinfo(np.int64).max)
         np.minimum.at(best, groups, self.upper)
         stop = self.lower[active] >= best[groups[active]]

@@ -75,7 +75,7 @@ class Band:
         self.active = np.searchsorted(-nh, -np.arange(n_rows + 2), side="right")  # active[i]: pairs with nh >= i
         self.lo, self.hi = lo - off, hi - off  # the beam's slots [lo, hi) of each row
         # where some stored cell of the reference is outside the beam: those rows need masking
-        self.masked = (self.lo > 0) | (self.hi < np.minimum(nr + 1 - off, w))  # (row, pair)
+        self.cut_left, self.cut_right = self.lo > 0, self.hi < np.minimum(nr + 1 - off, w)  # (row, pair)
         self.ref = np.pad(ref, ((0, 0), (1, w + 1)), constant_values=_REF_PAD)  # ref[p, j]: word j - 1
         self.delta = off[1:] - off[:-1]  # how far each row's band starts right of the previous one's
         self.dense = not off.any()  # every band starts at column 0: rows line up
@@ -87,15 +87,15 @@ class Band:
             window = np.lib.stride_tricks.sliding_window_view(self.ref, w, axis=1)[every, off[1:]].transpose(0, 2, 1)
         np.not_equal(hyp.T[:, None, :], window, out=self.differ[1:])
         slots = np.arange(w)[:, None]
-        self.first = np.where(self.valid(0, n), off[0] + slots, self.inf).astype(dtype)
+        self.first = np.where(slots < self.hi[0], off[0] + slots, self.inf).astype(dtype)
         last_valid = (slots >= self.lo[nh, every]) & (slots < self.hi[nh, every])
         self.end = np.where(last_valid, (nr - off[nh, every]) - slots, self.inf).astype(dtype)
 
-    def valid(self, i: int | np.ndarray, m: int | np.ndarray) -> np.ndarray:
-        """(slot, pair): which stored cells of row ``i`` are in the beam, for the first ``m`` pairs
-        (or, with arrays, for rows ``i`` of pairs ``m``)."""
-        pairs = slice(None, m) if isinstance(m, int) else m
-        return (self.cols >= self.lo[i, pairs]) & (self.cols < self.hi[i, pairs])
+    def cuts(self, i: int | np.ndarray, pairs: slice | np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Row ``i``'s beam ``[lo, hi)`` for ``pairs`` (with arrays: rows ``i`` of pairs ``pairs``),
+        each None where it cuts no stored cell of the reference."""
+        lo = self.lo[i, pairs] if self.cut_left[i, pairs].any() else None
+        return lo, self.hi[i, pairs] if self.cut_right[i, pairs].any() else None
 
     def distance(self, forward: np.ndarray) -> np.ndarray:
         """Each pair's edit distance: its last row's cell at the end of the reference."""
@@ -111,8 +111,7 @@ class Band:
             m = int(self.active[i])
             delta = None if self.dense else self.delta[i - 1, :m]
             row = _down(out[i - 1, :, :m], delta, self.differ[i, :, :m], self.inf)
-            masked = self.masked[i, :m].any()
-            out[i, :, :m] = _insert(row, self.cols, self.valid(i, m) if masked else None, self.inf)
+            out[i, :, :m] = _insert(row, self.cols, *self.cuts(i, slice(None, m)), self.inf)
         return out
 
     def backward(self) -> np.ndarray:
@@ -132,13 +131,13 @@ class Band:
             else:
                 delta = self.delta[i, :m_next]
                 row = np.minimum(_moved(below, -delta, inf) + 1, _moved(diagonal, 1 - delta, inf))
-            valid = self.valid(i, m_next) if self.masked[i, :m_next].any() else None
-            if valid is not None:
-                row = np.where(valid, row, inf)
+            lo, hi = self.cuts(i, slice(None, m_next))
+            if hi is not None:  # insertions (leftwards) from within the beam only
+                row = np.where(cols < hi, row, inf)
             row += cols
             _running_min(row[::-1])
             row -= cols
-            out[i, :, :m_next] = row if valid is None else np.where(valid, row, inf)
+            out[i, :, :m_next] = row if lo is None else np.where(cols >= lo, row, inf)
         return out
 
     def shifted_distances(
@@ -173,8 +172,7 @@ class Band:
                     differ = words != self.ref[p, row_off + self.cols]
                     row = _down(row[:, :n], row_off - off[:n], differ, self.inf)
                     off = row_off
-                masked = self.masked[i, p].any()
-                row = _insert(row, self.cols, self.valid(i, p) if masked else None, self.inf)
+                row = _insert(row, self.cols, *self.cuts(i, p), self.inf)
             ending = slice(n_next, n)
             below = backward[i[ending], :, p[ending]].T
             distance[ending] = (row[:, ending] + below).min(axis=0)
@@ -193,15 +191,18 @@ def _down(prev: np.ndarray, delta: np.ndarray | None, differ: np.ndarray, inf: n
     return np.minimum(_moved(prev, delta, inf) + 1, _moved(prev, delta - 1, inf) + differ)
 
 
-def _insert(row: np.ndarray, cols: np.ndarray, valid: np.ndarray | None, inf: np.signedinteger[Any]) -> np.ndarray:
-    """The row (in place when it can) with the beam kept (``valid``; None: all of it) and
-    insertions added within it: a running minimum of ``row - column`` from the left."""
-    if valid is not None:
-        row = np.where(valid, row, inf)
+def _insert(
+    row: np.ndarray, cols: np.ndarray, lo: np.ndarray | None, hi: np.ndarray | None, inf: np.signedinteger[Any]
+) -> np.ndarray:
+    """The row (in place when it can) with insertions added within the beam ``[lo, hi)`` (None:
+    no cut), a running minimum of ``row - column`` from the left: cells left of the beam are
+    cleared before (they would feed it), cells right of it after (they only take from it)."""
+    if lo is not None:
+        row = np.where(cols >= lo, row, inf)
     row -= cols
     _running_min(row)
     row += cols
-    return row if valid is None else np.where(valid, row, inf)
+    return row if hi is None else np.where(cols < hi, row, inf)
 
 
 def _moved(rows: np.ndarray, shift: np.ndarray, inf: np.signedinteger[Any]) -> np.ndarray:
