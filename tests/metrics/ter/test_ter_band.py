@@ -60,12 +60,15 @@ def test_two_thousand_word_segments_memory_is_rows_times_beam():
 
 
 def test_long_pairs_are_banded_short_ones_dense():
-    """The band is used where it is narrower than half the reference, and is tercom's beam."""
-    ids = np.arange(300, dtype=np.int32)
+    """The band is used where it is narrower than a third of the reference, and is tercom's beam;
+    with a wide beam (length ratio above 50), row 0 is stored from mid-row."""
+    ids = np.arange(400, dtype=np.int32)
     band = ter_beam.Band(ids[None, :300], ids[None, :300], np.array([300]), np.array([300]), np.int16, 1 << 13)
     assert not band.dense and band.w == 2 * ter_beam.BEAM_WIDTH + 1
     short = ter_beam.Band(ids[None, :40], ids[None, :40], np.array([40]), np.array([40]), np.int16, 1 << 13)
     assert short.dense and short.w == 41
+    wide = ter_beam.Band(ids[None, :5], ids[None, :400], np.array([5]), np.array([400]), np.int16, 1 << 13)
+    assert not wide.dense and wide.w > 2 * ter_beam.BEAM_WIDTH + 1 and wide.off[0, 0] > 0
 
 
 @st.composite
@@ -100,9 +103,9 @@ def edited(draw, min_words: int, max_words: int, vocabulary: int):
 
 
 @fixed(max_examples=12)
-@given(pair=edited(110, 180, vocabulary=60))
+@given(pair=edited(160, 220, vocabulary=60))
 def test_generated_banded_segments(pair):
-    """References longer than twice the band (102 words): the banded path, both ways round."""
+    """References longer than three times the band (153 words): the banded path, both ways round."""
     hypothesis, reference = pair
     same(hypothesis, [reference])
     same(reference, [hypothesis])
@@ -110,11 +113,11 @@ def test_generated_banded_segments(pair):
 
 @fixed(max_examples=15)
 @given(
-    short=st.lists(st.sampled_from([f"w{i}" for i in range(8)]), min_size=1, max_size=6),
-    long=st.lists(st.sampled_from([f"w{i}" for i in range(8)]), min_size=300, max_size=420),
+    short=st.lists(st.sampled_from([f"w{i}" for i in range(8)]), min_size=1, max_size=7),
+    long=st.lists(st.sampled_from([f"w{i}" for i in range(8)]), min_size=300, max_size=480),
 )
 def test_generated_wide_beam_banded(short, long):
-    """A length ratio above 50 (a wider beam) with a band: row 0 is stored from mid-row."""
+    """A length ratio above 50 (a wider beam), stored whole or as a band."""
     hypothesis, reference = " ".join(short), " ".join(long)
     same(hypothesis, [reference])
     same(reference, [hypothesis])

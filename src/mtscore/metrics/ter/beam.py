@@ -31,10 +31,10 @@ def cells(longest: int) -> tuple[type[np.signedinteger[Any]], int]:
 
 def band_width(nh: np.ndarray, nr: np.ndarray) -> np.ndarray:
     """Per pair, about the stored band ``W`` (for sizing chunks): the whole row unless a band of
-    the beam's width is less than half of it."""
+    the beam's width is less than a third of it."""
     ratio = nr / np.maximum(nh, 1)
     width = np.where(ratio / 2 > BEAM_WIDTH, np.ceil(ratio / 2 + BEAM_WIDTH), BEAM_WIDTH).astype(np.int64)
-    return np.where(nr + 1 <= 4 * width + 2, nr + 1, 2 * width + 1)
+    return np.where(nr + 1 <= 6 * width + 3, nr + 1, 2 * width + 1)
 
 
 class Band:
@@ -65,7 +65,7 @@ class Band:
         lo[0], hi[0] = 0, nr + 1  # row 0: inserting the reference's first j words
         # one more column than the widest row: row 0 is stored from the column before row 1's first
         w = int(np.minimum(nr + 1, (hi[1:] - lo[1:]).max(axis=0) + 1).max())
-        if int(nr.max()) + 1 <= 2 * w:  # a band saves little: store whole rows (simpler steps)
+        if int(nr.max()) + 1 <= 3 * w:  # a band saves little: store whole rows (simpler steps)
             w = int(nr.max()) + 1
         off = np.maximum(0, np.minimum(lo, nr + 1 - w))
         off[0] = np.maximum(0, np.minimum(lo[1] - 1, nr + 1 - w))
@@ -154,9 +154,9 @@ class Band:
         lo, k, rot = window
         order = np.argsort(-k, kind="stable")
         pair, lo, k, rot = pair[order], lo[order], k[order], rot[order]
-        row = forward[lo, :, pair].T
+        row = np.ascontiguousarray(forward[lo, :, pair].T)
         off = self.off[lo, pair]
-        refs = self.ref[pair, : self.w].T if self.dense else None
+        refs = np.ascontiguousarray(self.ref[pair, : self.w].T) if self.dense else None
         distance = np.empty(len(pair), dtype=np.int64)
         longest = int(k.max(initial=0))
         n_left = np.searchsorted(-k, -np.arange(longest + 2), side="right")  # n_left[s]: k >= s
