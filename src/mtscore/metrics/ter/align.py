@@ -2,7 +2,7 @@
 
 Tercom (Snover et al., 2006) counts the edits that turn a hypothesis into its reference:
 insertions, deletions and substitutions of words (a Levenshtein distance computed within a beam,
-``mtscore.ter_beam``), plus *shifts* that move a block of hypothesis words elsewhere, each counting
+``beam``), plus *shifts* that move a block of hypothesis words elsewhere, each counting
 as one edit. Finding the best shifts is hard, so tercom is greedy: while some shift lowers the
 edit distance, it applies the one that lowers it most (ties: the longest block, then the
 earliest block, then the earliest target).
@@ -21,7 +21,10 @@ search stops and that round's best shift is dropped.
 
 The engine works in rounds over the pairs still shifting, in chunks of pairs of similar size:
 per chunk one forward pass and its backtrace, the candidates enumerated with array operations,
-and each distinct candidate scored by recomputing only the rows its shift changes.
+and each distinct candidate scored by recomputing only the rows its shift changes. Matrices are
+stored as bands of the beam (``beam.Band``), and equal words are looked for within the shift
+distance only, so memory grows with length x beam. With several references per segment, a pair
+stops as soon as it cannot give its segment's fewest edits (``count_edits``).
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
 MAX_SHIFT_CANDIDATES = 1000
 
-_CELL_BUDGET = 1 << 21  # pairs x rows x columns per chunk (bounds memory)
-# The largest matrix one pair may need (rows x columns, 4 bytes each, forward and backward):
-# longer segments are refused rather than exhausting memory (a 300,000-word pair would need 335 GiB).
+_CELL_BUDGET = 1 << 21  # pairs x rows x stored columns per chunk (bounds memory)
+# The largest (rows + 1) x (reference + 1) a pair may have: longer segments are refused (a
+# 300,000-word pair was 335 GiB of whole matrices; the band is far smaller, but the shift search
+# of such a pair would still run for hours).
 MAX_CELLS = 1 << 27
 _HYP_PAD, _REF_PAD = -1, -2  # never equal to each other nor to a word id (ids >= 0, unknown words -1)
 
@@ -214,8 +218,10 @@ def _candidates(hyp: np.ndarray, ref: np.ndarray, nh: np.ndarray, alignment: Ali
         pair, a, k = np.nonzero(hyp[:, :, None] == windows)
         b = a + d[k]
     else:
-        near = np.abs(np.arange(n_hyp)[:, None] - np.arange(n_ref)) <= MAX_SHIFT_DIST
-        pair, a, b = np.nonzero((hyp[:, :, None] == ref[:, None, :]) & near)
+        equal = hyp[:, :, None] == ref[:, None, :]
+        if max(n_hyp, n_ref) > MAX_SHIFT_DIST + 1:
+            equal &= np.abs(np.arange(n_hyp)[:, None] - np.arange(n_ref)) <= MAX_SHIFT_DIST
+        pair, a, b = np.nonzero(equal)
     run = _match_lengths(hyp, ref, pair, a, b)
     # lengths allowed: both blocks hold an error, and b's aligned position is not in the hypothesis block
     first_hyp_err = _next_true(alignment.hyp_err)
