@@ -137,13 +137,15 @@ class _Pairs:
             self.upper[chunk] = band.distance(band.forward())
 
     def prune(self, active: np.ndarray, groups: np.ndarray) -> np.ndarray:
-        """Stop the pairs whose lower bound reaches their group's smallest upper bound (their
-        count: that upper bound); returns the others."""
+        """Stop the pairs whose lower bound (shifts so far + the shared-words bound of the
+        distance) reaches their group's smallest upper bound (their count: their own upper
+        bound); returns the others."""
         if not active.size:
             return active
         best = np.full(int(groups.max()) + 1, np.iinfo(np.int64).max)
         np.minimum.at(best, groups, self.upper)
-        stop = self.lower[active] >= best[groups[active]]
+        # the shifts made so far only add to the bound: the distance never falls below it
+        stop = self.shifts[active] + self.lower[active] >= best[groups[active]]
         self.edits[active[stop]] = self.upper[active[stop]]
         return active[~stop]
 
