@@ -37,7 +37,7 @@ MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
 MAX_SHIFT_CANDIDATES = 1000
 
-_CELL_BUDGET = 1 << 21  # pairs x rows x stored columns per chunk (bounds memory)
+_CELL_BUDGET = 1 << 20  # pairs x rows x stored columns per chunk (bounds memory)
 # The largest (rows + 1) x (reference + 1) a pair may have: longer segments are refused (a
 # 300,000-word pair was 335 GiB of whole matrices; the band is far smaller, but the shift search
 # of such a pair would still run for hours).
