@@ -2,7 +2,7 @@
 
 Tercom (Snover et al., 2006) counts the edits that turn a hypothesis into its reference:
 insertions, deletions and substitutions of words (a Levenshtein distance computed within a beam,
-``mtscore.ter_beam``), plus *shifts* that move a block of hypothesis words elsewhere, each counting
+``beam``), plus *shifts* that move a block of hypothesis words elsewhere, each counting
 as one edit. Finding the best shifts is hard, so tercom is greedy: while some shift lowers the
 edit distance, it applies the one that lowers it most (ties: the longest block, then the
 earliest block, then the earliest target).
@@ -21,47 +21,82 @@ search stops and that round's best shift is dropped.
 
 The engine works in rounds over the pairs still shifting, in chunks of pairs of similar size:
 per chunk one forward pass and its backtrace, the candidates enumerated with array operations,
-and each distinct candidate scored by recomputing only the rows its shift changes.
+and each distinct candidate scored by recomputing only the rows its shift changes. Matrices are
+stored as bands of the beam (``beam.Band``), and equal words are looked for within the shift
+distance only, so memory grows with length x beam. With several references per segment, a pair
+stops as soon as it cannot give its segment's fewest edits (``count_edits``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .beam import Alignment, Beam, alignment, cells
+from .beam import Alignment, Band, alignment, band_width, cells
 
 MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
 MAX_SHIFT_CANDIDATES = 1000
 
-_CELL_BUDGET = 1 << 21  # pairs x rows x columns per chunk (bounds memory)
-# The largest matrix one pair may need (rows x columns, 4 bytes each, forward and backward):
-# longer segments are refused rather than exhausting memory (a 300,000-word pair would need 335 GiB).
+_CELL_BUDGET = 1 << 20  # pairs x rows x stored columns per chunk (bounds memory)
+# The largest (rows + 1) x (reference + 1) a pair may have: longer segments are refused (a
+# 300,000-word pair was 335 GiB of whole matrices; the band is far smaller, but the shift search
+# of such a pair would still run for hours).
 MAX_CELLS = 1 << 27
 _HYP_PAD, _REF_PAD = -1, -2  # never equal to each other nor to a word id (ids >= 0, unknown words -1)
 
 
-def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray]) -> np.ndarray:
+def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray], groups: np.ndarray | None = None) -> np.ndarray:
     """Tercom's number of edits of each hypothesis against its reference (token ids; ids of
-    hypothesis words absent from the reference may all be -1). int64, one per pair."""
+    hypothesis words absent from the reference may all be -1). int64, one per pair.
+
+    With ``groups`` (one id per pair; e.g. a segment's references), only each group's fewest
+    edits are needed: a pair whose lower bound reaches a known upper bound of its group's fewest
+    stops early, and its count is then an upper bound of its own edits (maybe int64's largest). The minimum over each
+    group stays exact: the pair that attains it either runs to the end, or stops with a lower
+    bound that equals it, met by another pair's upper bound (never above its exact count)."""
     pairs = _Pairs(hyps, refs)
     active = np.flatnonzero((pairs.nh > 0) & (pairs.nr > 0))
+    if groups is not None:  # an upper bound for each group first: its pair of smallest lower bound
+        pairs.lower = _fewest_edits_bound(pairs)
+        pairs.upper[active] = np.iinfo(np.int64).max  # none known yet
+        order = active[np.lexsort((pairs.lower[active], groups[active]))]
+        leaders = order[np.flatnonzero(np.diff(groups[order], prepend=-1))]
+        pairs.first_distances(leaders)
+        active = pairs.prune(active, groups)
     while active.size:
         still = [pairs.run_round(chunk) for chunk in _chunks(active, pairs.nh, pairs.nr)]
         active = np.concatenate(still)
+        if groups is not None:
+            active = pairs.prune(active, groups)
     return pairs.edits
 
 
+def _fewest_edits_bound(pairs: _Pairs) -> np.ndarray:
+    """A lower bound of each pair's edits: ``max(|hyp|, |ref|)`` minus the words they share (as
+    multisets). Shifts keep the hypothesis' words, an alignment matches only equal words, and the
+    beam only removes paths. (Hypothesis ids of -1, words no reference has, match nothing.)"""
+    size = np.int64(max(int(pairs.hyp.max(initial=0)), int(pairs.ref.max(initial=0))) + 2)
+    every = np.arange(len(pairs.nh))
+    hyp_keys = np.repeat(every, pairs.nh) * size + pairs.hyp
+    hyp_keys, hyp_counts = np.unique(hyp_keys[pairs.hyp >= 0], return_counts=True)
+    ref_keys, ref_counts = np.unique(np.repeat(every, pairs.nr) * size + pairs.ref, return_counts=True)
+    shared, in_hyp, in_ref = np.intersect1d(hyp_keys, ref_keys, assume_unique=True, return_indices=True)
+    overlap = np.bincount(shared // size, np.minimum(hyp_counts[in_hyp], ref_counts[in_ref]), minlength=len(every))
+    return np.maximum(pairs.nh, pairs.nr) - overlap.astype(np.int64)
+
+
 def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarray]:
-    """``pairs`` sorted by size and cut so that each chunk's padded matrices stay in budget."""
-    pairs = pairs[np.lexsort((nr[pairs], nh[pairs]))]
-    rows, cols = nh[pairs] + 1, nr[pairs] + 1
+    """``pairs`` sorted by size and cut so that each chunk's banded matrices (pairs x rows x band)
+    stay in budget; each chunk sorted by hypothesis length, longest first (``Band``'s order)."""
+    width = band_width(nh[pairs], nr[pairs])
+    order = np.lexsort((width, nh[pairs]))
+    pairs, width, rows = pairs[order], width[order], nh[pairs[order]] + 1
     chunks, start = [], 0
     while start < len(pairs):
-        # the padded size of [start, end): end - start pairs x the last one's rows x the widest reference
-        cost = np.arange(1, len(pairs) - start + 1) * rows[start:] * np.maximum.accumulate(cols[start:])
+        # the size of [start, end): end - start pairs x the last one's rows x the widest band
+        cost = np.arange(1, len(pairs) - start + 1) * rows[start:] * np.maximum.accumulate(width[start:])
         end = start + max(1, int(np.searchsorted(cost, _CELL_BUDGET, side="right")))
-        chunks.append(pairs[start:end])
+        chunks.append(pairs[start:end][::-1])
         start = end
     return chunks
 
@@ -92,27 +127,53 @@ class _Pairs:
         self.checked = np.zeros(len(hyps), dtype=np.int64)
         # an empty reference: one deletion per hypothesis word; an empty hypothesis: one insertion per reference word
         self.edits = np.where(self.nr == 0, self.nh, self.nr)
+        self.upper = self.edits.copy()  # shifts so far + the current distance: never below the final count
+        self.lower = self.edits  # replaced by ``_fewest_edits_bound`` where groups are pruned
 
-    def run_round(self, chunk: np.ndarray) -> np.ndarray:
-        """One greedy shift step for the pairs of ``chunk``; returns those that shifted."""
+    def first_distances(self, active: np.ndarray) -> None:
+        """The upper bounds before any shift: the distances of the unshifted hypotheses."""
+        for chunk in _chunks(active, self.nh, self.nr):
+            band = self._band(chunk)[0]
+            self.upper[chunk] = band.distance(band.forward())
+
+    def prune(self, active: np.ndarray, groups: np.ndarray) -> np.ndarray:
+        """Stop the pairs whose lower bound (shifts so far + the shared-words bound of the
+        distance) reaches their group's smallest upper bound (their count: their own upper
+        bound); returns the others."""
+        if not active.size:
+            return active
+        best = np.full(int(groups.max()) + 1, np.iinfo(np.int64).max)
+        np.minimum.at(best, groups, self.upper)
+        # the shifts made so far only add to the bound: the distance never falls below it
+        stop = self.shifts[active] + self.lower[active] >= best[groups[active]]
+        self.edits[active[stop]] = self.upper[active[stop]]
+        return active[~stop]
+
+    def _band(self, chunk: np.ndarray) -> tuple[Band, np.ndarray, np.ndarray]:
+        """The chunk's band and its padded hypotheses and references."""
         nh, nr = self.nh[chunk], self.nr[chunk]
         hyp = _padded(self.hyp, self.hyp_start[chunk], nh, _HYP_PAD)
         ref = _padded(self.ref, self.ref_start[chunk], nr, _REF_PAD)
-        beam = Beam(nh, nr, hyp.shape[1], *cells(int(nh.max() + nr.max())))
-        forward = beam.forward(hyp, ref)
-        distance = forward[np.arange(len(chunk)), nh, nr]
-        found = _candidates(hyp, ref, nh, alignment(forward, hyp, ref, nh, nr), self.checked[chunk])
+        return Band(hyp, ref, nh, nr, *cells(int(nh.max() + nr.max()))), hyp, ref
+
+    def run_round(self, chunk: np.ndarray) -> np.ndarray:
+        """One greedy shift step for the pairs of ``chunk``; returns those that shifted."""
+        band, hyp, ref = self._band(chunk)
+        nh = self.nh[chunk]
+        forward = band.forward()
+        distance = band.distance(forward)
+        found = _candidates(hyp, ref, nh, alignment(band, forward, hyp, ref), self.checked[chunk])
         gain = np.zeros(len(chunk), dtype=np.int64)
         if found.pair.size:
-            backward = beam.backward(hyp, ref)
-            shifted_distance = beam.shifted_distances(forward, backward, hyp, ref, found.pair, found.window())
+            shifted_distance = band.shifted_distances(forward, band.backward(), hyp, found.pair, found.window())
             gain, best = _best_shifts(found, distance[found.pair] - shifted_distance)
         self.checked[chunk] += found.counts
         shifted = gain > 0  # never for pairs that reached the candidate limit: they have no candidates
         done = chunk[~shifted]
-        self.edits[done] = self.shifts[done] + distance[~shifted]
+        self.edits[done] = self.upper[done] = self.shifts[done] + distance[~shifted]
         if shifted.any():
             self._apply(chunk[shifted], found.window(best[shifted]))
+            self.upper[chunk[shifted]] = self.shifts[chunk[shifted]] + (distance - gain)[shifted]
         return chunk[shifted]
 
     def _apply(self, pairs: np.ndarray, window: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
@@ -151,8 +212,18 @@ def _candidates(hyp: np.ndarray, ref: np.ndarray, nh: np.ndarray, alignment: Ali
     """Every shift candidate in the order sacrebleu tries them, counted per pair; the candidates
     of pairs that reach the limit are not returned (their round's best is dropped anyway)."""
     n_hyp, n_ref = hyp.shape[1], ref.shape[1]
-    near = np.abs(np.arange(n_hyp)[:, None] - np.arange(n_ref)) <= MAX_SHIFT_DIST
-    pair, a, b = np.nonzero((hyp[:, :, None] == ref[:, None, :]) & near)
+    # equal words within the shift distance, as (a, b = a + d): a band of the matrix when narrower
+    d = np.arange(-min(MAX_SHIFT_DIST, n_hyp - 1), min(MAX_SHIFT_DIST, n_ref - 1) + 1)
+    if len(d) < n_ref:
+        padded = np.pad(ref, ((0, 0), (-d[0], n_hyp + d[-1])), constant_values=_REF_PAD)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, len(d), axis=1)[:, :n_hyp]
+        pair, a, k = np.nonzero(hyp[:, :, None] == windows)
+        b = a + d[k]
+    else:
+        equal = hyp[:, :, None] == ref[:, None, :]
+        if max(n_hyp, n_ref) > MAX_SHIFT_DIST + 1:
+            equal &= np.abs(np.arange(n_hyp)[:, None] - np.arange(n_ref)) <= MAX_SHIFT_DIST
+        pair, a, b = np.nonzero(equal)
     run = _match_lengths(hyp, ref, pair, a, b)
     # lengths allowed: both blocks hold an error, and b's aligned position is not in the hypothesis block
     first_hyp_err = _next_true(alignment.hyp_err)

@@ -72,7 +72,9 @@ class TERReferences(References):
         edits = np.full(self.present.shape, np.iinfo(np.int64).max)
         # Only present references (never None) are compared.
         references = cast("list[np.ndarray]", [self.ids[s][i] for s, i in zip(streams, segments, strict=True)])
-        edits[streams, segments] = count_edits([hyp_ids[i] for i in segments], references)
+        # only each segment's fewest edits are kept: with several references, the engine may stop some early
+        groups = segments if len(segments) > self.n_segments else None
+        edits[streams, segments] = count_edits([hyp_ids[i] for i in segments], references, groups)
         statistics = np.empty((self.n_segments, 2))
         statistics[:, 0] = edits.min(axis=0)
         statistics[:, 1] = self.lengths.sum(axis=0) / self.present.sum(axis=0)

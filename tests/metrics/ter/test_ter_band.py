@@ -1,0 +1,178 @@
+"""TER's banded engine (issue 17) equals sacrebleu 2.6.0: long segments stored as a band of the
+beam (memory rows x beam, checked with tracemalloc), the banded and wide-beam paths on generated
+text, and several references, where a pair may stop early once it cannot give the minimum."""
+
+from __future__ import annotations
+
+import random
+import tracemalloc
+
+import numpy as np
+from helpers import fixed
+from hypothesis import given
+from hypothesis import strategies as st
+from sacrebleu.metrics import TER as SacreTER
+
+from mtscore.metrics.ter import TER, corpus_ter, sentence_ter
+from mtscore.metrics.ter import align as ter_align
+from mtscore.metrics.ter import beam as ter_beam
+
+
+def long_pair(n: int = 2000, seed: int = 3) -> tuple[str, str]:
+    """An ``n``-word reference and a hypothesis with substitutions, a 10-word drift off the
+    pseudo-diagonal (10 deletions, later 10 insertions) and a shifted block."""
+    rng = random.Random(seed)
+    ref = [f"w{rng.randrange(5000)}" for _ in range(n)]
+    hyp = list(ref)
+    for k in range(12):
+        hyp[rng.randrange(n)] = f"x{k}"
+    del hyp[400:410]
+    hyp[1600:1600] = [f"y{k}" for k in range(10)]
+    block = hyp[900:903]
+    del hyp[900:903]
+    hyp[915:915] = block
+    return " ".join(hyp), " ".join(ref)
+
+
+def same(hypothesis: str, references: list[str]) -> None:
+    ours, theirs = sentence_ter(hypothesis, references), SacreTER().sentence_score(hypothesis, references)
+    assert (ours.num_edits, ours.ref_length) == (theirs.num_edits, theirs.ref_length)
+
+
+def test_two_thousand_word_segments_equal_sacrebleu():
+    hypothesis, reference = long_pair()
+    same(hypothesis, [reference])
+    assert sentence_ter(hypothesis, [reference]).num_edits == 33
+
+
+def test_two_thousand_word_segments_memory_is_rows_times_beam():
+    """Whole matrices of 2,001 x 2,001 cells took over 80 MB; the band (2,001 x 52 cells per
+    matrix) and the candidate search stay under 8 MB (tracemalloc sees NumPy's buffers)."""
+    hypothesis, reference = long_pair()
+    sentence_ter("a b", ["a b"])  # imports and caches outside the measure
+    tracemalloc.start()
+    try:
+        sentence_ter(hypothesis, [reference])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, peak
+
+
+def test_long_pairs_are_banded_short_ones_dense():
+    """The band is used where it is narrower than a third of the reference, and is tercom's beam;
+    with a wide beam (length ratio above 50), row 0 is stored from mid-row."""
+    ids = np.arange(400, dtype=np.int32)
+    band = ter_beam.Band(ids[None, :300], ids[None, :300], np.array([300]), np.array([300]), np.int16, 1 << 13)
+    assert not band.dense and band.w == 2 * ter_beam.BEAM_WIDTH + 1
+    short = ter_beam.Band(ids[None, :40], ids[None, :40], np.array([40]), np.array([40]), np.int16, 1 << 13)
+    assert short.dense and short.w == 41
+    wide = ter_beam.Band(ids[None, :5], ids[None, :400], np.array([5]), np.array([400]), np.int16, 1 << 13)
+    assert not wide.dense and wide.w > 2 * ter_beam.BEAM_WIDTH + 1 and wide.off[0, 0] > 0
+
+
+@st.composite
+def edited(draw, min_words: int, max_words: int, vocabulary: int):
+    """A reference and a hypothesis made from it by a few substitutions, deletions, insertions and
+    block moves (few shift candidates, so that sacrebleu stays fast on long text)."""
+    words = st.integers(0, vocabulary - 1).map(lambda i: f"w{i}")
+    ref = draw(st.lists(words, min_size=min_words, max_size=max_words))
+    hyp = list(ref)
+    for _ in range(draw(st.integers(0, 8))):
+        kind = draw(st.sampled_from(["sub", "del", "ins", "move", "run"]))
+        at = draw(st.integers(0, max(0, len(hyp) - 1)))
+        if kind == "sub" and hyp:
+            hyp[at] = draw(words)
+        elif kind == "del" and hyp:
+            del hyp[at]
+        elif kind == "ins":
+            hyp.insert(at, draw(words))
+        elif kind == "run":  # a drift off the diagonal: up to 35 words deleted or inserted
+            size = draw(st.integers(1, 35))
+            if draw(st.booleans()):
+                del hyp[at : at + size]
+            else:
+                hyp[at:at] = [f"z{k}" for k in range(size)]
+        elif kind == "move" and len(hyp) > 4:
+            size = draw(st.integers(1, 4))
+            block = hyp[at : at + size]
+            del hyp[at : at + size]
+            to = draw(st.integers(max(0, at - 40), min(len(hyp), at + 40)))
+            hyp[to:to] = block
+    return " ".join(hyp), " ".join(ref)
+
+
+@fixed(max_examples=12)
+@given(pair=edited(160, 220, vocabulary=60))
+def test_generated_banded_segments(pair):
+    """References longer than three times the band (153 words): the banded path, both ways round."""
+    hypothesis, reference = pair
+    same(hypothesis, [reference])
+    same(reference, [hypothesis])
+
+
+@fixed(max_examples=15)
+@given(
+    short=st.lists(st.sampled_from([f"w{i}" for i in range(8)]), min_size=1, max_size=7),
+    long=st.lists(st.sampled_from([f"w{i}" for i in range(8)]), min_size=300, max_size=480),
+)
+def test_generated_wide_beam_banded(short, long):
+    """A length ratio above 50 (a wider beam), stored whole or as a band."""
+    hypothesis, reference = " ".join(short), " ".join(long)
+    same(hypothesis, [reference])
+    same(reference, [hypothesis])
+
+
+@fixed(max_examples=30)
+@given(data=st.data())
+def test_generated_several_references_stop_early_exactly(data):
+    """Several references, some equal, permuted or near each other (bounds and ties meet): the
+    fewest edits per segment stay sacrebleu's, though some pairs stop early."""
+    vocabulary = st.sampled_from(list("abcdef"))
+    n = data.draw(st.integers(1, 4))
+    hypotheses = [" ".join(data.draw(st.lists(vocabulary, max_size=25))) for _ in range(n)]
+    streams = []
+    for _ in range(data.draw(st.integers(2, 4))):
+        stream = []
+        for hypothesis in hypotheses:
+            kind = data.draw(st.sampled_from(["same", "permuted", "other", "prefix"]))
+            words = hypothesis.split()
+            if kind == "permuted":
+                words = data.draw(st.permutations(words))
+            elif kind == "other":
+                words = data.draw(st.lists(vocabulary, max_size=25))
+            elif kind == "prefix":
+                words = words[: data.draw(st.integers(0, len(words)))]
+            stream.append(" ".join(words))
+        streams.append(stream)
+    ours = TER(streams).segment_statistics(hypotheses)
+    metric = SacreTER()
+    theirs = [metric.sentence_score(h, [s[i] for s in streams]) for i, h in enumerate(hypotheses)]
+    assert ours[:, 0].tolist() == [t.num_edits for t in theirs]
+    assert ours[:, 1].tolist() == [t.ref_length for t in theirs]
+
+
+def test_stopping_early_keeps_each_minimum_and_saves_work(monkeypatch):
+    """Two references, one close to the hypothesis: the far one stops before any shift."""
+    rounds = []
+    run_round = ter_align._Pairs.run_round
+
+    def counting(self, chunk):
+        rounds.append(len(chunk))
+        return run_round(self, chunk)
+
+    monkeypatch.setattr(ter_align._Pairs, "run_round", counting)
+    hypotheses = ["a b c d e f g h", "x y z"]
+    streams = [["a b c d e f h g", "z y x"], ["h g f e d c b a q q", "x y z w"]]
+    score = corpus_ter(hypotheses, streams)
+    assert score.num_edits == SacreTER().corpus_score(hypotheses, streams).num_edits
+    assert rounds[0] == 3  # the far reference of the first segment (bound 10 > 1 edit) never shifts
+
+
+def test_lower_bound_is_below_every_count():
+    rng = np.random.default_rng(5)
+    hyps = [rng.integers(-1, 6, rng.integers(0, 30)).astype(np.int32) for _ in range(300)]
+    refs = [rng.integers(0, 6, rng.integers(0, 30)).astype(np.int32) for _ in range(300)]
+    bound = ter_align._fewest_edits_bound(ter_align._Pairs(hyps, refs))
+    assert (bound <= ter_align.count_edits(hyps, refs)).all()
+    assert (bound >= 0).all()
