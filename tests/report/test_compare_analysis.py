@@ -90,7 +90,7 @@ def test_bucket_score_is_the_corpus_score_of_its_segments(corpus, name):
     metric = metric_class(name)(references)
     statistics = metric.systems_statistics(systems)
     buckets = [np.arange(60) % 3, (np.arange(60) // 7) % 3]
-    table = scores_by_bucket(metric, statistics, buckets, ["x", "y", "z"], Resamples(60, 200, 1), "t", "n")
+    (table,) = scores_by_bucket([metric], [statistics], buckets, ["x", "y", "z"], Resamples(60, 200, 1), "t", "n")
     for system, hypotheses in enumerate(systems):
         for bucket in range(3):
             rows = np.flatnonzero(buckets[system] == bucket)

@@ -132,22 +132,16 @@ def _length_buckets(
         ]
         with np.errstate(divide="ignore", invalid="ignore"):
             ratios.append(assign(np.where(closest > 0, lengths / np.maximum(closest, 1), np.inf), RATIO_EDGES))
-    tables = []
-    for metric in metrics:
-        stats = statistics[metric.name]
-        tables.append(
-            scores_by_bucket(
-                metric, stats, [by_length] * len(stats), labels_of(LENGTH_EDGES), resamples,
-                f"{metric.name} by reference length", "segments by the length of the first reference, in tokens",
-            )
-        )  # fmt: skip
-        tables.append(
-            scores_by_bucket(
-                metric, stats, ratios, labels_of(RATIO_EDGES), resamples,
-                f"{metric.name} by length ratio", "segments by the system's length over the closest reference length",
-            )
-        )  # fmt: skip
-    return tables
+    stats = [statistics[metric.name] for metric in metrics]
+    by_reference = scores_by_bucket(
+        metrics, stats, [by_length] * len(hypotheses), labels_of(LENGTH_EDGES), resamples,
+        "by reference length", "segments by the length of the first reference, in tokens",
+    )  # fmt: skip
+    by_ratio = scores_by_bucket(
+        metrics, stats, ratios, labels_of(RATIO_EDGES), resamples,
+        "by length ratio", "segments by the system's length over the closest reference length",
+    )  # fmt: skip
+    return [table for pair in zip(by_reference, by_ratio, strict=True) for table in pair]
 
 
 def _examples(

@@ -56,8 +56,18 @@ class Resamples:
 
     def sums(self, matrix: np.ndarray) -> np.ndarray:
         """``count x columns``: the column sums of ``matrix`` (rows: segments) in each resample."""
-        matrix = np.asarray(matrix, dtype=np.float64)
-        return np.vstack([weights @ matrix for weights in (self._kept if self._kept is not None else self._draw())])
+        return self.sums_of_rows([matrix], np.arange(self.n))[0]
+
+    def sums_of_rows(self, matrices: list[np.ndarray], rows: np.ndarray) -> list[np.ndarray]:
+        """For each of ``matrices`` (rows: segments), the column sums of its ``rows`` in each
+        resample (``count x columns``); the resamples' columns of ``rows`` are gathered once."""
+        parts: list[list[np.ndarray]] = [[] for _ in matrices]
+        picked = [np.asarray(matrix, dtype=np.float64)[rows] for matrix in matrices]
+        for weights in self._kept if self._kept is not None else self._draw():
+            chosen = weights[:, rows]
+            for part, matrix in zip(parts, picked, strict=True):
+                part.append(chosen @ matrix)
+        return [np.vstack(part) for part in parts]
 
 
 def labels_of(edges: Sequence[float]) -> list[str]:
@@ -79,36 +89,35 @@ def _bounds(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lower, upper
 
 
-def _blocks(matrix: np.ndarray, bucket: np.ndarray, n_buckets: int) -> np.ndarray:
-    """``matrix`` side by side once per bucket, each copy zero outside the bucket's rows."""
-    return np.hstack([matrix * (bucket == b)[:, None] for b in range(n_buckets)])
-
-
 def scores_by_bucket(
-    metric: Metric[Any, Any],
-    statistics: Sequence[np.ndarray],
+    metrics: Sequence[Metric[Any, Any]],
+    statistics: Sequence[Sequence[np.ndarray]],
     buckets: Sequence[np.ndarray],
     labels: list[str],
     resamples: Resamples,
     title: str,
     note: str,
-) -> BucketTable:
-    """The (additive) metric's score of each system's segments in each bucket (``buckets[system]``
-    holds every segment's bucket), with its interval over ``resamples``."""
-    shape, width = (len(statistics), len(labels)), statistics[0].shape[1]
-    counts, values = np.zeros(shape, dtype=np.int64), np.full(shape, np.nan)
-    lower, upper = np.full(shape, np.nan), np.full(shape, np.nan)
-    for system, (stats, bucket) in enumerate(zip(statistics, buckets, strict=True)):
-        blocks = _blocks(np.asarray(stats, dtype=np.float64), bucket, len(labels))
-        sampled, total = resamples.sums(blocks), blocks.sum(axis=0, keepdims=True)
-        counts[system] = np.bincount(bucket, minlength=len(labels))
+) -> list[BucketTable]:
+    """Each (additive) metric's score of each system's segments in each bucket (``buckets[system]``
+    holds every segment's bucket; ``statistics[metric][system]``), with its interval over
+    ``resamples``: one table per metric, titled ``title`` after the metric's name."""
+    shape = (len(buckets), len(labels))
+    counts = np.array([np.bincount(bucket, minlength=len(labels)) for bucket in buckets])
+    found = [(np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)) for _ in metrics]
+    for system, bucket in enumerate(buckets):
         for index in np.flatnonzero(counts[system]):
-            columns = slice(index * width, (index + 1) * width)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                values[system, index] = metric.scores_of_sums(total[:, columns])[0]
-                scores = metric.scores_of_sums(sampled[:, columns])
-            lower[system, index], upper[system, index] = _bounds(scores)
-    return BucketTable(title, note, metric.name, labels, counts, values, lower, upper)
+            rows = np.flatnonzero(bucket == index)
+            matrices = [stats[system] for stats in statistics]
+            sampled = resamples.sums_of_rows(matrices, rows)
+            for metric, matrix, sums, (values, lower, upper) in zip(metrics, matrices, sampled, found, strict=True):
+                total = np.asarray(matrix, dtype=np.float64)[rows].sum(axis=0, keepdims=True)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    values[system, index] = metric.scores_of_sums(total)[0]
+                    lower[system, index], upper[system, index] = _bounds(metric.scores_of_sums(sums))
+    return [
+        BucketTable(f"{metric.name} {title}", note, metric.name, labels, counts, *arrays)
+        for metric, arrays in zip(metrics, found, strict=True)
+    ]
 
 
 def histogram(scores: Sequence[np.ndarray], edges: Sequence[float], resamples: Resamples, title: str) -> BucketTable:
