@@ -365,6 +365,26 @@ def test_score_only_several_systems(capsys, files):
     assert out.splitlines() == expected
 
 
+def test_sl_end_to_end_through_a_process():
+    """`bleu REF -i HYP -sl -f tsv` and `mtscore explain` in a real process."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mtscore", EX_REF_A, "-i", EX_HYP, "-sl", "-f", "tsv"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == EXIT_OK, result.stderr
+    header, rows = tsv_rows(result.stdout)
+    assert header == expected_header(4) and [row["line"] for row in rows] == ["1", "2", "3", "4", "5", "corpus"]
+    result = subprocess.run(
+        [sys.executable, "-m", "mtscore", "explain", *EXAMPLE_1, *EXAMPLE_1_OPTIONS],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == EXIT_OK and "clipped sum / total = 17/18" in result.stdout
+
+
 # -sl: errors keep their exit codes
 
 

@@ -36,11 +36,11 @@ def render_paired(result: PairedTestResult, form: Form) -> str:
     latex = form.format == "latex"
     suffix = " (μ ± 95% CI)" if result.test == "bs" else ""
     headers = ["System", *(metric + suffix for metric in result.metrics)]
-    rows = [
+    cells = [
         [name, *(_cell(result, metric, i, form.width, latex) for metric in result.metrics)]
         for i, name in enumerate(names)
     ]
-    table = booktabs(headers, rows) if latex else box_grid(headers, rows)
+    table = booktabs(headers, cells) if latex else box_grid(headers, cells)
     signatures = [_shown(result.signatures[metric], result.test).format(form.short) for metric in result.metrics]
     return "\n".join([*table, "", *_notes(result, names[0]), *signature_lines(result.metrics, signatures)])
 
