@@ -130,13 +130,16 @@ def test_num_refs(capsys, tmp_path):
         same_as_sacrebleu(capsys, pasted, "-nr", "2", "-i", EXAMPLES / "hyp.en", *options)
 
 
-def test_sacrebleu_format_variable(capsys, wmt, monkeypatch):
-    """``$SACREBLEU_FORMAT=text`` gives the text forms, as sacrebleu (which the oracle runs without it)."""
+@pytest.mark.parametrize("variable", ["text", "LaTeX", "tsv"])
+def test_sacrebleu_format_variable(capsys, wmt, monkeypatch, variable):
+    """``$SACREBLEU_FORMAT`` gives the format sacrebleu gives (the oracle runs without it, given ``-f``
+    instead); sacrebleu ignores a value that is not one of its formats, such as ``tsv``."""
     (ref_a, _), systems = wmt
-    monkeypatch.setenv("SACREBLEU_FORMAT", "text")
+    monkeypatch.setenv("SACREBLEU_FORMAT", variable)
+    chosen = [] if variable == "tsv" else ["-f", variable.lower()]
     for argv in ([ref_a, "-i", systems[0]], [ref_a, "-i", *systems], [ref_a, "-i", systems[0], "-sl"]):
         code, out, _ = run(capsys, *argv)
-        assert code == EXIT_OK and as_sacrebleu_version(out) == sacrebleu_cli(*argv, "-f", "text")
+        assert code == EXIT_OK and as_sacrebleu_version(out) == sacrebleu_cli(*argv, *chosen)
 
 
 # The fuller forms, behind explicit options

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..core.metric import Metric
 
 FORMATS = ["json", "text", "tsv", "latex"]
+SACREBLEU_FORMATS = ["json", "text", "latex"]  # $SACREBLEU_FORMAT's choices, as sacrebleu reads it
 SACREBLEU_METRICS = {"bleu", "chrf", "ter"}  # a command line with only these prints what sacrebleu prints
 DEFAULT_METRIC = "bleu"  # its options are sacrebleu's top-level ones (-tok, -lc, -s ...), the others' are grouped
 MAX_WIDTH = 20  # -w: decimals beyond a double's 17 significant digits are noise (and -w 10**9 a 1 GB line)
@@ -153,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         default=None,
         choices=FORMATS,
-        help="output format (default: $SACREBLEU_FORMAT if one of these, else json); -sl prints sacrebleu's "
+        help="output format (default: $SACREBLEU_FORMAT if json, text or latex, else json); -sl prints sacrebleu's "
         "lines unless -f json (JSON lines) or -f tsv is given; -b -f tsv: the numbers alone, a line per system",
     )
     parser.add_argument(
@@ -190,7 +191,7 @@ def _sacrebleu_settings(args: argparse.Namespace) -> None:
     unsaid, ``-q`` for no progress bars, ``-nr`` with one reference file."""
     if args.format is None:
         chosen = os.environ.get("SACREBLEU_FORMAT", "").lower()
-        args.format = chosen if chosen in FORMATS else "json"
+        args.format = chosen if chosen in SACREBLEU_FORMATS else "json"
         if args.sentence_level and args.format == "json":  # sacrebleu's -sl prints text whatever the format
             args.format = "text"
     args.no_progress = args.no_progress or args.quiet
