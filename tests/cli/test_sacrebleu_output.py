@@ -6,6 +6,7 @@ are listed in docs/cli.md ("Differences from sacrebleu's output") and checked at
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from helpers import as_sacrebleu_version, run, sacrebleu_cli, write
@@ -183,3 +184,14 @@ def test_paired_bootstrap_json_which_sacrebleu_cannot_write(capsys, wmt):
     rows = json.loads(out)
     assert code == EXIT_OK and [row["system"] for row in rows] == [f"Baseline: {systems[0]}", *systems[1:]]
     assert list(rows[1]["BLEU"]) == ["score", "p_value", "mean", "ci"]
+
+
+@pytest.mark.parametrize("options", [["-f", "text"], ["-f", "latex"], ["--paired-bs", "-pbsn", "50", "-f", "text"]])
+def test_names_to_escape_and_wide_characters(capsys, wmt, tmp_path, options):
+    """LaTeX's special characters are escaped after padding, and wide characters take two columns, as in tabulate."""
+    (ref_a, _), systems = wmt
+    named = [
+        write(tmp_path / name, Path(path).read_text(encoding="utf-8").splitlines())
+        for name, path in (("sys_1% & $x", systems[0]), ("日本語", systems[1]), ("cafe\u0301", systems[2]))
+    ]
+    same_as_sacrebleu(capsys, ref_a, "-i", *named, *options)

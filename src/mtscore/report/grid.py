@@ -6,6 +6,7 @@ cell; a cell may hold several lines (the grid's p-values)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from unicodedata import combining, east_asian_width
 
 LATEX_SPECIAL = {
     "&": r"\&",
@@ -23,15 +24,27 @@ LATEX_SPECIAL = {
 }  # as tabulate escapes cells, after padding them (so an escaped cell sticks out of its column)
 
 
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal, as tabulate counts them: wide East Asian characters
+    take two, combining marks none."""
+    return sum(0 if combining(char) else 2 if east_asian_width(char) in "WF" else 1 for char in text)
+
+
 def _widths(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
     return [
-        max(len(header) + 2, *(len(line) for row in rows for line in row[i].split("\n")))
+        max(display_width(header) + 2, *(display_width(line) for row in rows for line in row[i].split("\n")))
         for i, header in enumerate(headers)
     ]
 
 
 def _aligned(cells: Sequence[str], widths: Sequence[int]) -> list[str]:
-    return [f"{cell:>{w}}" if i == 0 else f"{cell:^{w}}" for i, (cell, w) in enumerate(zip(cells, widths, strict=True))]
+    """The first cell right-aligned, the others centred (an odd space goes right)."""
+    aligned = []
+    for i, (cell, width) in enumerate(zip(cells, widths, strict=True)):
+        room = max(width - display_width(cell), 0)
+        left = room if i == 0 else room // 2
+        aligned.append(" " * left + cell + " " * (room - left))
+    return aligned
 
 
 def box_grid(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
