@@ -163,7 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a score per segment (effective order on, as sacrebleu), then the corpus score",
     )
-    parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
+    parser.add_argument(
+        "-b",
+        "--score-only",
+        action="store_true",
+        help="print only the score (as in sacrebleu, several systems and paired tests ignore it but with -f tsv)",
+    )
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="short signature field names")
     parser.add_argument(
