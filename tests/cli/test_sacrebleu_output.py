@@ -186,9 +186,14 @@ def test_paired_bootstrap_json_which_sacrebleu_cannot_write(capsys, wmt):
     assert list(rows[1]["BLEU"]) == ["score", "p_value", "mean", "ci"]
 
 
-@pytest.mark.parametrize("options", [["-f", "text"], ["-f", "latex"], ["--paired-bs", "-pbsn", "50", "-f", "text"]])
+@pytest.mark.parametrize(
+    "options",
+    [["-f", "text"], ["-f", "latex"], [], ["--paired-bs", "-pbsn", "50", "-f", "text"], ["--paired-ar", "-parn", "50"]],
+    ids=" ".join,
+)
 def test_names_to_escape_and_wide_characters(capsys, wmt, tmp_path, options):
-    """LaTeX's special characters are escaped after padding, and wide characters take two columns, as in tabulate."""
+    """LaTeX's special characters are escaped after padding, wide characters take two columns (as in
+    tabulate), and JSON escapes what is not ASCII (as Python's json by default)."""
     (ref_a, _), systems = wmt
     named = [
         write(tmp_path / name, Path(path).read_text(encoding="utf-8").splitlines())
