@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from workloads import KINDS, METRIC_WORKLOADS
+from workloads import KINDS, METRIC_WORKLOADS, V_TRIALS, W_STARTS
 
 # Which implementations run on which workload, in round-1 order (mtscore first).
 PLAN = {
@@ -38,6 +38,12 @@ PLAN = {
     "G": ["mtscore", "sacrebleu"],
     "H": ["mtscore", "sacrebleu", "torchmetrics", "nltk", "mtscore-chrf++", "sacrebleu-chrf++", "torchmetrics-chrf++"],
     "I": ["mtscore", "sacrebleu", "torchmetrics"],
+    "R": ["mtscore", "sacrebleu", "bleuscore"],
+    "S": ["mtscore", "sacrebleu", "mtscore-chrf++", "sacrebleu-chrf++"],
+    "T": ["mtscore", "sacrebleu"],
+    "U": ["mtscore", "sacrebleu"],
+    "V": ["mtscore", "sacrebleu", "mtscore-ar", "sacrebleu-ar", "mtscore-all-pairs"],
+    "W": ["mtscore", "sacrebleu"],
     **{
         name: {
             "gleu": ["mtscore", "mtscore-prepared", "nltk", "floor"],
@@ -63,6 +69,7 @@ REFERENCE = {
         name: (name, {"gleu": "nltk", "wer": "jiwer", "meteor": "nltk", "nist": "mteval"}[metric])
         for name, (metric, *_) in METRIC_WORKLOADS.items()
     },
+    **{name: (name, "sacrebleu") for name in "RSTUVW"},
 }
 # Rows that measure a variant of their workload's metric (chrF++ on H): the row their time is divided
 # by and the row their scores are checked against, instead of mtscore's and REFERENCE's.
@@ -74,6 +81,10 @@ VARIANTS = {
     **{name: ("mtscore-wer-std", "jiwer-wer-std") for name in ("mtscore-wer-std", "jiwer-wer-std")},
     **{name: ("mtscore-cer", "jiwer-cer") for name in ("mtscore-cer", "jiwer-cer")},
     "mtscore-nist-nltk": ("mtscore-nist-nltk", "nltk"),
+    **{name: ("mtscore-ar", "sacrebleu-ar") for name in ("mtscore-ar", "sacrebleu-ar")},
+    # --all-pairs reports Holm-adjusted p-values of every pair, which sacrebleu has no option for: timed
+    # against mtscore's one-against-the-baseline run, checked against nothing.
+    "mtscore-all-pairs": ("mtscore", "mtscore-all-pairs"),
 }
 # The same for one implementation on workloads of one kind only: on NIST, NLTK's corpus_nist is timed
 # against (and is the reference of) mtscore with NLTK's rules, not mtscore's mteval-v13a scores.
@@ -96,6 +107,9 @@ TARGETS = [
     *[(name, peer, 1) for name in ("L", "M") for peer in ("jiwer", "jiwer-wer-std", "jiwer-cer")],
     *[(name, "nltk", 10) for name in ("N", "O")],
     *[(name, peer, factor) for name in ("P", "Q") for peer, factor in (("nltk", 50), ("mteval", 1))],
+    # Issue 17.
+    ("R", "sacrebleu", 30),
+    ("R", "bleuscore", 4),
 ]
 # Packages whose versions the results record, by implementation.
 PACKAGES = {
@@ -131,6 +145,7 @@ class Timed:
     note: str = ""
     headline: Callable[[Any], float] | None = None  # the Score column's number for a vector (default: its mean)
     in_child: bool = False  # the call runs a child process: its peak RSS is the one to report
+    seconds_of: Callable[[Any], float] | None = None  # the time to report, from the result (default: the call's)
 
 
 def _from_fraction(values):
@@ -237,7 +252,7 @@ def _run_cli(command: list[str]) -> str:
     return done.stdout
 
 
-def _cli(module: str, references, systems, test: str, *extra: str) -> Timed:
+def _cli(module: str, references, systems, test: list[str], *extra: str) -> Timed:
     """``python -m module REFS -i SYSTEMS TEST -f json EXTRA``, timed as a whole, its report flattened."""
     command = [
         sys.executable,
@@ -246,12 +261,14 @@ def _cli(module: str, references, systems, test: str, *extra: str) -> Timed:
         *map(str, references),
         "-i",
         *map(str, systems),
-        test,
+        *test,
         "-f",
         "json",
         *extra,
     ]
-    note = f"python -m {module} REF.A REF.B -i {len(systems)} systems {test} -f json {' '.join(extra)}".rstrip()
+    names = " ".join(Path(path).name.split(".")[2] + "." + Path(path).name.split(".")[3] for path in references)
+    tail = " ".join([*test, "-f", "json", *extra])
+    note = f"python -m {module} {names} -i {len(systems)} systems {tail}"
     return Timed(
         lambda: _run_cli(command), _significance_values, note, headline=lambda values: values[0], in_child=True
     )
@@ -263,6 +280,43 @@ def _significance_values(stdout: str):
 
     keys = ("score", "p_value", "mean", "ci")
     return np.array([[system["BLEU"][key] for key in keys] for system in json.loads(stdout)], dtype=np.float64).ravel()
+
+
+# Workload V's second test, in the '-ar' rows (the plain rows run workloads.CLI_TESTS["V"], the bootstrap).
+V_AR_TEST = ["--paired-ar", "-parn", str(V_TRIALS)]
+
+
+def _console_script(name: str) -> list[str]:
+    """The command that starts ``name``'s console script: the script beside this interpreter (no
+    shell shim in between), else ``python -m name``."""
+    script = Path(sys.executable).parent / name
+    return [str(script)] if script.is_file() else [sys.executable, "-m", name]
+
+
+def _startup(name: str) -> Timed:
+    """``NAME --help`` run W_STARTS times in fresh processes; the reported time is their median."""
+    import statistics
+    import time
+
+    command = [*_console_script(name), "--help"]
+
+    def call() -> list[float]:
+        seconds = []
+        for _ in range(W_STARTS):
+            start = time.perf_counter()
+            done = subprocess.run(command, capture_output=True, check=False)
+            seconds.append(time.perf_counter() - start)
+            if done.returncode != 0:
+                raise RuntimeError(f"{' '.join(command)} exited with {done.returncode}")
+        return seconds
+
+    return Timed(
+        call,
+        lambda result: None,
+        f"{' '.join(Path(part).name for part in command)}: median of {W_STARTS} fresh processes",
+        in_child=True,
+        seconds_of=statistics.median,
+    )
 
 
 def _load_mtscore():
@@ -313,8 +367,14 @@ class Mtscore:
 
         return Timed(call, lambda result: result.score, "stages.read (the CLI's reader) + corpus_bleu")
 
+    cli_test: ClassVar[list[str] | None] = None  # V's '-ar' rows: this test instead of the workload's
+    cli_extra: ClassVar[tuple[str, ...]] = ()
+
     def prepare_cli(self, references, systems, test) -> Timed:
-        return _cli("mtscore", references, systems, test, "--no-progress")
+        return _cli("mtscore", references, systems, self.cli_test or test, *self.cli_extra, "--no-progress")
+
+    def prepare_startup(self) -> Timed:
+        return _startup("mtscore")
 
     def prepare_chrf(self, hypotheses, streams) -> Timed:
         _load_mtscore()
@@ -457,10 +517,24 @@ class MtscoreNistNltk(Mtscore):
 
 
 class MtscoreChrfPlusPlus(Mtscore):
-    """The library's chrF++ (word order 2), on workload H."""
+    """The library's chrF++ (word order 2), on workloads H and S."""
 
-    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are workload H only")
+    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are chrF workloads only")
     word_order: ClassVar[int] = 2
+
+
+class MtscoreAr(Mtscore):
+    """The command line's paired approximate randomization with V's trials, on workload V."""
+
+    not_comparable: ClassVar[dict[str, str]] = _only("cli", "the '-ar' rows are workload V only")
+    cli_test: ClassVar[list[str] | None] = V_AR_TEST
+
+
+class MtscoreAllPairs(Mtscore):
+    """The command line's paired bootstrap of every pair of systems (``--all-pairs``, Holm), on workload V."""
+
+    not_comparable: ClassVar[dict[str, str]] = _only("cli", "the '--all-pairs' row is workload V only")
+    cli_extra: ClassVar[tuple[str, ...]] = ("--all-pairs",)
 
 
 class MtscoreTorch(Mtscore):
@@ -515,8 +589,13 @@ class Sacrebleu:
 
         return Timed(call, _from_percent, "loop over space-joined id strings, tokenize='none', smooth 'none'")
 
+    cli_test: ClassVar[list[str] | None] = None
+
     def prepare_cli(self, references, systems, test) -> Timed:
-        return _cli("sacrebleu", references, systems, test)
+        return _cli("sacrebleu", references, systems, self.cli_test or test)
+
+    def prepare_startup(self) -> Timed:
+        return _startup("sacrebleu")
 
     def prepare_chrf(self, hypotheses, streams) -> Timed:
         from sacrebleu.metrics import CHRF
@@ -539,10 +618,17 @@ class Sacrebleu:
 
 
 class SacrebleuChrfPlusPlus(Sacrebleu):
-    """sacrebleu's chrF++ (word order 2), on workload H."""
+    """sacrebleu's chrF++ (word order 2), on workloads H and S."""
 
-    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are workload H only")
+    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are chrF workloads only")
     word_order: ClassVar[int] = 2
+
+
+class SacrebleuAr(Sacrebleu):
+    """sacrebleu's command line, paired approximate randomization with V's trials, on workload V."""
+
+    not_comparable: ClassVar[dict[str, str]] = _only("cli", "the '-ar' rows are workload V only")
+    cli_test: ClassVar[list[str] | None] = V_AR_TEST
 
 
 class Nltk:
@@ -688,7 +774,7 @@ class Torchmetrics:
 class TorchmetricsChrfPlusPlus(Torchmetrics):
     """torchmetrics' chrF++ (word order 2, its default), on workload H."""
 
-    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are workload H only")
+    not_comparable: ClassVar[dict[str, str]] = _only("chrf", "the chrF++ rows are chrF workloads only")
     word_order: ClassVar[int] = 2
 
 
@@ -914,6 +1000,9 @@ IMPLEMENTATIONS = {
     "floor": Floor,
     "mtscore-chrf++": MtscoreChrfPlusPlus,
     "sacrebleu-chrf++": SacrebleuChrfPlusPlus,
+    "mtscore-ar": MtscoreAr,
+    "sacrebleu-ar": SacrebleuAr,
+    "mtscore-all-pairs": MtscoreAllPairs,
     "torchmetrics-chrf++": TorchmetricsChrfPlusPlus,
     "mtscore-prepared": MtscorePrepared,
     "mtscore-wer-std": MtscoreWerStandardize,

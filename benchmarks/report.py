@@ -27,6 +27,7 @@ COLUMNS = (
     "Implementation",
     "Median s",
     "Range s",
+    "CPU s",
     "Hyp tokens/s",
     "Peak RSS MiB*",
     "Time / mtscore",
@@ -69,12 +70,14 @@ def summarize(workload: str, implementation: str, records: list[dict], hyp_token
         failure = records[0] if records else {"status": "error", "error": "never ran"}
         return {**row, "status": failure["status"], "error": failure.get("error", "")}
     seconds = [r["seconds"] for r in ok]
+    cpus = [r["cpu_seconds"] for r in ok if r.get("cpu_seconds") is not None]  # absent in older results
     median = statistics.median(seconds)
     return {
         **row,
         "status": "ok",
         "median_s": median,
         "min_s": min(seconds),
+        "median_cpu_s": statistics.median(cpus) if len(cpus) == len(ok) else None,
         "max_s": max(seconds),
         "seconds": seconds,
         "tokens_per_s": hyp_tokens / median if hyp_tokens and median > 0 else None,
@@ -210,12 +213,13 @@ def cells(row: dict) -> list[str]:
     head = [row["workload"], row["implementation"]]
     if row["status"] != "ok":
         reason = f"{row['status']}: {row.get('error', '')}".rstrip(": ")
-        return [*head, "-", "-", "-", "-", "-", "-", reason]
+        return [*head, "-", "-", "-", "-", "-", "-", "-", reason]
     ratio = row.get("time_vs_mtscore")
     return [
         *head,
         f"{row['median_s']:.3f}",
         f"{row['min_s']:.3f}-{row['max_s']:.3f}",
+        "-" if row.get("median_cpu_s") is None else f"{row['median_cpu_s']:.3f}",
         _human_rate(row.get("tokens_per_s")),
         f"{row['peak_rss_mib']:.0f}" + (" (CLI)" if row.get("rss_of") == "child" else ""),
         "-" if ratio is None else f"{ratio:.2f}x",
@@ -243,8 +247,8 @@ def markdown_table(header, body: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def stage_rows(stage_runs: list[dict]) -> list[dict]:
-    """Median seconds per stage over the ok runs, with each stage's share of the total."""
+def stage_rows(stage_runs: list[dict], workload: str = "B") -> list[dict]:
+    """Median seconds per stage over the ok runs, with each stage's share of the total (of ``workload``)."""
     ok = [r for r in stage_runs if r["status"] == "ok"]
     if not ok:
         return []
@@ -256,6 +260,7 @@ def stage_rows(stage_runs: list[dict]) -> list[dict]:
             "what": STAGE_DESCRIPTIONS[name],
             "median_s": medians[name],
             "share": medians[name] / total if total else 0.0,
+            "workload": workload,
         }
         for name in STAGES
     ]
@@ -321,6 +326,30 @@ def target_notes(rows: list[dict]) -> list[str]:
             )
         verdict = "not measured" if ratio is None else f"{shown}: {'met' if ratio >= factor else 'NOT met'}"
         notes.append(f"- {workload}: {goal}: {verdict}")
+    return notes
+
+
+# Workloads of one metric at different sizes: the per-segment time of each is set beside the others'.
+SAME_METRIC = (("H", "S", "T"), ("I", "U"))
+
+
+def per_segment_notes(rows: list[dict], workload_info: dict) -> list[str]:
+    """Microseconds per segment of every row of the chrF (H, S, T) and TER (I, U) workloads that ran,
+    so that a large sample's rate can be set beside a small one's."""
+    notes = []
+    for group in SAME_METRIC:
+        parts = []
+        for workload in group:
+            segments = workload_info.get(workload, {}).get("n_segments")
+            times = [
+                f"{row['implementation']} {1e6 * row['median_s'] / segments:.1f}"
+                for row in rows
+                if row["workload"] == workload and row["status"] == "ok" and segments
+            ]
+            if times:
+                parts.append(f"{workload} ({segments:,} segments): {', '.join(times)}")
+        if parts:
+            notes.append(f"µs per segment: {'; '.join(parts)}.")
     return notes
 
 

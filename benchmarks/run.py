@@ -1,6 +1,6 @@
 """Time ``mtscore`` against its peers on the same inputs, each measurement in a fresh process.
 
-    python benchmarks/run.py                       # every workload (A-Q), 3 runs, full size
+    python benchmarks/run.py                       # every workload (A-W), 3 runs, full size
     python benchmarks/run.py --quick --runs 1      # B, C, E on their first 20,000 segments
     python benchmarks/run.py --workloads A,D --runs 5 --impls mtscore,sacrebleu,nltk
 
@@ -30,19 +30,20 @@ from implementations import IMPLEMENTATIONS, PLAN, not_comparable_reason  # noqa
 from workloads import KINDS, REPO_ROOT, WORKLOADS  # noqa: E402
 
 QUICK_SEGMENTS = 20_000
-SUBSET_WORKLOADS = ("B", "C", "E")  # the ones --segments cuts
+SUBSET_WORKLOADS = ("B", "C", "E", "R")  # the ones --segments cuts
 # Peers too slow for a full-size run: the largest segment count they run on unless --all-peers
 # (None: only with --all-peers; H has no smaller size, and torchmetrics' chrF takes minutes on it).
 SLOW = {("B", "torchmetrics"): QUICK_SEGMENTS, ("H", "torchmetrics"): None, ("H", "torchmetrics-chrf++"): None}
 WORKER = HERE / "worker.py"
 FOOTNOTE = (
     "*Peak RSS is the worker's ru_maxrss: interpreter + imports + data loading + the call; "
-    "'(CLI)': the command-line child process's ru_maxrss (F, G; mteval on P, Q). "
+    "'(CLI)': the command-line child process's ru_maxrss (F, G, V, W; mteval on P, Q). "
     "Time / mtscore > 1 means mtscore is faster (variant rows: over their mtscore row). Agreement: |score - reference| "
-    "on the 0-100 scale (per-segment workloads: max over segments; F, G: max over every system's score, "
+    "on the 0-100 scale (per-segment workloads: max over segments; F, G, V: max over every system's score, "
     "p-value, mean and CI; K, M, Q: max over the systems' scores); reference = sacrebleu (A, B, C, F-I; E against "
     "B's; chrF++ rows: sacrebleu-chrf++), NLTK (D, J, K, N, O), jiwer (L, M; '-wer-std', '-cer' rows: their jiwer "
-    "pair), mteval-v13a.pl (P, Q; nltk: mtscore-nist-nltk); ok means <= 1e-9."
+    "pair), mteval-v13a.pl (P, Q; nltk: mtscore-nist-nltk), sacrebleu (R-V; V's '-ar' rows: sacrebleu-ar); "
+    "ok means <= 1e-9."
 )
 STAGE_NOTE = (
     "The stages are mtscore.metrics.bleu.stages' functions, called one after another; 'read' is not part of "
@@ -64,7 +65,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument(
         "--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B and H)"
     )
-    parser.add_argument("--no-stages", action="store_true", help="skip mtscore's stage breakdown on B")
+    parser.add_argument("--no-stages", action="store_true", help="skip mtscore's stage breakdown on B (or R)")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a worker is stopped")
     parser.add_argument("--results", type=Path, default=HERE / "results", help="where to write the results")
     parser.add_argument("--no-save", action="store_true", help="print the tables only")
@@ -177,11 +178,18 @@ def progress(record: dict) -> str:
     return f"{record['seconds']:.3f} s" + ("" if score is None else f"  score {score:.6f}")
 
 
+def stage_workload(args) -> str | None:
+    """The workload whose stages are broken down: B, else R (B-unique), when it runs."""
+    if args.no_stages:
+        return None
+    return next((name for name in ("B", "R") if name in args.workloads), None)
+
+
 def measure_stages(args) -> list[dict]:
-    """mtscore's stage breakdown on B, once per run, each in a fresh process."""
+    """mtscore's stage breakdown on B (or R), once per run, each in a fresh process."""
     runs = []
     for round_index in range(args.runs):
-        arguments = ["stages", "B"] + (["--segments", str(args.segments)] if args.segments else [])
+        arguments = ["stages", stage_workload(args)] + (["--segments", str(args.segments)] if args.segments else [])
         record = call_worker(arguments, args.timeout)
         record["round"] = round_index + 1
         runs.append(record)
@@ -245,11 +253,14 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
     floor_notes = report.floor_notes(rows)
     if floor_notes:
         out += ["", *floor_notes]
+    rates = report.per_segment_notes(rows, info)
+    if rates:
+        out += ["", *rates]
     notes = [f"- {r['workload']} {r['implementation']}: {r['note']}" for r in rows if r.get("note")]
     if markdown and notes:
         out += ["", "How each implementation was called:", "", *notes]
     if stage_rows:
-        heading = "mtscore stage breakdown on workload B (median per stage)"
+        heading = f"mtscore stage breakdown on workload {stage_rows[0].get('workload', 'B')} (median per stage)"
         out += ["", f"## {heading}" if markdown else heading, ""]
         out.append(table(report.STAGE_COLUMNS, [report.stage_cells(r) for r in stage_rows]))
         out += ["", STAGE_NOTE]
@@ -334,13 +345,13 @@ def main(argv=None) -> int:
                 continue
             not_run, records[workload] = measure_workload(workload, args, scratch)
             skipped += not_run
-        stage_runs = measure_stages(args) if "B" in args.workloads and not args.no_stages else []
+        stage_runs = measure_stages(args) if stage_workload(args) else []
         rows = build_rows(skipped, records, info)
         rows += [r for r in skipped if r["workload"] not in records]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     strip_scratch(rows, records)
-    stage_rows = report.stage_rows(stage_runs)
+    stage_rows = report.stage_rows(stage_runs, stage_workload(args) or "B")
     machine_info["load_average_end"] = machine.load_average()
     machine_info["source_digest_end"] = machine.source_digest(REPO_ROOT)
     if machine_info["source_digest_end"] != machine_info["source_digest"]:

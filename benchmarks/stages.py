@@ -1,4 +1,4 @@
-"""Where ``mtscore``'s time goes on workload B: each pipeline stage timed on its own.
+"""Where ``mtscore``'s time goes on workload B (or R, B-unique): each pipeline stage timed on its own.
 
 The stages are the functions of ``mtscore.metrics.bleu.stages``, the one internal surface of the
 library the harness imports (it may change between versions; everything else here uses the public
@@ -48,8 +48,9 @@ class StageTimer:
         self.seconds[name] = time.perf_counter() - start
 
 
-def stage_breakdown(segments: int | None = None) -> dict:
-    """Run B (its first ``segments``) stage by stage; returns the seconds per stage and the score."""
+def stage_breakdown(segments: int | None = None, unique: bool = False) -> dict:
+    """Run B (its first ``segments``; ``unique``: R, every line prefixed with ``s0_<i> `` after reading)
+    stage by stage; returns the seconds per stage and the score."""
     from workloads import b_file_pairs, read_file_pairs
 
     from mtscore import BLEU
@@ -60,6 +61,9 @@ def stage_breakdown(segments: int | None = None) -> dict:
     timer = StageTimer()
     with timer("read"):
         hypotheses, references = read_file_pairs(files, segments, stages.read)
+    if unique:  # untimed, as workload R's lines are made before its clock starts
+        hypotheses = [f"s0_{i} {line}" for i, line in enumerate(hypotheses)]
+        references = [f"s0_{i} {line}" for i, line in enumerate(references)]
     with timer("distinct"):
         (hyp_lines, hyp_rows), (ref_lines, ref_rows) = stages.distinct(hypotheses), stages.distinct(references)
     with timer("tokenize hyp"):

@@ -1,6 +1,8 @@
-"""Streaming check: the ``mtscore`` command on a generated 10M-segment corpus, with bounded memory.
+"""Streaming: the ``mtscore`` command on a generated 10M-segment corpus, with bounded memory; and, with
+``--metrics``, every metric that streams on WMT22 text, the command line against the in-memory API.
 
     python benchmarks/streaming.py [--segments 10000000] [--base 1000000] [--dir /tmp/mtscore-streaming]
+    python benchmarks/streaming.py --metrics bleu,chrf,google_bleu,wer,cer [--b-segments N] [--copies K]
 
 A base corpus of ``--base`` segment pairs is generated (seeded, cached in ``--dir``), and the
 big corpus is that base repeated until it has ``--segments`` lines. Repeating every line k times
@@ -9,6 +11,14 @@ score, unchanged to the last bit (the quotients are the same, and IEEE division 
 rounded): the streamed score of the big files must equal the in-memory score of the base. The run
 is one fresh ``mtscore`` process, started by a small launcher process; its wall time and peak RSS
 (the launcher's ``RUSAGE_CHILDREN``) are reported and written to ``benchmarks/results/streaming-DATE.md``.
+
+With ``--metrics``: workload B's hypotheses and references (its first ``--b-segments``, the whole
+written ``--copies`` times) are written to two files, and for each metric two fresh processes run:
+``cat HYP | mtscore REF -m METRIC -b -w 17`` (standard input is a pipe, so the command line scores
+block by block; the time is the whole process: start-up, imports, reading) and the in-memory API
+(``mtscore.corpus_METRIC(hyps, [refs])`` on lines read untimed; the time is the call). Each reports
+segments per second and its peak RSS (the API's includes the lines in memory); the two scores must be
+identical. Written to ``benchmarks/results/streaming-metrics-DATE.md``.
 """
 
 from __future__ import annotations
@@ -73,12 +83,112 @@ def run_cli(ref: Path, hyp: Path) -> tuple[float, float, int]:
     return float(score), seconds, int(rss_kib) // 1024
 
 
+# Metrics whose corpus score streams (``Metric.can_stream``; NIST's information weights need the whole corpus).
+STREAMING_METRICS = ("bleu", "chrf", "ter", "google_bleu", "wer", "cer", "meteor")
+# A fresh process: read the files untimed, time the API call, print seconds, score and peak RSS (KiB).
+_IN_MEMORY = (
+    "import resource, sys, time; import mtscore; from mtscore.metrics.bleu import stages; "
+    "hyps, refs = stages.read(sys.argv[2]), stages.read(sys.argv[3]); "
+    "function = getattr(mtscore, 'corpus_' + sys.argv[1]); function(hyps[:10], [refs[:10]]); "
+    "start = time.perf_counter(); score = function(hyps, [refs]).score; seconds = time.perf_counter() - start; "
+    "print(seconds, repr(score), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+)
+# A launcher: ``cat HYP | mtscore ...`` (a real pipe), the pipeline's wall time and its largest child's peak RSS.
+_PIPE = (
+    "import resource, subprocess, sys, time; start = time.perf_counter(); "
+    "cat = subprocess.Popen(['cat', sys.argv[1]], stdout=subprocess.PIPE); "
+    "out = subprocess.run(sys.argv[2:], stdin=cat.stdout, capture_output=True, text=True, check=True).stdout; "
+    "cat.stdout.close(); cat.wait(); seconds = time.perf_counter() - start; "
+    "print(seconds, out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def b_files(folder: Path, segments: int | None, copies: int) -> tuple[Path, Path, int]:
+    """Workload B's hypotheses and references (first ``segments``) written ``copies`` times (cached)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from workloads import workload_b
+
+    stem = folder / f"b-{segments or 'all'}-x{copies}"
+    hyp, ref = stem.with_suffix(".hyp"), stem.with_suffix(".ref")
+    data = workload_b(segments)
+    if not (hyp.exists() and ref.exists()):
+        for path, lines in ((hyp, data.hypotheses), (ref, data.streams[0])):
+            text = "".join(line + "\n" for line in lines).encode("utf-8")
+            with open(path, "wb") as handle:
+                handle.writelines(text for _ in range(copies))
+    return hyp, ref, len(data.hypotheses) * copies
+
+
+def compare_metrics(args) -> int:
+    """Each metric on the command line (streamed from a pipe) and in memory; a table to stdout and results."""
+    hyp, ref, segments = b_files(args.dir, args.b_segments, args.copies)
+    rows, same = [], True
+    for metric in args.metrics:
+        command = [sys.executable, "-m", "mtscore", str(ref), "-m", metric, "-b", "-w", "17", "--no-progress"]
+        piped = subprocess.run(
+            [sys.executable, "-c", _PIPE, str(hyp), *command], capture_output=True, text=True, check=False
+        )
+        api = subprocess.run(
+            [sys.executable, "-c", _IN_MEMORY, metric, str(hyp), str(ref)], capture_output=True, text=True, check=False
+        )
+        if piped.returncode or api.returncode:
+            rows.append(f"| {metric} | error: {(piped.stderr or api.stderr).strip().splitlines()[-1]} | | | | | |")
+            same = False
+            continue
+        cli_seconds, cli_score, cli_rss = piped.stdout.split()
+        api_seconds, api_score, api_rss = api.stdout.split()
+        equal = float(cli_score) == float(api_score)
+        same &= equal
+        rows.append(
+            f"| {metric} | {float(cli_seconds):.2f} | {segments / float(cli_seconds):,.0f} | {int(cli_rss) // 1024} "
+            f"| {float(api_seconds):.2f} | {segments / float(api_seconds):,.0f} | {int(api_rss) // 1024} "
+            f"| {'identical' if equal else f'DIFFERENT: {cli_score} vs {api_score}'} |"
+        )
+        print(rows[-1], flush=True)
+    size = (hyp.stat().st_size + ref.stat().st_size) / 2**20
+    lines = [
+        f"# Streaming: every metric that streams, command line vs in-memory API ({datetime.date.today()})",
+        "",
+        f"Input: workload B's {'first ' + format(args.b_segments, ',') + ' ' if args.b_segments else ''}hypotheses "
+        f"and references written {args.copies} time(s): {segments:,} segments, {size:,.0f} MiB together.",
+        "",
+        "| Metric | CLI s | CLI segments/s | CLI peak RSS MiB | API s | API segments/s | API peak RSS MiB | Scores |",
+        "|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+        "CLI: `cat HYP | python -m mtscore REF -m METRIC -b -w 17 --no-progress`, one fresh process; its time is the "
+        "whole pipeline (interpreter start, imports, reading and decoding the pipe block by block, scoring), its RSS "
+        "the largest child's peak (`RUSAGE_CHILDREN`). API: `mtscore.corpus_METRIC(hyps, [refs])` in a fresh process "
+        "on lines read untimed (`stages.read`), after a 10-segment warm-up call; its RSS (`ru_maxrss`) includes the "
+        "interpreter, the imports and both files' lines in memory.",
+    ]
+    print("\n".join(lines))
+    if args.save:
+        RESULTS.mkdir(exist_ok=True)
+        name = f"streaming-metrics-{datetime.date.today()}-{'-'.join(args.metrics)}.md"
+        (RESULTS / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return 0 if same else 1
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--segments", type=int, default=10_000_000)
     parser.add_argument("--base", type=int, default=1_000_000)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/mtscore-streaming"))
+    parser.add_argument(
+        "--metrics", default=None, help=f"compare the CLI and the API on B for these ({','.join(STREAMING_METRICS)})"
+    )
+    parser.add_argument("--b-segments", type=int, default=None, help="--metrics: B's first N segments (default: all)")
+    parser.add_argument("--copies", type=int, default=1, help="--metrics: B written this many times")
+    parser.add_argument("--no-save", dest="save", action="store_false", help="--metrics: print only")
     args = parser.parse_args(argv)
+    if args.metrics:
+        args.metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+        unknown = sorted(set(args.metrics) - set(STREAMING_METRICS))
+        if unknown:
+            parser.error(f"unknown or non-streaming metric(s) {', '.join(unknown)}; choose from {STREAMING_METRICS}")
+        args.dir.mkdir(parents=True, exist_ok=True)
+        return compare_metrics(args)
     if args.segments % args.base:
         parser.error("--segments must be a multiple of --base")
     args.dir.mkdir(parents=True, exist_ok=True)

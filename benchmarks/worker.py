@@ -2,11 +2,14 @@
 
     python benchmarks/worker.py IMPL WORKLOAD [--segments N] [--scores-out FILE.npy]
     python benchmarks/worker.py info WORKLOAD [--segments N]     # segments and hypothesis tokens
-    python benchmarks/worker.py stages B [--segments N]          # mtscore's stage breakdown
+    python benchmarks/worker.py stages B [--segments N]          # mtscore's stage breakdown (B, or R: B-unique)
 
-Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``).
+Inputs are built before the clock starts; only the scoring call is timed (``time.perf_counter``), and
+its CPU time is recorded beside (``cpu_seconds``: ``time.process_time``, every thread of the worker; for a
+call that runs a child process, the children's user + system time), which a loaded machine inflates
+far less than the wall time.
 Peak RSS is ``getrusage(RUSAGE_SELF).ru_maxrss`` (KiB on Linux) and so includes the interpreter,
-the imports and the data loading, not just the scoring call. For the command-line workloads (F, G)
+the imports and the data loading, not just the scoring call. For the command-line workloads (F, G, V, W)
 and mteval-v13a.pl (P, Q), whose timed call is a child process, it is
 ``getrusage(RUSAGE_CHILDREN).ru_maxrss``: that child's peak (the worker starts no other, but for the
 small ``git show`` and ``perl -e 1`` of mteval's untimed setup).
@@ -36,6 +39,12 @@ def peak_rss_kib(children: bool = False) -> int:
     return resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF).ru_maxrss
 
 
+def _children_cpu() -> float:
+    """User + system CPU seconds of the finished children of this process."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def prepare(implementation: str, workload: str, segments: int | None):
     """Build the workload's inputs and the implementation's ``Timed`` call (all untimed)."""
     kind = workloads.KINDS[workload]
@@ -47,7 +56,9 @@ def prepare(implementation: str, workload: str, segments: int | None):
         data = workloads.text_workload(workload, segments)
         return getattr(impl, f"prepare_{kind}")(data.hypotheses, data.streams)
     if kind == "cli":
-        return impl.prepare_cli(*workloads.significance_files(), workloads.CLI_TESTS[workload])
+        return impl.prepare_cli(*workloads.significance_files(workload), workloads.CLI_TESTS[workload])
+    if kind == "startup":
+        return impl.prepare_startup()
     if kind == "sentence":
         data = workloads.workload_b(segments)
         return impl.prepare_sentence(data.hypotheses, data.streams)
@@ -62,11 +73,14 @@ def prepare(implementation: str, workload: str, segments: int | None):
 def measure(implementation: str, workload: str, segments: int | None, scores_out: str | None) -> dict:
     """Prepare, time the one call, extract the score(s); save a vector of scores to ``scores_out``."""
     timed = prepare(implementation, workload, segments)
-    start = time.perf_counter()
+    start, cpu_start, children_start = time.perf_counter(), time.process_time(), _children_cpu()
     result = timed.call()
     seconds = time.perf_counter() - start
+    cpu = _children_cpu() - children_start if timed.in_child else time.process_time() - cpu_start
+    if timed.seconds_of is not None:  # W: the median of the call's own repeated measurements
+        seconds, cpu = timed.seconds_of(result), None
     scores = timed.extract(result)
-    record = {"status": "ok", "seconds": seconds, "note": timed.note}
+    record = {"status": "ok", "seconds": seconds, "cpu_seconds": cpu, "note": timed.note}
     if timed.in_child:
         record.update(peak_rss_kib=peak_rss_kib(children=True), rss_of="child")
     if scores is None:
@@ -94,7 +108,7 @@ def run(args) -> dict:
         if args.implementation == "stages":
             from stages import stage_breakdown
 
-            return {"status": "ok", **stage_breakdown(args.segments)}
+            return {"status": "ok", **stage_breakdown(args.segments, unique=args.workload == "R")}
         return measure(args.implementation, args.workload, args.segments, args.scores_out)
     except NotComparable as reason:
         return {"status": "not-comparable", "error": str(reason)}

@@ -1,4 +1,4 @@
-"""The benchmark inputs: WMT22 text (workloads A, B, C, E-Q) and synthetic token ids (workload D).
+"""The benchmark inputs: WMT22 text (workloads A, B, C, E-W) and synthetic token ids (workload D).
 
 The data lives outside the repository, in ``<repo>/../shared/data/wmt22/txt`` with
 ``references/generaltest2022.{pair}.ref.{name}.{tgt}`` and
@@ -6,7 +6,7 @@ The data lives outside the repository, in ``<repo>/../shared/data/wmt22/txt`` wi
 split on "\\n" only (the final empty piece dropped), never with ``str.splitlines``.
 
 Nothing here is timed: workers build their inputs with these functions before the clock starts
-(except workloads E, F and G, whose timed calls read the files themselves, and mteval-v13a.pl on P and
+(except workloads E, F, G and V, whose timed calls read the files themselves, and mteval-v13a.pl on P and
 Q, which reads SGML files written untimed).
 """
 
@@ -24,8 +24,20 @@ A_PAIR, A_SYSTEM, A_REFERENCES = "en-de", "Online-A", ("A", "B")
 # Workload D: a batch of token-id sequences.
 D_BATCH, D_LENGTH, D_VOCABULARY, D_SEED = 512, 256, 1000, 0
 D_SUBSTITUTION = (0.1, 0.5)  # per-row substitution rate range, so that scores spread out
-# Workloads F and G: the significance test each passes to the command lines.
-CLI_TESTS = {"F": "--paired-bs", "G": "--paired-ar"}
+# Workloads F, G and V: the significance test each passes to the command lines.
+CLI_TESTS = {"F": ["--paired-bs"], "G": ["--paired-ar"]}
+# Workloads S and U: segments sampled from B (default_rng(SAMPLE_SEED), without replacement, kept in B's order).
+SAMPLE_SEED = 0
+S_SEGMENTS, U_SEGMENTS = 40_000, 4_000
+# Workload T: chrF on a Chinese target, every en-zh system concatenated against ref.A.
+T_PAIR, T_REFERENCE = "en-zh", "A"
+# Workload V: significance at scale on the pair with the most WMT22 systems, padded to V_SYSTEMS with
+# perturbed copies of its systems (word drops and swaps, seeded); V_TRIALS resamples and trials.
+V_PAIR, V_SYSTEMS, V_TRIALS, V_PERTURB_SEED = "ja-en", 20, 10_000, 17
+V_DROP, V_SWAP = 0.05, 0.05  # per-word probabilities in a perturbed copy
+# Workload W: fresh `--help` processes per timed call; the call's time is their median.
+W_STARTS = 7
+CLI_TESTS["V"] = ["--paired-bs", "-pbsn", str(V_TRIALS)]  # V's '-ar' rows: implementations.V_AR_TEST
 # Workloads J-Q (issue 13's metrics): (metric, pair, references, one system or every system of the pair).
 # WER and CER take one reference; METEOR is English-only, so it runs on a *-en pair.
 METRIC_WORKLOADS = {
@@ -82,6 +94,27 @@ DESCRIPTIONS = {
         "the 'mtscore-nist-nltk' row, which the nltk row is timed and checked against"
     ),
     "Q": f"P's NIST for every WMT22 {A_PAIR} system (9) against ref.A and ref.B, one score per system",
+    "R": (
+        "B-unique: B with every line made unique (hypothesis and reference i prefixed with 's0_<i> ', so no "
+        "line repeats and no cache helps); corpus BLEU, 1 reference stream"
+    ),
+    "S": (
+        f"corpus chrF (char order 6, word order 0, beta 2) of {S_SEGMENTS:,} segments of B (default_rng("
+        f"{SAMPLE_SEED}).choice without replacement, in B's order); chrF++ (word order 2) in the '-chrf++' rows"
+    ),
+    "T": f"corpus chrF of every WMT22 {T_PAIR} system (sorted, concatenated) against ref.{T_REFERENCE} (Chinese)",
+    "U": (
+        f"corpus TER (sacrebleu's defaults) of {U_SEGMENTS:,} segments of B (default_rng({SAMPLE_SEED}).choice "
+        "without replacement, in B's order), 1 reference"
+    ),
+    "V": (
+        f"significance at scale: {V_SYSTEMS} {V_PAIR} systems (WMT22's, sorted, the first the baseline, then "
+        f"perturbed copies of the first ones: each word dropped with p={V_DROP}, adjacent words swapped with "
+        f"p={V_SWAP}, seed {V_PERTURB_SEED}) against ref.A; --paired-bs -pbsn {V_TRIALS} (rows 'mtscore', "
+        f"'sacrebleu'), --paired-ar -parn {V_TRIALS} ('-ar' rows), mtscore --paired-bs --all-pairs (Holm) "
+        "('mtscore-all-pairs'): one command-line run each, -f json"
+    ),
+    "W": f"start-up: `mtscore --help` against `sacrebleu --help`, the median of {W_STARTS} fresh processes",
 }
 KINDS = {
     "A": "corpus",
@@ -97,6 +130,12 @@ KINDS = {
         name: metric + ("" if which == "one" else "-systems")
         for name, (metric, _, _, which) in METRIC_WORKLOADS.items()
     },
+    "R": "corpus",
+    "S": "chrf",
+    "T": "chrf",
+    "U": "ter",
+    "V": "cli",
+    "W": "startup",
 }
 WORKLOADS = tuple(KINDS)
 
@@ -196,9 +235,44 @@ def read_file_pairs(files, segments: int | None, read) -> tuple[list[str], list[
     return hypotheses, references
 
 
+def workload_b_unique(segments: int | None = None) -> TextWorkload:
+    """Workload R: B with hypothesis and reference i both prefixed with ``s0_<i> `` (every line unique)."""
+    data = workload_b(segments)
+    return TextWorkload(
+        [f"s0_{i} {line}" for i, line in enumerate(data.hypotheses)],
+        [[f"s0_{i} {line}" for i, line in enumerate(stream)] for stream in data.streams],
+    )
+
+
+def sample_of_b(size: int) -> TextWorkload:
+    """``size`` segments of B drawn with ``default_rng(SAMPLE_SEED).choice`` without replacement, in B's order."""
+    import numpy as np
+
+    data = workload_b()
+    chosen = np.sort(np.random.default_rng(SAMPLE_SEED).choice(len(data.hypotheses), size=size, replace=False))
+    return TextWorkload([data.hypotheses[i] for i in chosen], [[s[i] for i in chosen] for s in data.streams])
+
+
+def workload_t() -> TextWorkload:
+    """Every en-zh system, sorted and concatenated, against ref.A repeated once per system."""
+    reference = read_text_lines(reference_path(T_PAIR, T_REFERENCE))
+    systems = _names("system-outputs", "hyp", T_PAIR)
+    hypotheses = [line for system in systems for line in read_text_lines(hypothesis_path(T_PAIR, system))]
+    return TextWorkload(hypotheses, [reference * len(systems)])
+
+
 def text_workload(name: str, segments: int | None = None) -> TextWorkload:
-    """The text of workload A (which H and I share), or of B (which C and E share), cut to ``segments``."""
-    return workload_a() if name in ("A", "H", "I") else workload_b(segments)
+    """The text of workload A (which H and I share), of B (which C and E share, cut to ``segments``), of
+    R (B-unique), of S and U (samples of B) or of T (en-zh)."""
+    if name in ("A", "H", "I"):
+        return workload_a()
+    if name == "R":
+        return workload_b_unique(segments)
+    if name in ("S", "U"):
+        return sample_of_b(S_SEGMENTS if name == "S" else U_SEGMENTS)
+    if name == "T":
+        return workload_t()
+    return workload_b(segments)
 
 
 @dataclass
@@ -228,10 +302,50 @@ def systems_workload(name: str) -> SystemsWorkload:
     )
 
 
-def significance_files() -> tuple[list[Path], list[Path]]:
-    """Workloads F and G: the en-de reference files (ref.A, ref.B) and every en-de system's file, sorted."""
+def significance_files(name: str = "F") -> tuple[list[Path], list[Path]]:
+    """Workloads F and G: the en-de reference files (ref.A, ref.B) and every en-de system's file, sorted;
+    V: ja-en's ref.A and its systems padded to 20 (``v_systems``)."""
+    if name == "V":
+        return [reference_path(V_PAIR, "A")], v_systems()
     references = [reference_path(A_PAIR, name) for name in A_REFERENCES]
     return references, [hypothesis_path(A_PAIR, system) for system in _names("system-outputs", "hyp", A_PAIR)]
+
+
+def perturb(lines: list[str], seed: int) -> list[str]:
+    """A deterministic noisy copy of a system: each word dropped with ``V_DROP``, else swapped with the
+    next kept word with ``V_SWAP`` (``random.Random(seed)``)."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        words = [word for word in line.split(" ") if rng.random() >= V_DROP]
+        for i in range(len(words) - 1):
+            if rng.random() < V_SWAP:
+                words[i], words[i + 1] = words[i + 1], words[i]
+        out.append(" ".join(words))
+    return out
+
+
+def v_systems(folder: Path | None = None) -> list[Path]:
+    """V's system files: the pair's WMT22 systems, sorted, then perturbed copies of the first ones
+    (written once into ``folder``, a cache beside the system temp folder by default) up to V_SYSTEMS."""
+    import tempfile
+
+    systems = [hypothesis_path(V_PAIR, system) for system in _names("system-outputs", "hyp", V_PAIR)]
+    folder = folder or Path(tempfile.gettempdir()) / "mtscore-bench-v"
+    folder.mkdir(parents=True, exist_ok=True)
+    padded = list(systems[:V_SYSTEMS])
+    for k in range(V_SYSTEMS - len(padded)):
+        source = systems[k % len(systems)]
+        target = folder / f"{source.name}.perturbed{k}"
+        if not target.exists():
+            lines = perturb(read_text_lines(source), V_PERTURB_SEED + k)
+            partial = target.with_suffix(".partial")
+            partial.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            partial.replace(target)
+        padded.append(target)
+    return padded
 
 
 def workload_d():
@@ -257,10 +371,12 @@ def hypothesis_tokens(name: str, segments: int | None = None) -> tuple[int, int]
     output is one call's input)."""
     if KINDS[name] == "ids":
         return D_BATCH, D_BATCH * D_LENGTH
+    if KINDS[name] == "startup":
+        return 0, 0
     from mtscore import BLEU
 
     if KINDS[name] == "cli":
-        hypotheses = [line for path in significance_files()[1] for line in read_text_lines(path)]
+        hypotheses = [line for path in significance_files(name)[1] for line in read_text_lines(path)]
     elif name in METRIC_WORKLOADS:
         hypotheses = [line for system in systems_workload(name).systems for line in system]
     else:

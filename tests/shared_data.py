@@ -36,6 +36,11 @@ def wmt22_dir() -> Path:
     pytest.skip(message)
 
 
+def wmt22_xml_dir() -> Path:
+    """The WMT22 XML folder (``xml/``: de-fr, en-liv, liv-en, sah-ru); skips or fails as ``wmt22_dir``."""
+    return wmt22_dir() / "xml"
+
+
 def oracles_dir() -> Path:
     """The folder of oracle expectations (``../shared/data/oracles``); skips the calling test when
     absent, or fails it when ``CI`` is set."""

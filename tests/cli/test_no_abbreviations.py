@@ -1,5 +1,6 @@
-"""No option is taken as an abbreviation of another (issue 18, item 6): sacrebleu's ``-t wmt22`` and
-``-l en-de`` are not ``-tok wmt22`` and ``-lc``, and a prefix of a long option is not that option."""
+"""No option is taken as an abbreviation of another (issue 18, item 6): ``-to`` is not ``-tok`` (sacrebleu's
+``-t wmt22`` and ``-l en-de`` are its test-set options, tests/testsets), and a prefix of a long option
+(``--test``, ``--lang``, ``--lower``) is not that option."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ LINES = ["the cat sat on the mat", "a dog barked"]
 
 
 @pytest.mark.parametrize(
-    "option", [["-t", "wmt22"], ["-l", "en-de"], ["--lower"], ["--smooth", "floor"], ["--confid"], ["-sm", "exp"]]
+    "option",
+    [
+        ["-to", "13a"],
+        ["--test", "wmt22"],
+        ["--lang", "en-de"],
+        ["--lower"],
+        ["--smooth", "floor"],
+        ["--confid"],
+        ["-sm", "exp"],
+    ],
 )
 def test_a_prefix_is_not_an_option(capsys, tmp_path, option):
     ref, hyp = write(tmp_path / "ref", LINES), write(tmp_path / "hyp", LINES)

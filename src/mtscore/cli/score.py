@@ -17,6 +17,7 @@ from ..metrics import ALIASES, METRICS, canonical, metric_class
 from ..report import Form
 from ..report.corpus import render_scores
 from ..report.segments import segment_lines
+from . import testsets
 from .common import (
     EXIT_OK,
     STDIN,
@@ -180,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="no messages on standard error but errors")
     parser.add_argument("-nc", "--no-color", action="store_true", help="accepted for sacrebleu's command lines")
     parser.add_argument("-V", "--version", action=VersionAction)
+    testsets.add_options(parser)  # last: it changes -tok's default
     return parser
 
 
@@ -250,8 +252,11 @@ def _pasted_systems(sources: list[str], encoding: str) -> list[list[str]] | None
 
 def run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
-    if not args.refs:
-        raise UsageError("no reference files given (references come before -i)")
+    done = testsets.act(args)  # --list, --download, --echo; -t's checks; -l's tokenizer
+    if done is not None:
+        return done
+    if not args.refs and not args.test_set:
+        raise UsageError("no reference files given (references come before -i), and no test set (-t)")
     _sacrebleu_settings(args)
     if not 0 <= args.width <= MAX_WIDTH:
         raise UsageError(f"--width must be 0 or more and at most {MAX_WIDTH} (a score has about 17 significant digits)")
@@ -273,12 +278,17 @@ def run(argv: list[str] | None) -> int:
     form = Form(args.format, args.width, args.score_only, args.short, extended)
     tsv_fields = configured[0].tsv_fields
 
-    if not pasted and args.num_refs == 1 and _streaming(args, paired, [*args.refs, *sources], configured):
+    stream = not pasted and args.num_refs == 1 and _streaming(args, paired, [*args.refs, *sources], configured)
+    if stream and not args.test_set:
         scores = _stream(args, names, sources)
     else:
-        references = read_references(args)
-        systems = pasted or [read(path, args.encoding) for path in sources]
-        ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs
+        if args.test_set:
+            systems = pasted or [read(path, args.encoding) for path in sources]
+            references, ref_names, systems = testsets.select(args, sources, systems)
+        else:
+            references = read_references(args)
+            systems = pasted or [read(path, args.encoding) for path in sources]
+            ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs
         check_counts(ref_names, list(map(len, references)), sources, list(map(len, systems)))
         metrics = _on_references(args, names, references)
         if args.sentence_level:

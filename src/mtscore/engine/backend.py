@@ -78,6 +78,10 @@ class NumpyOps:
         """Sum of ``values`` per group index in 0..n_groups-1."""
         return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
 
+    def group_count(self, groups, n_groups: int) -> np.ndarray:
+        """How many items each group index in 0..n_groups-1 has."""
+        return np.bincount(groups, minlength=n_groups)
+
     def to_numpy(self, values) -> np.ndarray:
         return np.asarray(values)
 
@@ -136,6 +140,9 @@ class TorchOps:
     def group_sum(self, groups, values, n_groups: int):
         result = self.torch.zeros(n_groups, dtype=self.torch.int64, device=self.device)
         return result.index_add_(0, groups, values.to(self.torch.int64))
+
+    def group_count(self, groups, n_groups: int):
+        return self.torch.bincount(groups, minlength=n_groups)
 
     def to_numpy(self, values) -> np.ndarray:
         return values.detach().cpu().numpy()

@@ -2,13 +2,16 @@
 
 Text arrives as token spans over its UTF-8 bytes (``tokenizers.lines``). Each token becomes one
 64-bit key without a Python string: a token of at most 7 bytes is its bytes and its length packed
-together (distinct tokens, distinct keys), a longer one is numbered through a dict. Keys map to
-dense ids through an open-addressing hash table held in two arrays.
+together (distinct tokens, distinct keys); a token of 8-15 bytes is a hash of its bytes, kept with
+them as two words so that equal keys of different tokens are found and never confused; a longer one
+is numbered through a dict. Keys map to dense ids through an open-addressing hash table held in two
+arrays.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from itertools import count, pairwise, repeat
 
 import numpy as np
@@ -19,6 +22,11 @@ from .backend import NUMPY
 UNKNOWN = -1
 _EMPTY = np.uint64(0)  # no token has this key: a packed token's length byte is 1..7 (0xFE for "")
 _LONG = np.uint64(0xFF << 56)  # key of a long token: this tag | its number
+_HASHED = np.uint64(0xFD << 56)  # key of a medium token (8-15 bytes): this tag | 56 bits of its hash
+_NUMBERED = np.uint64(0xFC << 56)  # key of a medium token numbered through a dict (no salt separated them)
+_MEDIUM_END = 16  # tokens of 8 to 15 bytes are hashed, longer ones numbered
+_SALTS = 8  # salts tried before medium tokens are numbered through a dict instead
+_MIX = [np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xFF51AFD7ED558CCD)]
 _SEPARATOR = 0xFF  # a byte that UTF-8 never holds
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key's top bits pick its slot
 # By token size 0..7 (8: longer): the bytes a short token's key keeps, and its length byte.
@@ -32,24 +40,41 @@ def distinct_lines(lines: list) -> tuple[list, np.ndarray | None]:
     """The distinct lines (or other hashable items), first seen first, and each line's index among
     them; or ``(lines, None)`` when few lines repeat. References scored against many systems
     repeat, and are tokenized and counted once."""
+    if len(set(lines)) > _DISTINCT_WORTH * len(lines):  # a set is cheaper than numbering the lines
+        return lines, None
     first_seen: dict = {}
     at = np.fromiter(map(first_seen.setdefault, lines, count()), dtype=np.int64, count=len(lines))
-    if len(first_seen) > _DISTINCT_WORTH * len(lines):
-        return lines, None
     number = np.cumsum(at == np.arange(len(lines))) - 1
     return list(first_seen), number[at]
 
 
+def _hash(words: np.ndarray, salt: int) -> np.ndarray:
+    """Keys of medium tokens from their two words (first 8 bytes; the rest and the size in the top
+    byte): a 56-bit hash under ``salt``, tagged ``_HASHED``."""
+    h = words[:, 0] * _MIX[0]
+    h ^= h >> np.uint64(31)
+    h += words[:, 1] * _MIX[1] + np.uint64(salt) * _MIX[2]
+    h ^= h >> np.uint64(29)
+    h *= _MIX[3]
+    h ^= h >> np.uint64(32)
+    h >>= np.uint64(8)
+    h |= _HASHED
+    return h
+
+
 @dataclass
 class TokenKeys:
-    """One uint64 key per token (``_EMPTY`` for the long ones until a vocabulary numbers them) of
-    the lines held; with ``rows``, line i is held line ``rows[i]`` (repeated lines held once)."""
+    """One uint64 key per token (``_EMPTY`` for the long ones until a vocabulary numbers them; a hash
+    under salt 0 for the medium ones) of the lines held; with ``rows``, line i is held line
+    ``rows[i]`` (repeated lines held once)."""
 
     keys: np.ndarray
     lengths: np.ndarray  # tokens per held line
-    long_at: np.ndarray  # indices of the tokens longer than 7 bytes
+    long_at: np.ndarray  # indices of the tokens longer than 15 bytes
     long_tokens: list[bytes]  # their bytes
     rows: np.ndarray | None = None
+    medium_at: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # tokens of 8-15 bytes
+    words: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.uint64))  # their bytes and size
 
     def line_lengths(self) -> np.ndarray:
         """Tokens per line."""
@@ -69,19 +94,29 @@ class TokenKeys:
         padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
         windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
 
-        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             starts = split.starts[span[0] : span[1]]
-            size = np.minimum(split.ends[span[0] : span[1]] - starts, 8)  # 8: long
+            sizes = split.ends[span[0] : span[1]] - starts
+            size = np.minimum(sizes, 8)  # 8: medium or long
             keys = windows[starts]  # 8 bytes from each token's start
             keys &= _SIZE_MASKS[size]
             keys |= _SIZE_TAGS[size]
-            return keys, np.flatnonzero(size == 8) + span[0]
+            medium = np.flatnonzero((size == 8) & (sizes < _MEDIUM_END))
+            rest = sizes[medium] - 8
+            words = np.empty((len(medium), 2), dtype=np.uint64)
+            words[:, 0] = windows[starts[medium]]
+            words[:, 1] = (windows[starts[medium] + 8] & _SIZE_MASKS[rest]) | (rest.astype(np.uint64) << np.uint64(56))
+            keys[medium] = _hash(words, 0)
+            return keys, medium + span[0], words, np.flatnonzero(sizes >= _MEDIUM_END) + span[0]
 
         pieces = NUMPY.map_chunks(piece, _token_pieces(len(split.starts)))
-        keys = np.concatenate([keys for keys, _ in pieces]) if pieces else np.zeros(0, dtype=np.uint64)
-        long_at = np.concatenate([at for _, at in pieces]) if pieces else np.zeros(0, dtype=np.int64)
+        if not pieces:
+            empty = np.zeros(0, dtype=np.int64)
+            return cls(np.zeros(0, dtype=np.uint64), split.lengths, empty, [], rows)
+        keys, medium_at, words, long_at = (np.concatenate(parts) for parts in zip(*pieces, strict=True))
         starts = split.starts[long_at]
-        return cls(keys, split.lengths, long_at, _gather(split.data, starts, split.ends[long_at] - starts), rows)
+        long_tokens = _gather(split.data, starts, split.ends[long_at] - starts)
+        return cls(keys, split.lengths, long_at, long_tokens, rows, medium_at, words)
 
 
 def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
@@ -148,22 +183,41 @@ class KeyTable:
 
 
 class Vocabulary:
-    """Ids 0..size-1 for the distinct tokens of the references; other tokens are ``UNKNOWN``."""
+    """Ids 0..size-1 for the distinct tokens of the references; other tokens are ``UNKNOWN``.
 
-    def __init__(self, long: dict[bytes, int], distinct: np.ndarray):
-        self.long = long
+    A medium token's id is the id of its hash under ``salt`` (a salt under which no two distinct
+    reference tokens share one), confirmed against the id's two words (``words``): a hypothesis
+    token that shares a hash with a reference token but not its bytes is ``UNKNOWN``. Should no
+    salt separate them, medium tokens are numbered through a dict of their words (``medium``)."""
+
+    def __init__(self, long: dict[bytes, int], distinct: np.ndarray, salt: int = 0, medium: dict | None = None):
+        self.long, self.salt, self.medium = long, salt, medium
         self.size = len(distinct)
         self.table = KeyTable(distinct)
+        self.words = np.zeros((0, 2), dtype=np.uint64)  # each medium token's words, at its id
 
     @classmethod
     def of(cls, tokens: TokenKeys) -> tuple[Vocabulary, np.ndarray]:
         """The vocabulary of reference tokens, and the ids of the tokens of the lines held."""
         long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
-        keys = _with_long_keys(tokens, long)
-        ordered = np.sort(keys)
-        distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
-        vocabulary = cls(long, distinct)
-        return vocabulary, vocabulary._lookup(keys)
+        for salt in range(_SALTS + 1):
+            medium = None
+            if salt == _SALTS:  # about n^2 / 2^57 for each salt before: practically never
+                medium = {pair: number for number, pair in enumerate(dict.fromkeys(map(tuple, tokens.words.tolist())))}
+            keys = _with_long_keys(tokens, long, salt, medium)
+            ordered = np.sort(keys)
+            distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
+            vocabulary = cls(long, distinct, salt, medium)
+            ids = vocabulary._lookup(keys)
+            if not len(tokens.medium_at):
+                break
+            # Each medium token's words at its id: if one id holds two tokens, their hashes collided.
+            at = ids[tokens.medium_at]
+            vocabulary.words = np.zeros((vocabulary.size, 2), dtype=np.uint64)
+            vocabulary.words[at] = tokens.words
+            if np.array_equal(vocabulary.words[at], tokens.words):
+                break
+        return vocabulary, ids
 
     def __len__(self) -> int:
         return self.size
@@ -174,12 +228,29 @@ class Vocabulary:
 
     def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
         """Flat token ids of all lines (``UNKNOWN`` where not in the vocabulary) and their lengths."""
-        return tokens.expand(self._lookup(_with_long_keys(tokens, self.long))), tokens.line_lengths()
+        ids = self._lookup(_with_long_keys(tokens, self.long, self.salt, self.medium))
+        if len(tokens.medium_at):
+            found = ids[tokens.medium_at]
+            words = self.words[np.maximum(found, 0)] if len(self.words) else np.zeros_like(tokens.words)
+            other = (found >= 0) & ((words[:, 0] != tokens.words[:, 0]) | (words[:, 1] != tokens.words[:, 1]))
+            ids[tokens.medium_at[other]] = UNKNOWN  # the hash of a reference token, not its bytes
+        return tokens.expand(ids), tokens.line_lengths()
 
 
-def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int]) -> np.ndarray:
-    """The tokens' keys with the long tokens' numbers filled in (``_EMPTY`` if unnumbered)."""
+def _numbered(found: Iterable, n: int, tag: np.uint64) -> np.ndarray:
+    """Keys ``tag | number`` of ``n`` tokens from their numbers (-1: unnumbered, ``_EMPTY``)."""
+    numbers = np.fromiter(found, dtype=np.int64, count=n)
+    return np.where(numbers >= 0, tag | numbers.astype(np.uint64), _EMPTY)
+
+
+def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int], salt: int = 0, medium: dict | None = None) -> np.ndarray:
+    """The tokens' keys with the long tokens' numbers filled in (``_EMPTY`` if unnumbered) and the
+    medium tokens' hashes under ``salt`` (or their numbers in ``medium``)."""
     keys = tokens.keys.copy()
-    numbers = np.fromiter(map(long.get, tokens.long_tokens, repeat(-1)), dtype=np.int64, count=len(tokens.long_tokens))
-    keys[tokens.long_at] = np.where(numbers >= 0, _LONG | numbers.astype(np.uint64), _EMPTY)
+    keys[tokens.long_at] = _numbered(map(long.get, tokens.long_tokens, repeat(-1)), len(tokens.long_tokens), _LONG)
+    if medium is not None:
+        pairs = map(tuple, tokens.words.tolist())
+        keys[tokens.medium_at] = _numbered(map(medium.get, pairs, repeat(-1)), len(tokens.medium_at), _NUMBERED)
+    elif salt:
+        keys[tokens.medium_at] = _hash(tokens.words, salt)
     return keys

@@ -159,40 +159,25 @@ def _clipped_matches(
     key += ids
     key <<= position_bits
     key |= positions
+    # One reference stream and no two hypotheses against one reference (every line unique, one
+    # system): a group holds at most one hypothesis's run and one reference's, found without runs.
+    single = n_streams == 1 and not per_stream and bool((hyp_groups[1:] > hyp_groups[:-1]).all())
     for order in range(1, max_order + 1):
         key = ops.sort(key)
         group = key >> position_bits
         positions = key & ((1 << position_bits) - 1)
-        holder = owner[positions]
         new = group[1:] != group[:-1]
         label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
-        n_labels = int(label[-1]) + 1
-        # A run: one holder's occurrences in one group (they sit together, holders ascending).
-        runs = ops.concat([ops.arange(1), ops.nonzero(new | (holder[1:] != holder[:-1])) + 1])
-        run_size = ops.concat([runs[1:], ops.full(1, len(key))]) - runs
-        run_holder, run_group = holder[runs], label[runs]
-        most = ops.full(n_labels, 0)  # per group, the largest count in one reference stream
-        hypothesis = ops.nonzero(run_holder < n_hypotheses)
-        hyp_holder, hyp_group, hyp_size = run_holder[hypothesis], run_group[hypothesis], run_size[hypothesis]
-        for stream in range(n_streams):  # a stream has at most one run per group
-            runs_of_stream = ops.nonzero(run_holder == n_hypotheses + stream)
-            at = run_group[runs_of_stream]
-            if per_stream:
-                count = ops.full(n_labels, 0)
-                count[at] = run_size[runs_of_stream]
-                clipped = ops.minimum(hyp_size, count[hyp_group])
-                out[:, stream, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
-            most[at] = ops.maximum(most[at], run_size[runs_of_stream])
-        if not per_stream:
-            clipped = ops.minimum(hyp_size, most[hyp_group])
-            out[:, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
+        if single:
+            matched, good = _single_matches(ops, positions, new, label, len(hyp_ids), owner, n_hypotheses)
+            out[:, order - 1] = ops.to_numpy(matched)
+        else:
+            good = _runs_matches(ops, out, order, positions, new, label, owner, n_hypotheses, n_streams, per_stream)
         if order == max_order:
             break
         # Only n-grams whose first n-1 tokens matched can match: keep the occurrences of groups
         # that a hypothesis matched, with their group's number, if they have a next token.
-        alive = ops.full(n_labels, 0)
-        alive[hyp_group] = 1
-        keep = ((alive > 0) & (most > 0))[label]
+        keep = good[label]
         keep &= remaining[positions] > order
         kept = ops.nonzero(keep)  # indices gather faster than a mask selects
         positions = positions[kept]
@@ -204,6 +189,50 @@ def _clipped_matches(
         key <<= position_bits
         key |= positions
     return out
+
+
+def _single_matches(ops, positions, new, label, n_hyp_tokens: int, owner, n_hypotheses: int) -> tuple:
+    """Clipped matches per hypothesis and which groups a hypothesis matched, when every group (the
+    occurrences of one n-gram against one reference, sorted by position; ``label``: each one's
+    group) holds at most one hypothesis's occurrences, first, and one reference stream's."""
+    starts = ops.concat([ops.arange(1), ops.nonzero(new) + 1])
+    ends = ops.concat([starts[1:], ops.full(1, len(positions))])
+    in_hypothesis = ops.group_count(label[ops.nonzero(positions < n_hyp_tokens)], len(starts))
+    in_reference = (ends - starts) - in_hypothesis
+    clipped = ops.minimum(in_hypothesis, in_reference)
+    held = ops.nonzero(in_hypothesis > 0)
+    holder = owner[positions[starts[held]]]
+    return ops.group_sum(holder, clipped[held], n_hypotheses), (in_hypothesis > 0) & (in_reference > 0)
+
+
+def _runs_matches(ops, out, order: int, positions, new, label, owner, n_hypotheses, n_streams, per_stream):
+    """Clipped matches of ``order`` into ``out`` through runs (one holder's occurrences in one group),
+    for any number of hypotheses per group and of reference streams; returns which groups a
+    hypothesis matched (``good``)."""
+    holder = owner[positions]
+    n_labels = int(label[-1]) + 1
+    # A run: one holder's occurrences in one group (they sit together, holders ascending).
+    runs = ops.concat([ops.arange(1), ops.nonzero(new | (holder[1:] != holder[:-1])) + 1])
+    run_size = ops.concat([runs[1:], ops.full(1, len(positions))]) - runs
+    run_holder, run_group = holder[runs], label[runs]
+    most = ops.full(n_labels, 0)  # per group, the largest count in one reference stream
+    hypothesis = ops.nonzero(run_holder < n_hypotheses)
+    hyp_holder, hyp_group, hyp_size = run_holder[hypothesis], run_group[hypothesis], run_size[hypothesis]
+    for stream in range(n_streams):  # a stream has at most one run per group
+        runs_of_stream = ops.nonzero(run_holder == n_hypotheses + stream)
+        at = run_group[runs_of_stream]
+        if per_stream:
+            count = ops.full(n_labels, 0)
+            count[at] = run_size[runs_of_stream]
+            clipped = ops.minimum(hyp_size, count[hyp_group])
+            out[:, stream, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
+        most[at] = ops.maximum(most[at], run_size[runs_of_stream])
+    if not per_stream:
+        clipped = ops.minimum(hyp_size, most[hyp_group])
+        out[:, order - 1] = ops.to_numpy(ops.group_sum(hyp_holder, clipped, n_hypotheses))
+    alive = ops.full(n_labels, 0)
+    alive[hyp_group] = 1
+    return (alive > 0) & (most > 0)
 
 
 def ngram_totals(lengths: np.ndarray, max_order: int) -> np.ndarray:

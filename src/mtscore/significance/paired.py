@@ -7,7 +7,7 @@ correction and the interval of each difference.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +18,12 @@ from ..metrics import METRICS, canonical, metric_class
 from ..progress import Progress
 from .resampling import (
     DEFAULT_SAMPLES,
-    bootstrap_sums,
+    bootstrap_chunks,
     confidence_interval,
     holm,
     p_value,
     percentile_bounds,
-    randomization_sums,
+    randomization_chunks,
     resolve_seed,
 )
 from .results import TEST_NAMES, Comparison, PairedTestResult, SystemResult
@@ -32,15 +32,24 @@ if TYPE_CHECKING:
     from ..core.metric import Metric
 
 
-def _exact(sums: np.ndarray, like: np.ndarray) -> np.ndarray:
-    """Sums in the type of the statistics (integers stay integers, as in sacrebleu's int matmul)."""
-    return np.rint(sums).astype(like.dtype) if np.issubdtype(like.dtype, np.integer) else sums
+_SCORE_ROWS = 1 << 14  # rows of summed statistics scored in one call (bounds the scoring's temporaries)
 
 
 def _stack(statistics: list[np.ndarray]) -> tuple[np.ndarray, list[slice]]:
     """All systems' statistics side by side, with each system's columns."""
     widths = np.cumsum([0] + [s.shape[1] for s in statistics])
     return np.hstack([s.astype(np.float64) for s in statistics]), [slice(a, b) for a, b in pairwise(widths)]
+
+
+def _indices(columns: Sequence[slice]) -> np.ndarray:
+    """The column numbers of several systems' statistics, one row per system."""
+    return np.array([np.arange(c.start, c.stop) for c in columns], dtype=np.intp)
+
+
+def _batches(count: int, rows: int) -> Iterator[slice]:
+    """Groups of ``count`` items (systems or pairs) whose ``rows`` rows each are scored in one call."""
+    size = max(1, _SCORE_ROWS // max(rows, 1))
+    return (slice(start, min(start + size, count)) for start in range(0, count, size))
 
 
 def _check(statistics: dict[str, list[np.ndarray]], test: str, n_samples: int) -> None:
@@ -87,54 +96,44 @@ def paired_test_statistics(
     names = list(metrics)
     stacked, columns = _stack([s for name in names for s in statistics[name]])
     k = len(systems)
-    where = {(name, i): columns[m * k + i] for m, name in enumerate(names) for i in range(k)}
+    where = {name: columns[m * k : (m + 1) * k] for m, name in enumerate(names)}
     pairs = list(combinations(range(k), 2)) if all_pairs else [(0, i) for i in range(1, k)]
     n_resamples = n_samples if test == "bs" else n_confidence
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise BleuInputError(f"the number of bootstrap resamples must be a positive integer, got {n_resamples!r}")
+    totals = {name: [s.sum(axis=0, keepdims=True) for s in statistics[name]] for name in names}
+    actual = {name: [float(metrics[name].scores_of_sums(t)[0]) for t in totals[name]] for name in names}
+    observed = {name: np.array([abs(actual[name][a] - actual[name][b]) for a, b in pairs]) for name in names}
     bar = Progress(f"{TEST_NAMES[test]}:", n_samples + (n_resamples if test == "ar" else 0)) if progress else None
-    trials = randomization_sums(stacked, n_samples, rng, bar) if test == "ar" else None
-    # Metrics that are not additive (NIST) score each chunk of the same draws themselves.
-    own: dict[tuple[str, int], list[np.ndarray]] = {
-        (name, i): [] for name in names if not metrics[name].additive for i in range(k)
-    }
-
-    def rescore(weights: np.ndarray) -> None:
-        for (name, i), scores in own.items():
-            scores.append(metrics[name].resampled_scores(statistics[name][i], weights))
-
-    resampled = bootstrap_sums(stacked, n_resamples, rng, bar, rescore if own else None)
+    exceeding = (
+        _randomization_counts(metrics, statistics, stacked, where, pairs, observed, totals, n_samples, rng, bar)
+        if test == "ar"
+        else {}
+    )
+    boot = _bootstrap_scores(metrics, statistics, stacked, where, n_resamples, rng, bar)
     if bar:
         bar.close()
 
     results, comparisons = {}, []
     for name in names:
-        metric, stats = metrics[name], statistics[name]
-        totals = [s.sum(axis=0, keepdims=True) for s in stats]
-        actual = [float(metric.scores_of_sums(total)[0]) for total in totals]
-        if metric.additive:
-            boot = [metric.scores_of_sums(resampled[:, where[name, i]].astype(np.float32)) for i in range(k)]
-        else:
-            boot = [np.concatenate(own[name, i]) for i in range(k)]
         found = []
-        for a, b in pairs:
-            observed = abs(actual[a] - actual[b])
+        for number, (a, b) in enumerate(pairs):
             if test == "bs":
-                differences = np.abs(boot[b] - boot[a])
-                p = p_value(differences - differences.mean(), observed)
+                differences = np.abs(boot[name][b] - boot[name][a])
+                p = p_value(differences - differences.mean(), float(observed[name][number]))
             else:
-                assert trials is not None  # drawn above for "ar"
-                p = _randomization_p(
-                    metric, trials, where[name, a], where[name, b], totals[a], totals[b], stats[a], observed
-                )
-            lower, upper = percentile_bounds(boot[b] - boot[a])
-            found.append(Comparison(name, b, a, actual[b] - actual[a], float(lower), float(upper), p, 0.0))
+                p = (int(exceeding[name][number]) + 1) / (n_samples + 1)
+            lower, upper = percentile_bounds(boot[name][b] - boot[name][a])
+            delta = actual[name][b] - actual[name][a]
+            found.append(Comparison(name, b, a, delta, float(lower), float(upper), p, 0.0))
         adjusted = holm([c.p_value for c in found])
         comparisons += [Comparison(**{**c.__dict__, "p_holm": float(q)}) for c, q in zip(found, adjusted, strict=True)]
         baseline_p = {c.system: c.p_value for c in found if c.against == 0}
         results[name] = [
             SystemResult(
-                actual[i], baseline_p.get(i), *(confidence_interval(boot[i]) if test == "bs" else (None, None))
+                actual[name][i],
+                baseline_p.get(i),
+                *(confidence_interval(boot[name][i]) if test == "bs" else (None, None)),
             )
             for i in range(k)
         ]
@@ -143,6 +142,85 @@ def paired_test_statistics(
         name: metrics[name].score_statistics(statistics[name][0]).signature.with_fields(**fields) for name in names
     }
     return PairedTestResult(test, n_samples, seed, list(systems), names, results, comparisons, signatures, all_pairs)
+
+
+def _bootstrap_scores(
+    metrics: Mapping[str, Metric[Any, Any]],
+    statistics: dict[str, list[np.ndarray]],
+    stacked: np.ndarray,
+    where: dict[str, list[slice]],
+    n_resamples: int,
+    rng: np.random.Generator,
+    bar: Progress | None,
+) -> dict[str, np.ndarray]:
+    """Every system's score on each resample (systems x resamples, per metric), scored chunk by
+    chunk of the shared draws: only the scores are kept, never every resample's statistics. As
+    sacrebleu, from float32 sums; metrics that are not additive (NIST) rescore the draws themselves."""
+    k = len(next(iter(where.values())))
+    boot: dict[str, np.ndarray] = {}
+
+    def store(name: str, systems: slice, scores: np.ndarray) -> None:
+        """Scores in the type the metric gives them (float32 for some: sacrebleu averages those in float32)."""
+        if name not in boot:
+            boot[name] = np.empty((k, n_resamples), dtype=scores.dtype)
+        boot[name][systems, start : start + scores.shape[1]] = scores
+
+    start = 0
+    for weights, sums in bootstrap_chunks(stacked, n_resamples, rng, bar):
+        rows = len(sums)
+        for name, metric in metrics.items():
+            if not metric.additive:
+                for i in range(k):
+                    store(name, slice(i, i + 1), metric.resampled_scores(statistics[name][i], weights)[None])
+                continue
+            indices = _indices(where[name])
+            for group in _batches(k, rows):
+                picked = sums[:, indices[group]].reshape(-1, indices.shape[1])  # resamples x systems, flat
+                store(name, group, metric.scores_of_sums(picked.astype(np.float32, copy=False)).reshape(rows, -1).T)
+        start += rows
+    return boot
+
+
+def _randomization_counts(
+    metrics: Mapping[str, Metric[Any, Any]],
+    statistics: dict[str, list[np.ndarray]],
+    stacked: np.ndarray,
+    where: dict[str, list[slice]],
+    pairs: list[tuple[int, int]],
+    observed: dict[str, np.ndarray],
+    totals: dict[str, list[np.ndarray]],
+    n_trials: int,
+    rng: np.random.Generator,
+    bar: Progress | None,
+) -> dict[str, np.ndarray]:
+    """Per metric and pair (a, b), the trials whose pseudo-systems differ at least as much as a and
+    b do: a trial's pseudo-systems swap the segments it selects, so the first is a's selected rows
+    with b's others (b's total plus the selected rows of a minus those of b), the second the rest.
+    Counted chunk by chunk of trials, many pairs scored in one call."""
+    counts = {name: np.zeros(len(pairs), dtype=np.int64) for name in metrics}
+    first, second = np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
+    for chunk in randomization_chunks(stacked, n_trials, rng, bar):
+        rows = len(chunk)
+        for name, metric in metrics.items():
+            indices, like = _indices(where[name]), statistics[name][0]
+            sums = _exact(chunk.astype(np.float64), like)  # exact, so integer statistics stay integers
+            total = np.concatenate(totals[name]).astype(sums.dtype)  # systems x columns
+            for group in _batches(len(pairs), 2 * rows):
+                a, b = first[group], second[group]
+                moved = sums[:, indices[a]] - sums[:, indices[b]]  # trials x pairs x columns
+                pseudo = np.empty((2, *moved.shape), dtype=sums.dtype)
+                np.add(total[b], moved, out=pseudo[0])
+                np.subtract(total[a], moved, out=pseudo[1])
+                scores = metric.scores_of_sums(pseudo.reshape(-1, indices.shape[1])).reshape(2, rows, -1)
+                sampled = np.abs(scores[0] - scores[1])
+                # compared in the scores' own type, as sacrebleu compares them with a Python float
+                counts[name][group] += np.count_nonzero(sampled >= observed[name][group].astype(sampled.dtype), axis=0)
+    return counts
+
+
+def _exact(sums: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """Sums in the type of the statistics (integers stay integers, as in sacrebleu's int matmul)."""
+    return np.rint(sums).astype(like.dtype) if np.issubdtype(like.dtype, np.integer) else sums
 
 
 def paired_test(
@@ -172,20 +250,3 @@ def paired_test(
         built[metric.name] = metric
     statistics = {name: m.systems_statistics([list(h) for h in systems.values()]) for name, m in built.items()}
     return paired_test_statistics(built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress)
-
-
-def _randomization_p(
-    metric: Metric[Any, Any],
-    trials: np.ndarray,
-    cols_a: slice,
-    cols_b: slice,
-    total_a: np.ndarray,
-    total_b: np.ndarray,
-    like: np.ndarray,
-    observed: float,
-) -> float:
-    """p-value of the randomization test: pseudo-systems swap the selected segments of a and b."""
-    moved = trials[:, cols_a] - trials[:, cols_b]  # selected rows of a, minus the same rows of b
-    first = metric.scores_of_sums(_exact(total_b + moved, like))  # a's selected rows, b's others
-    second = metric.scores_of_sums(_exact(total_a - moved, like))
-    return p_value(np.abs(first - second), observed)

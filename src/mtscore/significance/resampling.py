@@ -8,7 +8,7 @@ sacrebleu 2.6.0: p-values, means and intervals are its own for the same seed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from statistics import mean as exact_average
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,9 @@ DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 
 
 _CHUNK_BYTES = 32 << 20  # resample weights held at once
+
+
+_COUNT_BYTES = 2 << 20  # draws counted at once (their bincount stays in a core's cache)
 
 
 _BOOL_BLOCK = 32  # NumPy draws booleans 32 to a word: chunks of 32 trials give the draws of one call
@@ -69,9 +72,10 @@ def confidence_interval(scores: np.ndarray, exact_mean: bool = False) -> tuple[f
 def percentile_bounds(scores: np.ndarray) -> tuple[Any, Any]:
     """The 2.5% and 97.5% bounds by sacrebleu's index rule (n//40 from either end of the sorted
     values), as NumPy scalars of the scores' type."""
-    ordered = np.sort(scores)
-    cut = len(ordered) // 40
-    return ordered[cut], ordered[len(ordered) - cut - 1]
+    cut = len(scores) // 40
+    bounds = (cut, len(scores) - cut - 1)
+    ordered = np.partition(scores, bounds)  # those two in sorted place: no full sort needed
+    return ordered[bounds[0]], ordered[bounds[1]]
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
@@ -93,8 +97,9 @@ def p_value(sampled: np.ndarray, observed: float) -> float:
     return (int(np.count_nonzero(sampled >= observed)) + 1) / (len(sampled) + 1)
 
 
-def _rows_per_chunk(n_segments: int, block: int = 1) -> int:
-    rows = max(1, _CHUNK_BYTES // (8 * max(n_segments, 1)))
+def _rows_per_chunk(n_segments: int, block: int = 1, itemsize: int = 8) -> int:
+    """Resamples or trials per chunk: their weights (``itemsize`` bytes each) fit in _CHUNK_BYTES."""
+    rows = max(1, _CHUNK_BYTES // (itemsize * max(n_segments, 1)))
     return max(block, rows // block * block)
 
 
@@ -107,17 +112,45 @@ def _product_type(statistics: np.ndarray, largest: float) -> type[np.floating[An
 
 
 def bootstrap_weights(
-    n: int, n_samples: int, rng: np.random.Generator, progress: Progress | None = None
+    n: int,
+    n_samples: int,
+    rng: np.random.Generator,
+    progress: Progress | None = None,
+    dtype: type[np.number[Any]] = np.int64,
 ) -> Iterator[np.ndarray]:
-    """Chunks of resamples as segment multiplicities (rows x n int64), drawn as sacrebleu's
-    ``rng.choice(n, (n_samples, n))``: the same draws for every metric that uses them."""
-    step = _rows_per_chunk(n)
+    """Chunks of resamples as segment multiplicities (rows x n, in ``dtype``), drawn as sacrebleu's
+    ``rng.choice(n, (n_samples, n))``: the same draws for every metric that uses them. The counts
+    are taken a few rows at a time (one bincount of the draws offset by row, small enough to stay
+    in cache) into one buffer, reused from chunk to chunk: use each chunk before asking for the next."""
+    step = min(_rows_per_chunk(n, itemsize=np.dtype(dtype).itemsize), n_samples)
+    counted = max(1, min(step, _COUNT_BYTES // (8 * n)))
+    offsets = n * np.arange(counted)[:, None]
+    weights = np.empty((step, n), dtype)
     for start in range(0, n_samples, step):
         rows = min(step, n_samples - start)
-        drawn = rng.integers(0, n, size=(rows, n))  # the very draws of rng.choice(n, size, replace=True)
-        yield np.bincount((drawn + n * np.arange(rows)[:, None]).ravel(), minlength=rows * n).reshape(rows, n)
+        for first in range(0, rows, counted):
+            count = min(counted, rows - first)
+            drawn = rng.integers(0, n, size=(count, n))  # the very draws of rng.choice(n, size, replace=True)
+            drawn += offsets[:count]
+            weights[first : first + count] = np.bincount(drawn.ravel(), minlength=count * n).reshape(count, n)
+        yield weights[:rows]
         if progress:
             progress.advance(rows)
+
+
+def bootstrap_chunks(
+    statistics: np.ndarray,
+    n_samples: int,
+    rng: np.random.Generator,
+    progress: Progress | None = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(weights, sums)`` per chunk of resamples: the multiplicities (``bootstrap_weights``) and
+    the column sums of the rows they select, one matrix product (exact: see ``_product_type``)."""
+    n = len(statistics)
+    kind = _product_type(statistics, n * np.abs(statistics).max(initial=0))  # weights add up to n
+    matrix = statistics.astype(kind)
+    for weights in bootstrap_weights(n, n_samples, rng, progress, kind):
+        yield weights, weights @ matrix
 
 
 def bootstrap_sums(
@@ -125,41 +158,40 @@ def bootstrap_sums(
     n_samples: int,
     rng: np.random.Generator,
     progress: Progress | None = None,
-    each: Callable[[np.ndarray], None] | None = None,
 ) -> np.ndarray:
     """Column sums of ``n_samples`` resamples of the rows (with replacement), drawn as sacrebleu's
-    ``rng.choice(n, (n_samples, n))``, as a (n_samples x columns) float64 array. ``each`` is given
-    every chunk of weights too (metrics that score resamples themselves share the draws)."""
-    n = len(statistics)
+    ``rng.choice(n, (n_samples, n))``, as a (n_samples x columns) float64 array."""
     sums = np.empty((n_samples, statistics.shape[1]))
-    kind = _product_type(statistics, n * np.abs(statistics).max(initial=0))  # weights add up to n
-    matrix = statistics.astype(kind)
     start = 0
-    for weights in bootstrap_weights(n, n_samples, rng, progress):
-        sums[start : start + len(weights)] = weights.astype(kind) @ matrix
-        start += len(weights)
-        if each:
-            each(weights)
+    for _, chunk in bootstrap_chunks(statistics, n_samples, rng, progress):
+        sums[start : start + len(chunk)] = chunk
+        start += len(chunk)
     return sums
+
+
+def randomization_chunks(
+    statistics: np.ndarray, n_trials: int, rng: np.random.Generator, progress: Progress | None = None
+) -> Iterator[np.ndarray]:
+    """For each chunk of trials, the column sums over the segments each trial selects (each with
+    probability 1/2, drawn as sacrebleu's ``rng.integers(2, size=(n_trials, n), dtype=bool)``;
+    chunks of whole 32-trial blocks draw exactly what one call draws)."""
+    n = len(statistics)
+    kind = _product_type(statistics, np.abs(statistics).sum(axis=0).max(initial=0))
+    matrix = statistics.astype(kind)
+    step = _rows_per_chunk(n, _BOOL_BLOCK, np.dtype(kind).itemsize)
+    for start in range(0, n_trials, step):
+        rows = min(step, n_trials - start)
+        yield rng.integers(2, size=(rows, n), dtype=bool).astype(kind) @ matrix
+        if progress:
+            progress.advance(rows)
 
 
 def randomization_sums(
     statistics: np.ndarray, n_trials: int, rng: np.random.Generator, progress: Progress | None = None
 ) -> np.ndarray:
-    """For each trial, the column sums over the segments it selects (each with probability 1/2,
-    drawn as sacrebleu's ``rng.integers(2, size=(n_trials, n), dtype=bool)``)."""
-    n = len(statistics)
-    sums = np.empty((n_trials, statistics.shape[1]))
-    kind = _product_type(statistics, np.abs(statistics).sum(axis=0).max(initial=0))
-    matrix = statistics.astype(kind)
-    step = _rows_per_chunk(n, _BOOL_BLOCK)
-    for start in range(0, n_trials, step):
-        rows = min(step, n_trials - start)
-        selected = rng.integers(2, size=(rows, n), dtype=bool)
-        sums[start : start + rows] = selected.astype(kind) @ matrix
-        if progress:
-            progress.advance(rows)
-    return sums
+    """``randomization_chunks`` as one (n_trials x columns) float64 array."""
+    chunks = list(randomization_chunks(statistics, n_trials, rng, progress))
+    return np.concatenate(chunks).astype(np.float64) if chunks else np.empty((0, statistics.shape[1]))
 
 
 def bootstrap_confidence(

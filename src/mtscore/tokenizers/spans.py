@@ -6,6 +6,8 @@ them, and ``mteval_spans`` also cuts where mteval-v13a's punctuation rules put a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 # What str.split() splits on beyond ASCII, as UTF-8 (``tests/engine/test_spans.py`` checks the list is complete).
@@ -18,36 +20,59 @@ for _low, _high in ((0x21, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5
     _SYMBOL[_low : _high + 1] = True
 
 
+def _table(predicate: Callable[[int], object]) -> bytes:
+    """A ``bytes.translate`` table mapping each byte to 1 where ``predicate`` holds, else 0."""
+    return bytes(int(bool(predicate(byte))) for byte in range(256))
+
+
+# Byte classes, looked up with ``bytes.translate`` (one C pass, no index array) and read as bools.
+_NOT_ASCII_SPACE = _table(lambda b: not (b == 32 or 9 <= b <= 13 or 28 <= b <= 31))
+_SPACE_LEAD = _table(lambda b: b == 0xC2 or 0xE1 <= b <= 0xE3)  # the Unicode spaces' lead bytes
+_PUNCTUATION = _table(lambda b: _SYMBOL[b] or b in (44, 45, 46))  # the bytes mteval's rules look at
+_DIGIT_BYTE = np.zeros(256, dtype=bool)
+_DIGIT_BYTE[48:58] = True
+
+
+def _flags(raw: bytes, table: bytes) -> np.ndarray:
+    """Each byte of ``raw`` through a 0/1 ``table``, as a read-only bool array."""
+    return np.frombuffer(raw.translate(table), dtype=bool)
+
+
 def to_bytes(text: str) -> np.ndarray:
     """The UTF-8 bytes of ``text`` (lone surrogates kept) as an array."""
     return np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
 
 
-def _whitespace(data: np.ndarray) -> np.ndarray:
-    """Bytes of whitespace characters (ASCII, or the 2-3 bytes of a Unicode space)."""
-    space = (data == 32) | ((data >= 9) & (data <= 13)) | ((data >= 28) & (data <= 31))
-    leads = np.flatnonzero((data == 0xC2) | ((data >= 0xE1) & (data <= 0xE3)))  # the spaces' lead bytes
+def _non_space(data: np.ndarray, raw: bytes) -> np.ndarray:
+    """Bytes of no whitespace character (ASCII, or the 2-3 bytes of a Unicode space); ``raw``: the bytes."""
+    token = _flags(raw, _NOT_ASCII_SPACE)
+    leads = np.flatnonzero(_flags(raw, _SPACE_LEAD))
     if len(leads):
+        token = token.copy()
         padded = np.concatenate([data, np.zeros(2, dtype=np.uint8)])
         for code in _UNICODE_SPACE_BYTES:
             at = leads[padded[leads] == code[0]]
             for offset in range(1, len(code)):
                 at = at[padded[at + offset] == code[offset]]
             for offset in range(len(code)):
-                space[at + offset] = True
-    return space
+                token[at + offset] = False
+    return token
 
 
-def _spans(data: np.ndarray, cut: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+def _spans(data: np.ndarray, cut: np.ndarray | None, raw: bytes | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Starts and ends of the runs of non-whitespace bytes, also cut before every byte where
     ``cut`` (length len + 1: ``cut[i]`` is a cut just before byte i) is set."""
-    space = _whitespace(data)
-    token = ~space
-    edge = np.ones(len(data) + 1, dtype=bool)  # edge[i]: whitespace or nothing just before byte i
-    edge[1:-1] = space[:-1]
-    start = edge[:-1] & token if cut is None else (edge[:-1] | cut[:-1]) & token
-    edge[1:-1] = space[1:]  # now: whitespace or nothing just after byte i - 1
-    end = edge[1:] & token if cut is None else (edge[1:] | cut[1:]) & token
+    n = len(data)
+    token = _non_space(data, data.tobytes() if raw is None else raw)
+    if n == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    start, end = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+    start[0], end[-1] = token[0], token[-1]
+    np.greater(token[1:], token[:-1], out=start[1:])  # a token byte after whitespace
+    np.greater(token[:-1], token[1:], out=end[:-1])  # a token byte before whitespace
+    if cut is not None:
+        start |= cut[:-1] & token
+        end |= cut[1:] & token
     return np.flatnonzero(start), np.flatnonzero(end) + 1
 
 
@@ -69,26 +94,28 @@ def mteval_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
       (The two period/comma rules match pairs without overlap, which gives this parity.)
     """
     n = len(data)
-    cut = np.zeros(n + 1, dtype=bool)
-    symbol = _SYMBOL[data]
-    cut[:-1] = symbol
-    cut[1:] |= symbol
-    digit = (data >= 48) & (data <= 57)
-    dash = (data[1:] == 45) & digit[:-1]  # dash[i]: byte i + 1 is a dash after a digit
-    cut[1:-1] |= dash
-    cut[2:] |= dash
-    mark = (data == 44) | (data == 46)
-    cut[1:-1] |= mark[1:] & mark[:-1]
-    first = mark.copy()
-    first[1:] &= ~mark[:-1]
-    last = mark.copy()
-    last[:-1] &= ~mark[1:]
-    starts = np.flatnonzero(first)
-    if len(starts):
-        ends = np.flatnonzero(last) + 1
+    raw = data.tobytes()
+    cut = np.zeros(n + 1, dtype=bool)  # cut[i]: a cut just before byte i
+    # The bytes these rules look at are few: find them in one pass, then work on their positions.
+    at = np.flatnonzero(_flags(raw, _PUNCTUATION))
+    kind = data[at]
+    symbol = at[_SYMBOL[kind]]
+    cut[symbol] = True
+    cut[symbol + 1] = True
+    dash = at[kind == 45]
+    dash = dash[dash > 0]
+    dash = dash[_DIGIT_BYTE[data[dash - 1]]]  # a dash after a digit
+    cut[dash] = True
+    cut[dash + 1] = True
+    mark = at[(kind == 44) | (kind == 46)]
+    if len(mark):
+        inner = mark[1:] == mark[:-1] + 1  # a mark right after a mark: cut between them
+        cut[mark[1:][inner]] = True
+        starts = mark[np.concatenate([[True], ~inner])]
+        ends = mark[np.concatenate([~inner, [True]])] + 1
         odd = (ends - starts) % 2 == 1
-        digit_before = digit[starts - 1] & (starts > 0)
-        digit_after = digit[np.minimum(ends, n - 1)] & (ends < n)
+        digit_before = _DIGIT_BYTE[data[np.maximum(starts - 1, 0)]] & (starts > 0)
+        digit_after = _DIGIT_BYTE[data[np.minimum(ends, n - 1)]] & (ends < n)
         cut[starts] |= ~(digit_before & digit_after & (ends - starts == 1))
         cut[ends] |= ~digit_after | (digit_before ^ odd)
-    return _spans(data, cut)
+    return _spans(data, cut, raw)

@@ -18,19 +18,21 @@ from .scoring import sentence_effective_order
 def corpus_bleu(
     hypotheses: Any,
     references: Any,
-    tokenize: str = "13a",
+    tokenize: str | None = None,
     lowercase: bool = False,
-    smooth: str = "exp",
+    smooth: str | None = None,
     smooth_value: float | None = None,
     max_order: int = 4,
     weights: Sequence[float] | None = None,
     effective_order: bool = False,
     pad_id: PadId = PAD_NOT_GIVEN,
+    compat: str | None = None,
 ) -> BLEUScore:
     """Corpus BLEU of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``).
 
     Text (lists of str) is tokenized; token ids (2-D integer arrays or tensors with ``pad_id``
-    said: the padding id, or ``None`` for none; or lists of int sequences) are scored as they are."""
+    said: the padding id, or ``None`` for none; or lists of int sequences) are scored as they are.
+    ``compat`` names a compatibility mode (``"multi-bleu"``, ``"nltk"``, ...): another tool's BLEU."""
 
     metric = BLEU(
         tokenize=tokenize,
@@ -41,6 +43,7 @@ def corpus_bleu(
         weights=weights,
         effective_order=effective_order,
         pad_id=pad_id,
+        compat=compat,
     )
     return metric.corpus_score(hypotheses, references)
 
@@ -48,14 +51,15 @@ def corpus_bleu(
 def sentence_scores(
     hypotheses: Any,
     references: Any,
-    tokenize: str = "13a",
+    tokenize: str | None = None,
     lowercase: bool = False,
-    smooth: str = "exp",
+    smooth: str | None = None,
     smooth_value: float | None = None,
     max_order: int = 4,
     weights: Sequence[float] | None = None,
     effective_order: bool | None = None,
     pad_id: PadId = PAD_NOT_GIVEN,
+    compat: str | None = None,
 ) -> SentenceScores:
     """Every segment's BLEU in one vectorised call; inputs as for ``corpus_bleu``.
 
@@ -69,8 +73,9 @@ def sentence_scores(
         smooth_value=smooth_value,
         max_order=max_order,
         weights=weights,
-        effective_order=sentence_effective_order(smooth, effective_order),
+        effective_order=_sentence_order(smooth, effective_order, compat),
         pad_id=pad_id,
+        compat=compat,
     )
     return metric.sentence_scores(hypotheses, references)
 
@@ -78,16 +83,18 @@ def sentence_scores(
 def sentence_bleu(
     hypothesis: str,
     references: Sequence[str],
-    tokenize: str = "13a",
+    tokenize: str | None = None,
     lowercase: bool = False,
-    smooth: str = "exp",
+    smooth: str | None = None,
     smooth_value: float | None = None,
     max_order: int = 4,
     weights: Sequence[float] | None = None,
     effective_order: bool | None = None,
+    compat: str | None = None,
 ) -> BLEUScore:
     """BLEU of one segment against its references (a list of str), with sacrebleu's sentence defaults
-    (effective order on, except for NLTK's methods)."""
+    (effective order on, except for NLTK's methods); ``compat``: a compatibility mode, which scores
+    the segment as its tool scores a corpus of one."""
 
     metric = BLEU(
         tokenize=tokenize,
@@ -96,7 +103,8 @@ def sentence_bleu(
         smooth_value=smooth_value,
         max_order=max_order,
         weights=weights,
-        effective_order=sentence_effective_order(smooth, effective_order),
+        effective_order=_sentence_order(smooth, effective_order, compat),
+        compat=compat,
     )
     return metric.sentence_score(hypothesis, references)
 
@@ -104,9 +112,9 @@ def sentence_bleu(
 def explain(
     hypothesis: str,
     references: Sequence[str],
-    tokenize: str = "13a",
+    tokenize: str | None = None,
     lowercase: bool = False,
-    smooth: str = "exp",
+    smooth: str | None = None,
     smooth_value: float | None = None,
     max_order: int = 4,
     weights: Sequence[float] | None = None,
@@ -125,8 +133,15 @@ def explain(
         max_order=max_order,
         weights=weights,
     )
-    segment_metric = BLEU(**options, effective_order=sentence_effective_order(smooth, effective_order))
+    segment_metric = BLEU(**options, effective_order=_sentence_order(smooth, effective_order, None))
     return explain_segments([hypothesis], [[reference] for reference in references], BLEU(**options), segment_metric)
+
+
+def _sentence_order(smooth: str | None, effective_order: bool | None, compat: str | None) -> bool:
+    """Sentence-level effective order: sacrebleu's default, or as given (compatibility modes have none)."""
+    if compat is not None:
+        return bool(effective_order)
+    return sentence_effective_order(smooth or "exp", effective_order)
 
 
 def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False) -> str:

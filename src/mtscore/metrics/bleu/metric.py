@@ -24,6 +24,8 @@ from ...engine.ids import PAD_NOT_GIVEN, PadId, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
+from .compat import Compat, configure, score_rows
+from .compat import score_sums as compat_sums
 from .formula import corpus_rows, score_sums, segment_rows
 from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
@@ -55,20 +57,29 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         self,
         references: Any = None,
         *,
-        tokenize: str = "13a",
+        tokenize: str | None = None,
         lowercase: bool = False,
-        smooth: str = "exp",
+        smooth: str | None = None,
         smooth_value: float | None = None,
         max_order: int = 4,
         weights: Sequence[float] | None = None,
         effective_order: bool = False,
         pad_id: PadId = PAD_NOT_GIVEN,
+        compat: str | None = None,
     ):
-        self.scoring = Scoring(
-            smooth, smooth_value, effective_order, max_order, None if weights is None else tuple(weights)
-        )
-        self.tokenizer = tokenizers.get(tokenize)
-        self.lowercase = lowercase
+        self.compat: Compat | None = None
+        if compat is not None:
+            self.compat = configure(
+                compat, tokenize, lowercase, smooth, smooth_value, max_order, weights, effective_order
+            )
+            self.scoring, self.tokenizer = self.compat.scoring, self.compat.tokenizer
+            self.lowercase = self.compat.lowercase
+        else:
+            self.scoring = Scoring(
+                smooth or "exp", smooth_value, effective_order, max_order, None if weights is None else tuple(weights)
+            )
+            self.tokenizer = tokenizers.get(tokenize or "13a")
+            self.lowercase = lowercase
         self.pad_id = pad_id
         super().__init__(references)
 
@@ -76,11 +87,15 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """Each line's tokens: lowercased (if asked) and tokenized."""
         return split_lines(lines, self.tokenizer, self.lowercase).tokens()
 
-    def keys(self, lines: list[str]) -> TokenKeys:
+    def keys(self, lines: list[str], references: bool = False) -> TokenKeys:
         """The lines' tokens as keys, the form ``PreparedReferences.stats`` takes (a line that
-        repeats is tokenized once)."""
+        repeats is tokenized once); ``references``: tokenized as a compatibility mode's tool
+        tokenizes references, where that differs."""
         distinct, rows = distinct_lines(lines)
-        return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
+        tokenizer, lowercase = self.tokenizer, self.lowercase
+        if references and self.compat is not None and self.compat.reference_tokenizer is not tokenizer:
+            tokenizer, lowercase = self.compat.reference_tokenizer, False
+        return TokenKeys.of(split_lines(distinct, tokenizer, lowercase), rows)
 
     def prepare(
         self, references: Any, n_hypotheses: int | None = None, ops: NumpyOps | TorchOps | None = None
@@ -92,14 +107,22 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             lines = list(chain.from_iterable(references))
             if not present.all():
                 lines = [line or "" for line in lines]
-            tokens = self.keys(lines)
-            return PreparedReferences.from_keys(tokens, present, order)
+            tokens = self.keys(lines, references=True)
+            return self._with_length_rule(PreparedReferences.from_keys(tokens, present, order))
         self._check_ids_options()
         ops = ops or ops_for(references)
-        return PreparedReferences.from_ids(id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
+        prepared = PreparedReferences.from_ids(id_streams(references, n_hypotheses, self.pad_id, ops), order, ops)
+        return self._with_length_rule(prepared)
+
+    def _with_length_rule(self, prepared: PreparedReferences) -> PreparedReferences:
+        """The references choosing each segment's reference length by the compatibility mode's rule."""
+        if self.compat is not None:
+            prepared.length_rule = self.compat.mode.length_rule
+        return prepared
 
     def _check_ids_options(self) -> None:
-        if self.lowercase or self.tokenizer.name not in ("13a", "none"):
+        lowered = self.lowercase or (self.compat is not None and self.compat.case_lc)
+        if lowered or self.tokenizer.name not in ("13a", "none"):
             raise BleuInputError("token ids are already tokenized: leave tokenize and lowercase unset")
 
     def _resolve(self, hypotheses: Any, references: Any) -> tuple[PreparedReferences, TokenKeys | tuple[Any, Any]]:
@@ -148,7 +171,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         return self._signature(self._nrefs() if nrefs is None else nrefs, kind)
 
     def _signature(self, nrefs: int | str, kind: str = "text") -> Signature:
-        scoring = self.scoring
+        scoring, compat = self.scoring, self.compat
+        if compat is not None:
+            return self._compat_signature(compat, nrefs, kind)
         info = {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
@@ -163,9 +188,28 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             info["weights"] = ",".join(f"{w:g}" for w in scoring.weights)
         return Signature(info)
 
+    def _compat_signature(self, compat: Compat, nrefs: int | str, kind: str) -> Signature:
+        """A compatibility mode's signature: the mode, then what it fixes or what was chosen."""
+        info = {
+            "nrefs": str(nrefs),
+            "compat": compat.mode.name,
+            "case": "lc" if compat.case_lc else "mixed",
+            "tok": "ids" if kind == "ids" else self.tokenizer.name,
+            "smooth": compat.smooth,
+            "version": tool_version(),
+        }
+        if self.scoring.max_order != 4:
+            info["ngram"] = str(self.scoring.max_order)
+        if compat.weights is not None:
+            info["weights"] = ",".join(f"{w:g}" for w in compat.weights)
+        return Signature(info)
+
     def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> BLEUScore:
         """The corpus score of already computed statistics."""
-        rows = corpus_rows(stats, self.scoring)
+        if self.compat is not None:
+            rows = score_rows(self.compat, stats, corpus=True)
+        else:
+            rows = corpus_rows(stats, self.scoring)
         order = self.scoring.max_order
         return BLEUScore(
             score=float(rows.scores[0]),
@@ -187,7 +231,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def segment_metric(self) -> BLEU:
         """sacrebleu's sentence-level BLEU: effective order on, except for NLTK's methods (whose
-        ``sentence_bleu`` has none)."""
+        ``sentence_bleu`` has none); a compatibility mode scores a segment as its tool scores a corpus of one."""
+        if self.compat is not None:
+            return self
         scoring = self.scoring
         segment = copy.copy(self)
         segment.scoring = Scoring(
@@ -203,6 +249,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """The paper's n-gram tables of each segment (sentence-level options), and the corpus's."""
         from .explanation import explain
 
+        if self.compat is not None:
+            mode = self.compat.mode
+            raise BleuInputError(f"explain shows sacrebleu's formula; --compat {mode.name} scores with {mode.tool}'s")
         return explain(hypotheses, references, self, self.segment_metric())
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
@@ -226,11 +275,16 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """Scores of rows of summed statistics matrices (float32 sums: sacrebleu's resampling arithmetic)."""
+        if self.compat is not None:
+            return compat_sums(self.compat, sums)
         return score_sums(sums, self.scoring)
 
     def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores:
         """Every segment's own score, from already computed statistics."""
-        rows = segment_rows(stats, self.scoring)
+        if self.compat is not None:
+            rows = score_rows(self.compat, stats, corpus=False)
+        else:
+            rows = segment_rows(stats, self.scoring)
         return SentenceScores(
             rows.scores, rows.precisions, rows.bp, stats, self.signature(nrefs, kind), self.scoring.max_order
         )

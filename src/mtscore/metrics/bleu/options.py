@@ -6,11 +6,38 @@ from ... import tokenizers
 from ...core.options import Option
 from .scoring import SMOOTH_DEFAULTS
 
+# The compatibility modes (``compat.MODES``), listed here so that ``--help`` needs no NumPy.
+COMPAT_MODES = (
+    "multi-bleu",
+    "multi-bleu-detok",
+    "mteval-v13a",
+    "mteval-v13a-c",
+    "mteval-v14",
+    "mteval-v14-c",
+    "hf-evaluate",
+    "torchmetrics",
+    "nltk",
+)
+
 TITLE = "BLEU"  # how the command line's help names the metric
 OPTIONS = (
-    Option("tokenize", ("-tok", "--tokenize"), "tokenizer (default: 13a)", str, "13a", tokenizers.available),
+    Option(
+        "tokenize",
+        ("-tok", "--tokenize"),
+        "tokenizer (default: 13a; with --compat, the tool's)",
+        str,
+        None,
+        tokenizers.available,
+    ),
     Option("lowercase", ("-lc", "--lowercase"), "case-insensitive BLEU"),
-    Option("smooth", ("-s", "--smooth-method"), "smoothing (default: exp)", str, "exp", lambda: list(SMOOTH_DEFAULTS)),
+    Option(
+        "smooth",
+        ("-s", "--smooth-method"),
+        "smoothing (default: exp; with --compat, the tool's; add-one: --compat hf-evaluate or torchmetrics)",
+        str,
+        None,
+        lambda: [*SMOOTH_DEFAULTS, "add-one"],
+    ),
     Option(
         "smooth_value",
         ("-sv", "--smooth-value"),
@@ -27,4 +54,13 @@ OPTIONS = (
         nargs="+",
     ),
     Option("effective_order", ("-e", "--effective-order"), "ignore orders with no hypothesis n-grams"),
+    Option(
+        "compat",
+        ("--compat",),
+        "score as another tool does: its tokenizer, case, reference length, smoothing and scale",
+        str,
+        None,
+        COMPAT_MODES,
+        metavar="MODE",
+    ),
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...core.inputs import is_sequence
@@ -39,6 +41,8 @@ class PreparedReferences(References):
         ``groups`` gives for each segment (``None``: every segment is distinct)."""
         super().__init__(present)
         self.kind, self.vocabulary, self.ops = kind, vocabulary, ops
+        # How a segment's reference length is chosen (compatibility modes set another tool's rule).
+        self.length_rule: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] = closest_lengths
         self.lengths = np.stack([ops.to_numpy(lengths) for _, lengths in streams]).astype(np.int64)
         if groups is not None:
             self.lengths = self.lengths[:, groups]
@@ -113,7 +117,7 @@ class PreparedReferences(References):
             matches=matches,
             totals=ngram_totals(hyp_len, self.ngrams.max_order),
             hyp_len=hyp_len,
-            ref_len=closest_lengths(hyp_len, self.lengths, self.present),
+            ref_len=self.length_rule(hyp_len, self.lengths, self.present),
         )
 
 
