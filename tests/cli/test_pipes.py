@@ -31,7 +31,7 @@ def score(*argv: str) -> str:
         [f"<(cat {REF_A})", f"<(cat {REF_B})", "-i", HYP],
         [REF_A, REF_B, "-i", f"<(gzip -c {HYP})"],
         [REF_A, REF_B, "-i", f"<(cat {HYP})", "-sl"],
-        [REF_A, REF_B, "-i", f"<(cat {HYP})", f"<(cat {REF_A})", "-f", "text"],
+        [REF_A, REF_B, "-i", f"<(cat {HYP})", f"<(cat {REF_A})", "-f", "tsv"],
     ],
     ids=["hypotheses", "references", "gzip", "segments", "two-systems"],
 )

@@ -127,7 +127,7 @@ def json_lines(out: str) -> list[dict]:
 
 
 def test_json_lines_on_the_bundled_examples_match_sacrebleu(capsys):
-    code, out, err = run(capsys, EX_REF_A, EX_REF_B, "-i", EX_HYP, "-sl")
+    code, out, err = run(capsys, EX_REF_A, EX_REF_B, "-i", EX_HYP, "-sl", "-f", "json")
     assert (code, err) == (EXIT_OK, "")
     hyps, refs = read(EX_HYP), [read(EX_REF_A), read(EX_REF_B)]
     rows = json_lines(out)
@@ -152,7 +152,7 @@ def test_json_lines_on_the_bundled_examples_match_sacrebleu(capsys):
 
 def test_json_lines_keep_full_precision(capsys):
     """Scores are not rounded to -w: the JSON float is the engine's own."""
-    _, out, _ = run(capsys, EX_REF_A, "-i", EX_HYP, "-sl", "-w", "0")
+    _, out, _ = run(capsys, EX_REF_A, "-i", EX_HYP, "-sl", "-f", "json", "-w", "0")
     rows = json_lines(out)
     expected = mtscore.sentence_scores(read(EX_HYP), [read(EX_REF_A)])
     assert [row["score"] for row in rows[:-1]] == [float(s) for s in expected.scores]
@@ -184,7 +184,7 @@ def test_json_lines_keep_full_precision(capsys):
     ids=["default", "none", "floor", "add-k", "add-k2", "lc-char-2", "none-tok-5", "intl-1", "eff", "eff-none"],
 )
 def test_json_lines_with_options_match_sacrebleu(capsys, files, argv, options, corpus_eff):
-    code, out, err = run(capsys, files["ref_a"], files["ref_b"], "-i", files["hyp"], "-sl", *argv)
+    code, out, err = run(capsys, files["ref_a"], files["ref_b"], "-i", files["hyp"], "-sl", "-f", "json", *argv)
     assert (code, err) == (EXIT_OK, "")
     rows = json_lines(out)
     refs = [REF_A, REF_B]
@@ -198,7 +198,7 @@ def test_json_lines_with_options_match_sacrebleu(capsys, files, argv, options, c
 
 
 def test_json_lines_for_several_systems(capsys, files):
-    code, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], files["other"], "-sl")
+    code, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], files["other"], "-sl", "-f", "json")
     assert code == EXIT_OK
     rows = json_lines(out)
     n = len(HYP)
@@ -212,7 +212,7 @@ def test_json_lines_for_several_systems(capsys, files):
 
 
 def test_empty_hypothesis_line_scores_zero(capsys, files):
-    _, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], "-sl")
+    _, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], "-sl", "-f", "json")
     row = json_lines(out)[1]
     assert row["line"] == 2 and row["score"] == 0.0 and row["sys_len"] == 0 and row["totals"] == [0, 0, 0, 0]
 
@@ -220,7 +220,7 @@ def test_empty_hypothesis_line_scores_zero(capsys, files):
 @pytest.mark.parametrize("method", NLTK_METHODS)
 def test_nltk_methods_keep_effective_order_off(capsys, files, method):
     """NLTK has no effective order: -sl with an NLTK method scores segments as mtscore.sentence_bleu does."""
-    code, out, err = run(capsys, files["ref_a"], files["ref_b"], "-i", files["hyp"], "-sl", "-s", method)
+    code, out, err = run(capsys, files["ref_a"], files["ref_b"], "-i", files["hyp"], "-sl", "-f", "json", "-s", method)
     assert (code, err) == (EXIT_OK, "")
     rows = json_lines(out)
     for i, row in enumerate(rows[:-1]):
@@ -281,7 +281,7 @@ def test_tsv_numbers_equal_the_json_lines(capsys, files):
     _, out, _ = run(capsys, *argv, "-f", "tsv")
     header, rows = tsv_rows(out)
     assert header == expected_header(3)
-    _, out, _ = run(capsys, *argv)
+    _, out, _ = run(capsys, *argv, "-f", "json")
     for tsv, row in zip(rows, json_lines(out), strict=True):
         assert tsv_numbers(tsv, 3) == {key: row[key] for key in tsv_numbers(tsv, 3)}
 
@@ -316,26 +316,24 @@ def test_tsv_without_sl_prints_only_corpus_rows(capsys, files):
 
 
 def test_text_lines_are_sacrebleus(capsys):
+    """sacrebleu's -sl lines (issue 14): each segment's score line with the segment signature, no corpus line."""
     code, out, _ = run(capsys, EX_REF_A, EX_REF_B, "-i", EX_HYP, "-sl", "-f", "text", "-w", "3")
     assert code == EXIT_OK
     hyps, refs = read(EX_HYP), [read(EX_REF_A), read(EX_REF_B)]
-    expected = [f"{i}\t{score.format(width=3)}" for i, score in enumerate(sacre_segments(hyps, refs), 1)]
-    expected.append(f"corpus\t{sacrebleu.corpus_bleu(hyps, refs).format(width=3)}")
-    lines = out.splitlines()
-    assert lines[:-2] == expected
-    assert lines[-2].startswith("segment signature: nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:mtscore-")
-    assert lines[-1].startswith("corpus signature: nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:mtscore-")
-    assert len(lines) == len(hyps) + 3
+    signature = "nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|version:V"
+    expected = [score.format(width=3, signature=signature) for score in sacre_segments(hyps, refs)]
+    assert re.sub(r"\|version:mtscore-\S+ = ", "|version:V = ", out).splitlines() == expected
+    assert run(capsys, EX_REF_A, EX_REF_B, "-i", EX_HYP, "-sl", "-w", "3") == (code, out, "")  # the default
 
 
 def test_text_default_width_and_short_signature(capsys, files):
     _, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], "-sl", "-f", "text", "-sh", "-e")
     lines = out.splitlines()
     first = sacre_segments(HYP, [REF_A])[0]
-    assert lines[0] == f"1\t{first.format(width=1)}"
-    assert lines[len(HYP)] == f"corpus\t{sacre_corpus(HYP, [REF_A], True).format(width=1)}"
-    assert lines[-2].startswith("segment signature: ") and "e:yes" in lines[-2]
-    assert lines[-1].startswith("corpus signature: ") and "e:yes" in lines[-1]
+    assert len(lines) == len(HYP)
+    assert lines[0].startswith("BLEU|#:1|c:mixed|e:yes|tok:13a|s:exp|v:") and lines[0].endswith(
+        f" = {first.format(width=1).split(' = ', 1)[1]}"
+    )
 
 
 def test_text_for_several_systems_prefixes_the_system(capsys, files):
@@ -343,15 +341,11 @@ def test_text_for_several_systems_prefixes_the_system(capsys, files):
     assert code == EXIT_OK
     lines = out.splitlines()
     n = len(HYP)
-    assert len(lines) == 2 * (n + 3)
-    for block, name, system in ((lines[: n + 3], files["hyp"], HYP), (lines[n + 3 :], files["other"], OTHER)):
-        assert all(line.startswith(f"{name}\t") for line in block)
-        stripped = [line[len(name) + 1 :] for line in block]
+    assert len(lines) == 2 * n
+    for block, name, system in ((lines[:n], files["hyp"], HYP), (lines[n:], files["other"], OTHER)):
+        assert all(line.startswith(f"{name}\tBLEU|nrefs:1|case:mixed|eff:yes|") for line in block)
         segments = sacre_segments(system, [REF_A])
-        assert stripped[:n] == [f"{i}\t{s.format(width=1)}" for i, s in enumerate(segments, 1)]
-        assert stripped[n] == f"corpus\t{sacre_corpus(system, [REF_A]).format(width=1)}"
-        assert stripped[n + 1].startswith("segment signature: ") and "eff:yes" in stripped[n + 1]
-        assert stripped[n + 2].startswith("corpus signature: ") and "eff:no" in stripped[n + 2]
+        assert [line.split(" = ", 1)[1] for line in block] == [s.format(width=1).split(" = ", 1)[1] for s in segments]
 
 
 @pytest.mark.parametrize("width", [None, "0", "4"])
@@ -360,18 +354,14 @@ def test_score_only(capsys, files, width):
     code, out, _ = run(capsys, *argv)
     assert code == EXIT_OK
     w = int(width or 1)
-    refs = [REF_A, REF_B]
-    expected = [f"{i}\t{s.score:.{w}f}" for i, s in enumerate(sacre_segments(HYP, refs), 1)]
-    expected.append(f"corpus\t{sacre_corpus(HYP, refs).score:.{w}f}")
-    assert out.splitlines() == expected
+    assert out.splitlines() == [f"{s.score:.{w}f}" for s in sacre_segments(HYP, [REF_A, REF_B])]
 
 
 def test_score_only_several_systems(capsys, files):
     _, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], files["other"], "-sl", "-b", "-w", "2")
     expected = []
     for name, system in ((files["hyp"], HYP), (files["other"], OTHER)):
-        expected += [f"{name}\t{i}\t{s.score:.2f}" for i, s in enumerate(sacre_segments(system, [REF_A]), 1)]
-        expected.append(f"{name}\tcorpus\t{sacre_corpus(system, [REF_A]).score:.2f}")
+        expected += [f"{name}\t{s.score:.2f}" for s in sacre_segments(system, [REF_A])]
     assert out.splitlines() == expected
 
 

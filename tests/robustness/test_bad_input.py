@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import json
 import lzma
 import os
 import random
@@ -674,9 +675,9 @@ def test_bad_input(row: Row, metric: str | None, flag: str | None, tmp_path: Pat
         assert out.strip() == _sacrebleu(metric, *row.oracle)
     if row.segments is not None:
         assert len(read_lines(paths["hyp"])) == row.segments
-        command = [paths["ref"], "-i", paths["hyp"], "-sl", "-b", "-f", "text", *(["-m", metric] if metric else [])]
+        command = [paths["ref"], "-i", paths["hyp"], "-sl", "-f", "json", *(["-m", metric] if metric else [])]
         code, out, _ = run(capsys, *command)
-        assert code == 0 and [line.split("\t")[0] for line in out.splitlines()] == ["1", "2", "corpus"]
+        assert code == 0 and [json.loads(line)["line"] for line in out.splitlines()] == [1, 2, "corpus"]
 
 
 def _check_reading(path: str, err: str) -> None:

@@ -301,11 +301,11 @@ def test_cli_text_latex_all_pairs(capsys):
     systems = [system_output("en-de", n) for n in SYSTEMS[:3]]
     code, out, err = run(capsys, *refs, "-i", *systems, "--paired-bs", "--all-pairs", "-f", "text", "-pbsn", "100")
     assert code == EXIT_OK and err == "" and "every pair of systems" in out and out.count("p (Holm)") == 2
-    code, out, _ = run(capsys, *refs, "-i", *systems, "--paired-ar", "-f", "latex", "-parn", "100")
+    code, out, _ = run(capsys, *refs, "-i", *systems, "--paired-ar", "-f", "latex", "-parn", "100", "--comparisons")
     assert (
         code == EXIT_OK and out.startswith(r"\begin{tabular}") and "nrefs:1|bs:1000|ar:100|seed:12345|" in out
     )  # sacrebleu's field order
-    code, out, _ = run(capsys, *refs, "-i", *systems, "--paired-bs", "-b", "-pbsn", "50")
+    code, out, _ = run(capsys, *refs, "-i", *systems, "--paired-bs", "-b", "-f", "tsv", "-pbsn", "50")
     assert code == EXIT_OK and len(out.split()) == 3
 
 
@@ -315,7 +315,7 @@ def test_cli_text_latex_all_pairs(capsys):
         (["--paired-bs"], "two or more systems"),
         (["SECOND", "--all-pairs"], "--all-pairs goes with"),
         (["SECOND", "--paired-bs", "--confidence"], "--confidence goes with"),
-        (["-f", "latex"], "-f latex is for paired"),
+        (["--comparisons"], "--comparisons goes with"),
         (["SECOND", "--paired-ar", "--seed", "x"], "seed must be"),
         (["SECOND", "--paired-bs", "-pbsn", "0"], "--paired-bs-n must be 1 or more"),
         (["-sl", "--confidence"], "not -sl"),

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from ..core.metric import Metric
 
 FORMATS = ["json", "text", "tsv", "latex"]
+SACREBLEU_FORMATS = ["json", "text", "latex"]  # $SACREBLEU_FORMAT's choices, as sacrebleu reads it
+SACREBLEU_METRICS = {"bleu", "chrf", "ter"}  # a command line with only these prints what sacrebleu prints
 DEFAULT_METRIC = "bleu"  # its options are sacrebleu's top-level ones (-tok, -lc, -s ...), the others' are grouped
 MAX_WIDTH = 20  # -w: decimals beyond a double's 17 significant digits are noise (and -w 10**9 a 1 GB line)
 # -cin, -pbsn, -parn: time and memory grow with them (on 2,000 segments, -pbsn 1,000,000 took 26 s and
@@ -80,6 +82,12 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         "--all-pairs",
         action="store_true",
         help="compare every pair of systems, not only each with the baseline (Holm-corrected)",
+    )
+    group.add_argument(
+        "--comparisons",
+        action="store_true",
+        help="paired tests in this project's fuller form (text, JSON, LaTeX): each difference with its 95%% "
+        "interval and Holm-adjusted p (default: sacrebleu's table; --all-pairs implies it)",
     )
     group.add_argument(
         "--seed", metavar="S", help="random seed, or 'none' (default: $MTSCORE_SEED, $SACREBLEU_SEED, else 12345)"
@@ -147,8 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         default=None,
         choices=FORMATS,
-        help="output format (default: $SACREBLEU_FORMAT if one of these, else json; with -sl, JSON lines; "
-        "latex: paired tests)",
+        help="output format (default: $SACREBLEU_FORMAT if json, text or latex, else json); -sl prints sacrebleu's "
+        "lines unless -f json (JSON lines) or -f tsv is given; -b -f tsv: the numbers alone, a line per system",
     )
     parser.add_argument(
         "-sl",
@@ -156,7 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a score per segment (effective order on, as sacrebleu), then the corpus score",
     )
-    parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
+    parser.add_argument(
+        "-b",
+        "--score-only",
+        action="store_true",
+        help="print only the score (as in sacrebleu, several systems and paired tests ignore it but with -f tsv)",
+    )
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-sh", "--short", action="store_true", help="short signature field names")
     parser.add_argument(
@@ -185,7 +198,9 @@ def _sacrebleu_settings(args: argparse.Namespace) -> None:
     unsaid, ``-q`` for no progress bars, ``-nr`` with one reference file."""
     if args.format is None:
         chosen = os.environ.get("SACREBLEU_FORMAT", "").lower()
-        args.format = chosen if chosen in FORMATS else "json"
+        args.format = chosen if chosen in SACREBLEU_FORMATS else "json"
+        if args.sentence_level and args.format == "json":  # sacrebleu's -sl prints text whatever the format
+            args.format = "text"
     args.no_progress = args.no_progress or args.quiet
     try:
         args.encoding = codecs.lookup(args.encoding).name
@@ -255,9 +270,12 @@ def run(argv: list[str] | None) -> int:
         sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     names = list(dict.fromkeys(args.metrics))
+    extended = args.all_pairs or args.comparisons or not set(names) <= SACREBLEU_METRICS
+    if not paired and not extended:  # sacrebleu prints its metrics sorted by name, paired tests aside
+        names.sort(key=list(METRICS).index)
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
     _check_modes(args, paired, len(sources), configured)
-    form = Form(args.format, args.width, args.score_only, args.short)
+    form = Form(args.format, args.width, args.score_only, args.short, extended)
     tsv_fields = configured[0].tsv_fields
 
     stream = not pasted and args.num_refs == 1 and _streaming(args, paired, [*args.refs, *sources], configured)
@@ -299,13 +317,13 @@ def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int, m
         )
     if args.all_pairs and not paired:
         raise UsageError("--all-pairs goes with --paired-bs or --paired-ar")
-    if args.format == "latex" and not paired:
-        raise UsageError("-f latex is for paired test tables (--paired-bs or --paired-ar)")
+    if args.comparisons and not paired:
+        raise UsageError("--comparisons goes with --paired-bs or --paired-ar")
     if args.sentence_level and (paired or args.confidence):
         raise UsageError("significance tests and confidence intervals are for corpus scores, not -sl")
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise UsageError("-sl scores segments with one metric at a time: give one name after -m")
-    if args.format == "tsv":
+    if args.format == "tsv" and not args.score_only:
         # TSV lists one metric's statistics: its results' fields (BLEU), or with -sl its named columns
         if len(metrics) > 1:
             raise UsageError("-f tsv lists the statistics of one metric: give one name after -m")

@@ -11,9 +11,12 @@ from typing import NamedTuple
 
 class Form(NamedTuple):
     """How results are written: ``format`` (json, text, tsv or latex), ``width`` (decimals of a
-    score), ``score_only`` (the numbers alone) and ``short`` (short signature field names)."""
+    score), ``score_only`` (the numbers alone), ``short`` (short signature field names) and
+    ``extended`` (this project's fuller forms, for command lines sacrebleu cannot run or that ask
+    for them: signatures in the JSON of several systems, paired tests' differences and Holm p)."""
 
     format: str = "json"
     width: int = 1
     score_only: bool = False
     short: bool = False
+    extended: bool = False

@@ -24,8 +24,8 @@ class Confident:
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "") -> str:
         line = self.score_object.format(width, score_only, signature)
-        if score_only:
-            return line
+        if score_only:  # as sacrebleu: the number with its interval
+            return f"{line} ({self.interval(width)})"
         head, rest = line.split(" = ", 1)
         number, _, details = rest.partition(" ")
         return f"{head} = {number} ({self.interval(width)}) {details}".rstrip()

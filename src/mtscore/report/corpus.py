@@ -1,5 +1,6 @@
-"""Corpus scores (``scores[metric][system]``): sacrebleu's score lines or JSON for one system, a
-table with a column per metric for several, TSV rows, or the numbers alone."""
+"""Corpus scores (``scores[metric][system]``) as sacrebleu prints them: score lines or JSON for
+one system; for several, its JSON list or its table (a box grid, or LaTeX) with a column per
+metric; and TSV rows, or the numbers alone (``-b -f tsv``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import Form
+from .grid import booktabs, box_grid, signature_lines
 from .tsv import tsv_lines
 
 
@@ -23,40 +25,36 @@ def render_scores(
         )
     if len(sources) == 1:
         return _one_system([row[0] for row in scores], form)
-    if form.score_only:
-        return "\n".join(
-            "\t".join(row[i].format(width, score_only=True) for row in scores) for i in range(len(sources))
-        )
+    if form.score_only and form.format == "tsv":  # sacrebleu ignores -b here; -b -f tsv: the numbers alone
+        return "\n".join("\t".join(_number(row[i], width) for row in scores) for i in range(len(sources)))
     names = [row[0].name for row in scores]
     signatures = [row[0].signature.format(form.short) for row in scores]
     if form.format == "json":
-        rows = []
-        for i, source in enumerate(sources):
-            row = {"system": source}
-            for name, column, signature in zip(names, scores, signatures, strict=True):
-                row[name] = column[i].format(width, score_only=True)
+        return _several_json(scores, sources, form, names, signatures)
+    headers = ["System", *names]
+    rows = [[source, *(_cell(column[i], width) for column in scores)] for i, source in enumerate(sources)]
+    table = booktabs(headers, rows) if form.format == "latex" else box_grid(headers, rows)
+    return "\n".join([*table, "", *signature_lines(names, signatures)])
+
+
+def _several_json(
+    scores: Sequence[Sequence[Any]], sources: Sequence[str], form: Form, names: list[str], signatures: list[str]
+) -> str:
+    """sacrebleu's JSON list of several systems (``system``, then each metric's score); with
+    intervals (which sacrebleu refuses here) or ``form.extended``, each interval and signature too."""
+    width, rows = form.width, []
+    extended = form.extended or any(_interval(column[0], width) for column in scores)
+    for i, source in enumerate(sources):
+        row = {"system": source}
+        for name, column, signature in zip(names, scores, signatures, strict=True):
+            row[name] = _number(column[i], width)
+            if extended:
                 interval = _interval(column[i], width)
                 if interval:
                     row[f"{name} confidence" if len(names) > 1 else "confidence"] = interval
                 row[f"{name} signature" if len(names) > 1 else "signature"] = signature
-            rows.append(row)
-        return json.dumps(rows, indent=4, ensure_ascii=False)
-    name_width = max(len("System"), *(len(name) for name in sources))
-    cells = [[_cell(score, width) for score in column] for column in scores]
-    widths = [max(8, len(name), *map(len, column)) for name, column in zip(names, cells, strict=True)]
-    header = [f"{'System':<{name_width}}"] + [f"{name:>{w}}" for name, w in zip(names, widths, strict=True)]
-    lines = ["  ".join(header).rstrip()]
-    for i, source in enumerate(sources):
-        lines.append(
-            "  ".join(
-                [f"{source:<{name_width}}"] + [f"{column[i]:>{w}}" for column, w in zip(cells, widths, strict=True)]
-            )
-        )
-    if len(names) == 1:
-        return "\n".join([*lines, "", f"{names[0]} signature: {signatures[0]}"])
-    return "\n".join(
-        lines + ["", "Metric signatures:"] + [f" - {n:<10} {s}" for n, s in zip(names, signatures, strict=True)]
-    )
+        rows.append(row)
+    return json.dumps(rows, indent=4, ensure_ascii=not extended)
 
 
 def _interval(score: Any, width: int) -> str:
@@ -66,10 +64,13 @@ def _interval(score: Any, width: int) -> str:
 
 
 def _cell(score: Any, width: int) -> str:
-    """A table cell: the score, with its bootstrap interval when it has one."""
-    number = score.format(width, score_only=True)
-    interval = _interval(score, width)
-    return f"{number} ({interval})" if interval else number
+    """A table cell: the score, with its bootstrap interval when it has one (as ``-b`` prints it)."""
+    return score.format(width, score_only=True)
+
+
+def _number(score: Any, width: int) -> str:
+    """The score alone, without its interval."""
+    return getattr(score, "score_object", score).format(width, score_only=True)
 
 
 def _one_system(column: Sequence[Any], form: Form) -> str:

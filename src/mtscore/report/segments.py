@@ -1,5 +1,6 @@
-"""Every segment's score then the corpus score, per system (``-sl``): text lines, JSON lines, TSV
-rows or the numbers alone, from each system's ``core.score.SegmentResults``."""
+"""Every segment's score, per system (``-sl``): sacrebleu's score lines or the numbers alone, or
+(asked for with ``-f json`` or ``-f tsv``) JSON lines or TSV rows that end with the corpus score,
+from each system's ``core.score.SegmentResults``."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from .tsv import tsv_lines
 def segment_lines(
     systems: Iterable[tuple[str, SegmentResults]], form: Form, several: bool, tsv_fields: Sequence[str] = ()
 ) -> Iterator[str]:
-    """The lines of each ``(system, results)``, each prefixed with the system's name when there are
-    ``several`` (TSV rows and JSON lines name it anyway); TSV has one header over all systems."""
+    """The lines of each ``(system, results)``, each prefixed with the system's name and a tab when
+    there are ``several`` (which sacrebleu refuses; TSV rows and JSON lines name it anyway); TSV has
+    one header over all systems."""
     if form.format == "tsv" and not form.score_only:
         rows: list[tuple[str, int | str, SacrebleuFormat | dict]] = []
         for source, results in systems:
@@ -49,24 +51,18 @@ def _tsv_rows(
 
 
 def _system_lines(source: str, results: SegmentResults, form: Form, prefix: str) -> Iterator[str]:
+    """JSON lines (each segment, then the corpus with its signatures); else sacrebleu's ``-sl``
+    lines: each segment's score line with the segment signature, or with ``-b`` its number."""
     width, corpus = form.width, results.corpus
-    segments = list(enumerate(results.segments, 1))
-    signature = corpus.signature.format(form.short)
+    segment_signature = (results.segment_signature or corpus.signature).format(form.short)
     if form.score_only:
-        yield from (f"{prefix}{line}\t{score.format(width, score_only=True)}" for line, score in segments)
-        yield f"{prefix}corpus\t{corpus.format(width, score_only=True)}"
+        yield from (f"{prefix}{score.format(width, score_only=True)}" for score in results.segments)
     elif form.format == "json":
-        for line, score in segments:
+        for line, score in enumerate(results.segments, 1):
             yield json.dumps({"system": source, "line": line, **score.to_dict()}, ensure_ascii=False)
-        row = {"system": source, "line": "corpus", **corpus.to_dict(), "signature": signature}
+        row = {"system": source, "line": "corpus", **corpus.to_dict(), "signature": corpus.signature.format(form.short)}
         if results.segment_signature is not None:
-            row["segment_signature"] = results.segment_signature.format(form.short)
+            row["segment_signature"] = segment_signature
         yield json.dumps(row, ensure_ascii=False)
     else:
-        yield from (f"{prefix}{line}\t{score.format(width)}" for line, score in segments)
-        yield f"{prefix}corpus\t{corpus.format(width)}"
-        if results.segment_signature is None:
-            yield f"{prefix}signature: {signature}"
-        else:
-            yield f"{prefix}segment signature: {results.segment_signature.format(form.short)}"
-            yield f"{prefix}corpus signature: {signature}"
+        yield from (f"{prefix}{score.format(width, signature=segment_signature)}" for score in results.segments)

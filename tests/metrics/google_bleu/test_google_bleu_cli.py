@@ -74,7 +74,7 @@ def test_options_reach_the_metric(capsys, subset, options, nltk_options):
 
 def test_sentence_level_equals_sentence_gleu(capsys, subset):
     refs, systems = subset
-    code, out, err = run(capsys, *refs, "-i", systems[2], "-m", "gleu", "-sl")
+    code, out, err = run(capsys, *refs, "-i", systems[2], "-m", "gleu", "-sl", "-f", "json")
     rows = [json.loads(line) for line in out.splitlines()]
     hyps = read_lines(systems[2])
     expected = nltk_sentence_gleus(hyps, lines_of(refs))
@@ -102,7 +102,7 @@ def test_several_systems_make_one_table(capsys, subset):
         theirs, _ = nltk_gleu(read_lines(system), lines_of(refs))
         assert float(row["Google-BLEU"]) == pytest.approx(100 * theirs, abs=1e-9)
     code, out, _ = run(capsys, *refs, "-i", *systems, "-m", "gleu", "-f", "text")
-    assert code == EXIT_OK and out.splitlines()[0].split() == ["System", "Google-BLEU"]
+    assert code == EXIT_OK and out.splitlines()[1].strip("│").split() == ["System", "│", "Google-BLEU"]
 
 
 def test_confidence_equals_sacrebleus_bootstrap_on_nltk_statistics(capsys, subset, fixed_seed):

@@ -42,7 +42,7 @@ def test_json_score_and_signature(capsys, files, wordnet):
 
 def test_segment_scores(capsys, files, wordnet):
     refs, systems = files
-    code, out, _ = run(capsys, *refs, "-i", systems[1], "-m", "meteor", "-sl")
+    code, out, _ = run(capsys, *refs, "-i", systems[1], "-m", "meteor", "-sl", "-f", "json")
     rows = [json.loads(line) for line in out.splitlines()]
     scores = METEOR(REFS).sentence_scores(SYSTEMS[1])
     assert code == 0 and [row["score"] for row in rows[:-1]] == pytest.approx(scores.tolist(), abs=1e-9)

@@ -52,14 +52,15 @@ def test_several_systems_table(capsys, files):
     ref, sys1, sys2 = files
     code, out, _ = run(capsys, ref, "-i", sys1, sys2, "-m", "wer", "cer", "-f", "text")
     assert code == EXIT_OK
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith((sys1, sys2))}
+    cells = [[cell.strip() for cell in line.strip("│").split("│")] for line in out.splitlines()]
+    rows = {row[0]: row[1:] for row in cells if row[0] in (sys1, sys2)}  # sacrebleu's grid
     for path, hyps in ((sys1, SYS_1), (sys2, SYS_2)):
         assert rows[path] == [f"{100 * jiwer.wer(REFS, hyps):.1f}", f"{100 * jiwer.cer(REFS, hyps):.1f}"]
 
 
 def test_segment_scores(capsys, files):
     ref, sys1, _ = files
-    code, out, _ = run(capsys, ref, "-i", sys1, "-m", "wer", "-sl")
+    code, out, _ = run(capsys, ref, "-i", sys1, "-m", "wer", "-sl", "-f", "json")
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == EXIT_OK and [line["name"] for line in lines] == ["WER"] * 5
     expected = [100 * jiwer.wer(r, h) for r, h in zip(REFS, SYS_1, strict=True)]
