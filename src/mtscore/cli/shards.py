@@ -114,7 +114,7 @@ def _load(path: str) -> tuple[dict[str, Any], Any]:
 def run_merge(argv: list[str]) -> int:
     import numpy as np
 
-    from .score import _check_modes
+    from .score import SACREBLEU_METRICS, _check_modes
 
     args = build_merge_parser().parse_args(argv)
     if not 0 <= args.width <= 20:
@@ -142,7 +142,8 @@ def run_merge(argv: list[str]) -> int:
     args.sentence_level, args.metrics = False, [first["metric"]]
     metric = metric_class(first["metric"])(**first["options"])
     _check_modes(args, paired, len(names), [metric])
-    form = Form(args.format, args.width, args.score_only, False)
+    extended = args.all_pairs or args.comparisons or first["metric"] not in SACREBLEU_METRICS
+    form = Form(args.format, args.width, args.score_only, False, extended)
     if paired:
         from ..report.paired import render_paired
         from ..significance.paired import paired_test_statistics
