@@ -23,6 +23,7 @@ from mtscore.report.compare.buckets import (
     word_f_measure,
 )
 from mtscore.report.compare.ngrams import CLIPPED, MATCHED, UNMATCHED, clipped_counts, contrast, fates
+from mtscore.report.compare.tokens import encode
 
 WORDS = st.sampled_from("a b c d the cat , .".split())
 LINE = st.lists(WORDS, max_size=9)
@@ -46,7 +47,7 @@ def _clipped_oracle(system: list[list[str]], references: list[list[list[str]]], 
 @given(st.integers(1, 6).flatmap(lambda n: st.tuples(*(st.lists(LINE, min_size=n, max_size=n) for _ in range(5)))))
 def test_clipped_counts_equal_counters(streams):
     systems, references = list(streams[:3]), list(streams[3:])
-    counts = clipped_counts(systems, references, 4)
+    counts = clipped_counts(encode(systems + references), len(systems), 4)
     for index, system in enumerate(systems):
         found = {
             tuple(counts.text(c).split()): int(counts.counts[index, c]) for c in np.flatnonzero(counts.counts[index])
@@ -57,7 +58,7 @@ def test_clipped_counts_equal_counters(streams):
 def test_contrast_ranks_what_one_system_matches_more():
     references = [[["the", "cat", "sat"], ["a", "dog", "ran"]]]
     systems = [[["the", "cat", "sat"], ["a", "cow", "ran"]], [["the", "cow", "sat"], ["a", "dog", "ran"]]]
-    counts = clipped_counts(systems, references, 2)
+    counts = clipped_counts(encode(systems + references), len(systems), 2)
     result = contrast(counts, 0, 1, top=2)
     assert result.more[0] in {("cat", 1, 0), ("the cat", 1, 0), ("cat sat", 1, 0)}
     assert {row[0] for row in result.fewer} <= {"dog", "a dog", "dog ran"}
@@ -144,7 +145,7 @@ def _word_f_oracle(hypotheses, reference, low, high):
 @given(st.integers(1, 8).flatmap(lambda n: st.tuples(*(st.lists(LINE, min_size=n, max_size=n) for _ in range(3)))))
 def test_word_f_measure_equals_a_word_loop(streams):
     reference, systems = streams[0], list(streams[1:])
-    table = word_f_measure(systems, reference, Resamples(len(reference), 20, 0))
+    table = word_f_measure(encode([*systems, reference]), len(systems), Resamples(len(reference), 20, 0))
     bounds = [(0, 1), (1, 2), (2, 3), (3, 5), (5, 10), (10, 100), (100, 1000), (1000, 10**9)]
     for system, hypotheses in enumerate(systems):
         for bucket, (low, high) in enumerate(bounds):

@@ -14,6 +14,7 @@ from ...metrics.bleu.explanation import NgramRow, ngram_tables
 from ...significance.paired import paired_test_statistics
 from .buckets import BucketTable, Resamples, assign, histogram, labels_of, scores_by_bucket, word_f_measure
 from .ngrams import Contrast, clipped_counts, contrast, fates
+from .tokens import encode
 
 if TYPE_CHECKING:
     from ...core.metric import Metric
@@ -98,9 +99,10 @@ def analyse(
         histogram(scores, SCORE_EDGES, resamples, f"{name} sentence scores") for name, scores in sentence.items()
     ]
     buckets = _length_buckets(additive, statistics, hypothesis_tokens, reference_tokens, resamples)
-    words = word_f_measure(hypothesis_tokens, reference_tokens[0], resamples)
     k = len(inputs.systems)
-    counts = clipped_counts(hypothesis_tokens, reference_tokens, bleu.scoring.max_order)
+    encoded = encode(hypothesis_tokens + reference_tokens)
+    words = word_f_measure(encoded, k, resamples)
+    counts = clipped_counts(encoded, k, bleu.scoring.max_order)
     pairs = [(b, a) for a, b in combinations(range(k), 2)] if all_pairs else [(i, 0) for i in range(1, k)]
     contrasts = [contrast(counts, system, other) for system, other in pairs]
     example_metric = additive[0].name if additive else ""

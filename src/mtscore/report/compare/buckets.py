@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...significance.resampling import bootstrap_weights
+from .tokens import Encoded
 
 if TYPE_CHECKING:
     from ...core.metric import Metric
@@ -136,22 +137,21 @@ FREQUENCY_EDGES = (1, 2, 3, 5, 10, 100, 1000)
 FREQUENCY_LABELS = ["0", "1", "2", "3-4", "5-9", "10-99", "100-999", ">=1000"]
 
 
-def word_f_measure(systems: list[list[list[str]]], reference: list[list[str]], resamples: Resamples) -> BucketTable:
-    """Word F-measure (clipped word matches against ``reference``) by how often a word occurs in
-    that reference corpus: rare words are where systems differ most. Hypothesis words that the
-    reference never uses fall in bucket ``0``, which has precision only."""
-    vocabulary: dict[str, int] = {}
-    ref_words, ref_segments = _encode([reference], vocabulary)
-    frequency = np.bincount(ref_words, minlength=len(vocabulary))
-    n_buckets, n = len(FREQUENCY_LABELS), len(reference)
-    ref_rows = _rows(ref_segments, assign(frequency, FREQUENCY_EDGES)[ref_words], n, n_buckets)
+def word_f_measure(encoded: Encoded, n_systems: int, resamples: Resamples) -> BucketTable:
+    """Word F-measure (clipped word matches against the reference) by how often a word occurs in
+    that reference corpus: rare words are where systems differ most. ``encoded``: the systems'
+    streams, then the reference's. Hypothesis words that the reference never uses fall in bucket
+    ``0``, which has precision only."""
+    ref_words, ref_segments = encoded.ids[n_systems], encoded.segments(n_systems)
+    bucket_of = assign(np.bincount(ref_words, minlength=len(encoded.words)), FREQUENCY_EDGES)
+    n_buckets, n = len(FREQUENCY_LABELS), len(encoded.lengths[n_systems])
+    ref_rows = _rows(ref_segments, bucket_of[ref_words], n, n_buckets)
     values, lower, upper, totals = [], [], [], []
-    for hypotheses in systems:
-        words, segments = _encode([hypotheses], vocabulary)
-        bucket_of = assign(np.bincount(ref_words, minlength=len(vocabulary)), FREQUENCY_EDGES)
+    for system in range(n_systems):
+        words, segments = encoded.ids[system], encoded.segments(system)
         hyp_rows = _rows(segments, bucket_of[words], n, n_buckets)
         matched_words, matched_segments, matched_counts = _clipped(
-            words, segments, ref_words, ref_segments, len(vocabulary)
+            words, segments, ref_words, ref_segments, len(encoded.words)
         )
         matches = _rows(matched_segments, bucket_of[matched_words], n, n_buckets, matched_counts)
         stats = np.hstack([matches, hyp_rows, ref_rows]).astype(np.float64)
@@ -166,13 +166,6 @@ def word_f_measure(systems: list[list[list[str]]], reference: list[list[str]], r
     )
     arrays = (np.array(totals), np.array(values), np.array(lower), np.array(upper))
     return BucketTable("Word F-measure by frequency in the reference", note, "F", FREQUENCY_LABELS, *arrays)
-
-
-def _encode(streams: list[list[list[str]]], vocabulary: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Word ids of every token of the segments, and the segment of each."""
-    lines = [line for stream in streams for line in stream]
-    ids = [vocabulary.setdefault(word, len(vocabulary)) for line in lines for word in line]
-    return np.asarray(ids, dtype=np.int64), np.repeat(np.arange(len(lines)), [len(line) for line in lines])
 
 
 def _rows(segments: np.ndarray, buckets: np.ndarray, n: int, n_buckets: int, weights: Any = None) -> np.ndarray:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...metrics.bleu.explanation import ngram_tables
+from .tokens import Encoded
 
 MATCHED, CLIPPED, UNMATCHED = "matched", "clipped", "unmatched"
 
@@ -35,29 +36,25 @@ class NgramCounts:
         return " ".join(self.words[token] for token in self.tokens[start : start + self.orders[column]])
 
 
-def clipped_counts(systems: list[list[list[str]]], references: list[list[list[str]]], max_order: int) -> NgramCounts:
+def clipped_counts(encoded: Encoded, n_systems: int, max_order: int) -> NgramCounts:
     """Each system's clipped matches of each n-gram of orders 1 to ``max_order``, summed over the
-    segments: in a segment, an n-gram counts at most as often as the reference that holds it most."""
-    vocabulary: dict[str, int] = {}
-    ids = [
-        vocabulary.setdefault(t, len(vocabulary)) for stream in systems + references for line in stream for t in line
-    ]
-    tokens = np.asarray(ids, dtype=np.int64)
-    lengths = np.asarray([len(line) for stream in systems + references for line in stream], dtype=np.int64)
+    segments: in a segment, an n-gram counts at most as often as the reference that holds it most.
+    ``encoded``: the systems' streams, then the references'."""
+    tokens, lengths, n_words = np.concatenate(encoded.ids), np.concatenate(encoded.lengths), len(encoded.words)
     segment = np.repeat(np.arange(len(lengths)), lengths)  # stream * n_segments + line, at each position
     room = lengths[segment] - (np.arange(len(tokens)) - np.repeat(np.cumsum(lengths) - lengths, lengths))
     counts, orders, firsts = [], [], []
     previous = tokens  # at each position, the id of the (n-1)-gram that starts there
     for n in range(1, max_order + 1):
         positions = np.flatnonzero(room >= n)
-        keys = tokens[positions] if n == 1 else previous[positions] * len(vocabulary) + tokens[positions + n - 1]
+        keys = tokens[positions] if n == 1 else previous[positions] * n_words + tokens[positions + n - 1]
         unique, first, dense = np.unique(keys, return_index=True, return_inverse=True)
-        counts.append(_clip(segment[positions], dense, len(unique), len(systems[0]), len(systems)))
+        counts.append(_clip(segment[positions], dense, len(unique), len(encoded.lengths[0]), n_systems))
         orders.append(np.full(len(unique), n))
         firsts.append(positions[first])
         previous = np.zeros(len(tokens), dtype=np.int64)
         previous[positions] = dense
-    return NgramCounts(np.hstack(counts), np.concatenate(orders), np.concatenate(firsts), tokens, list(vocabulary))
+    return NgramCounts(np.hstack(counts), np.concatenate(orders), np.concatenate(firsts), tokens, encoded.words)
 
 
 def _clip(segment: np.ndarray, key: np.ndarray, n_keys: int, n_segments: int, n_systems: int) -> np.ndarray:
