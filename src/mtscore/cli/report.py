@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
-import tempfile
 
 from ..metrics import METRICS, canonical
 from .common import (
@@ -118,6 +116,8 @@ def run(argv: list[str]) -> int:
 
     metrics = [metric_class(name)(references, **metric_keywords(args, name)) for name in names]
     bleu = next((m for m in metrics if isinstance(m, BLEU)), None) or BLEU(references, **metric_keywords(args, "bleu"))
+    import shlex
+
     inputs = Inputs(
         args.names or display_names(args.input),
         hypotheses,
@@ -192,6 +192,8 @@ def _write(args: argparse.Namespace, text: str) -> int:
     if not args.output:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return EXIT_OK
+    import tempfile  # here: it costs start-up time that --help need not pay
+
     folder = os.path.dirname(os.path.abspath(args.output))
     try:
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".mtscore-report-", suffix=".tmp")

@@ -10,7 +10,6 @@ with ``--confidence`` or a paired test where asked.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 from typing import Any
 
@@ -158,6 +157,8 @@ def run_merge(argv: list[str]) -> int:
             args.all_pairs,
         )
         nrefs = {name: signature.with_fields(nrefs=first["nrefs"]) for name, signature in result.signatures.items()}
+        import dataclasses  # here: it costs start-up time that --help need not pay
+
         print(render_paired(dataclasses.replace(result, signatures=nrefs), form))
         return EXIT_OK
     scores: list[Any] = [metric.score_statistics(matrix, nrefs=first["nrefs"]) for matrix in matrices]
