@@ -14,7 +14,7 @@ from ..core.metric import Metric
 from ..core.signature import Signature
 from ..errors import BleuInputError
 from ..significance.paired import paired_test_statistics
-from ..significance.resampling import confidence_interval
+from ..significance.resampling import bootstrap_weights, confidence_interval
 
 __all__ = ["PairedTest", "Result", "estimate_ci"]
 
@@ -110,10 +110,10 @@ class PairedTest:
             rng = np.random.default_rng(self.seed)
             if index:
                 rng.integers(2, size=(self.n_samples, n), dtype=bool)  # the trials' draws come first
-            drawn = rng.choice(n, size=(self.n_ar_confidence, n), replace=True)
-            weights = np.zeros((self.n_ar_confidence, n), dtype=np.float32)
-            np.add.at(weights, (np.arange(self.n_ar_confidence)[:, None], drawn), 1)
-            sums = weights @ stats.astype(np.float32)
+            matrix = stats.astype(np.float32)
+            sums = np.vstack(
+                [weights.astype(np.float32) @ matrix for weights in bootstrap_weights(n, self.n_ar_confidence, rng)]
+            )
             kind = _score_type(metric, stats)
             result.mean, result.ci = (kind(value) for value in confidence_interval(metric.scores_of_sums(sums)))
 
