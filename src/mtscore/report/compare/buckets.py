@@ -106,12 +106,12 @@ def scores_by_bucket(
     counts = np.array([np.bincount(bucket, minlength=len(labels)) for bucket in buckets])
     found = [(np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)) for _ in metrics]
     for system, bucket in enumerate(buckets):
+        matrices = [np.asarray(stats[system], dtype=np.float64) for stats in statistics]
         for index in np.flatnonzero(counts[system]):
             rows = np.flatnonzero(bucket == index)
-            matrices = [stats[system] for stats in statistics]
             sampled = resamples.sums_of_rows(matrices, rows)
             for metric, matrix, sums, (values, lower, upper) in zip(metrics, matrices, sampled, found, strict=True):
-                total = np.asarray(matrix, dtype=np.float64)[rows].sum(axis=0, keepdims=True)
+                total = matrix[rows].sum(axis=0, keepdims=True)
                 with np.errstate(divide="ignore", invalid="ignore"):
                     values[system, index] = metric.scores_of_sums(total)[0]
                     lower[system, index], upper[system, index] = _bounds(metric.scores_of_sums(sums))

@@ -35,10 +35,6 @@ def _cell(value: float, digits: int = 1, extra: str = "") -> str:
     return f"<td{sort}>{_number(value, digits)}{extra}</td>"
 
 
-def _names(analysis: Analysis) -> list[str]:
-    return analysis.inputs.systems
-
-
 def render(analysis: Analysis) -> str:
     """The whole page."""
     inputs = analysis.inputs
@@ -68,7 +64,7 @@ def render(analysis: Analysis) -> str:
 
 
 def _scores(analysis: Analysis) -> str:
-    paired, names = analysis.paired, _names(analysis)
+    paired, names = analysis.paired, analysis.inputs.systems
     header = "".join(
         f'<th scope="col" class="num">{escape(m)}</th><th scope="col" class="num">95% CI</th>'
         f'<th scope="col" class="num">p</th>'
@@ -125,7 +121,7 @@ def _scores(analysis: Analysis) -> str:
 
 
 def _comparisons(analysis: Analysis) -> str:
-    names = _names(analysis)
+    names = analysis.inputs.systems
     rows = "".join(
         f"<tr><td>{escape(c.metric)}</td><td>{_text(names[c.system])}</td><td>{_text(names[c.against])}</td>"
         f"{_cell(c.delta, 2)}<td>[{c.lower:.2f}, {c.upper:.2f}]</td>{_cell(c.p_value, 4)}{_cell(c.p_holm, 4)}</tr>"
@@ -164,7 +160,7 @@ def _bucket_table(table: BucketTable, names: list[str], digits: int = 1) -> str:
 
 
 def _buckets(analysis: Analysis) -> str:
-    names = _names(analysis)
+    names = analysis.inputs.systems
     parts = [_bucket_table(table, names, 0) for table in analysis.histograms]
     parts += [_bucket_table(table, names) for table in analysis.buckets]
     parts.append(_bucket_table(analysis.words, names))
@@ -193,7 +189,7 @@ def _contrast(item: Contrast, names: list[str]) -> str:
 
 
 def _ngrams(analysis: Analysis) -> str:
-    names = _names(analysis)
+    names = analysis.inputs.systems
     return (
         '<section id="ngrams"><h2>Characteristic n-grams</h2><p>N-grams (orders 1 to 4) that one system matches '
         "much more often than the other, counted as BLEU counts them: clipped by the reference that holds each "
@@ -255,7 +251,7 @@ def _example(example: Example, names: list[str], metrics: list[str]) -> str:
 
 
 def _examples(analysis: Analysis) -> str:
-    names, metrics = _names(analysis), list(analysis.examples[0].scores) if analysis.examples else []
+    names, metrics = analysis.inputs.systems, list(analysis.examples[0].scores) if analysis.examples else []
     key = (
         "<p class='key'>Tokens: <span class='tk m'>matched</span> <span class='tk c'>clipped away</span> "
         "<span class='tk u'>unmatched</span>; the strips under them mark the 2-, 3- and 4-gram that starts at "
