@@ -103,17 +103,26 @@ def _pieces(split: Split) -> Split:
     """sacrebleu's chrF++ split of each word (a span of UTF-8 bytes): one punctuation mark off the end,
     else off the start, of a word longer than it (a word of more than one byte, as the mark is ASCII)."""
     starts, ends, data = split.starts, split.ends, split.data
-    if len(starts) == 0:
-        return split
     longer = ends - starts > 1
-    last = longer & _PUNCTUATION_BYTES[data[ends - 1]]
-    two = last | (longer & _PUNCTUATION_BYTES[data[starts]])
-    cuts = np.where(last, ends - 1, starts + 1)
-    # Each word's two pieces side by side; the second kept where the word splits.
-    piece_starts = np.stack([starts, cuts], axis=1).ravel()
-    piece_ends = np.stack([np.where(two, cuts, ends), ends], axis=1).ravel()
-    kept = np.stack([np.ones(len(two), dtype=bool), two], axis=1).ravel()
-    return Split(data, piece_starts[kept], piece_ends[kept], split.lengths + segment_sums(two, split.lengths))
+    last = _PUNCTUATION_BYTES[data[ends - 1]] if len(ends) else longer
+    last &= longer
+    two = _PUNCTUATION_BYTES[data[starts]] if len(starts) else longer
+    two &= longer
+    two |= last
+    words = np.flatnonzero(two)  # the words that split (few): each gets a second piece after its first
+    if len(words) == 0:
+        return split
+    cuts = np.where(last[words], ends[words] - 1, starts[words] + 1)
+    extra = np.zeros(len(starts), dtype=np.int64)
+    extra[words] = 1
+    firsts = np.cumsum(extra) - extra  # second pieces before each word's first
+    firsts += np.arange(len(starts))
+    piece_starts = np.empty(len(starts) + len(words), dtype=starts.dtype)
+    piece_ends = np.empty_like(piece_starts)
+    piece_starts[firsts], piece_ends[firsts] = starts, ends
+    at = firsts[words]
+    piece_ends[at], piece_starts[at + 1], piece_ends[at + 1] = cuts, cuts, ends[words]
+    return Split(data, piece_starts, piece_ends, split.lengths + segment_sums(two, split.lengths))
 
 
 class Words:
