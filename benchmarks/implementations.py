@@ -46,10 +46,10 @@ PLAN = {
     "W": ["mtscore", "sacrebleu"],
     **{
         name: {
-            "gleu": ["mtscore", "mtscore-prepared", "nltk", "floor"],
+            "gleu": ["mtscore", "mtscore-prepared", "nltk", "nltk-text", "floor"],
             "wer": ["mtscore", "jiwer", "mtscore-wer-std", "jiwer-wer-std", "mtscore-cer", "jiwer-cer", "floor"],
             "meteor": ["mtscore", "mtscore-cold", "nltk", "floor"],
-            "nist": ["mtscore", "mteval", "mtscore-nist-nltk", "nltk", "floor"],
+            "nist": ["mtscore", "mteval", "mtscore-nist-nltk", "nltk", "nltk-text", "floor"],
         }[metric]
         for name, (metric, *_) in METRIC_WORKLOADS.items()
     },
@@ -88,7 +88,9 @@ VARIANTS = {
 }
 # The same for one implementation on workloads of one kind only: on NIST, NLTK's corpus_nist is timed
 # against (and is the reference of) mtscore with NLTK's rules, not mtscore's mteval-v13a scores.
-KIND_VARIANTS = {(kind, "nltk"): ("mtscore-nist-nltk", "nltk") for kind in ("nist", "nist-systems")}
+KIND_VARIANTS = {
+    (kind, name): ("mtscore-nist-nltk", "nltk") for kind in ("nist", "nist-systems") for name in ("nltk", "nltk-text")
+}
 # The issues' speed targets: (workload, peer, how many times faster than it mtscore must be); below 1,
 # a bound on how much slower mtscore may be (E: at most 5x the read-and-split floor).
 TARGETS = [
@@ -117,6 +119,7 @@ PACKAGES = {
     "mtscore-torch": "torch",
     "sacrebleu": "sacrebleu",
     "nltk": "nltk",
+    "nltk-text": "nltk",
     "torchmetrics": "torchmetrics",
     "bleuscore": "bleuscore",
     "jiwer": "jiwer",
@@ -721,6 +724,37 @@ class Nltk:
         )
 
 
+class NltkFromText(Nltk):
+    """NLTK's ``corpus_gleu`` / ``corpus_nist`` from text: sacrebleu's 13a tokenizer inside the timed call,
+    as Hugging Face evaluate's ``google_bleu`` runs it (on J, K, P and Q only)."""
+
+    not_comparable: ClassVar[dict[str, str]] = _only(
+        (*_kinds("gleu"), *_kinds("nist")), "this row is for the Google-BLEU and NIST workloads only"
+    )
+
+    def _from_text(self, data, score: Callable[..., float], what: str, extract: Callable[[Any], Any]) -> Timed:
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+        systems, streams = data.systems, data.streams
+
+        def call():
+            tokenize = Tokenizer13a()
+            references = _per_segment([[tokenize(line).split() for line in stream] for stream in streams])
+            return [score(references, [tokenize(line).split() for line in hypotheses]) for hypotheses in systems]
+
+        return Timed(call, extract, f"sacrebleu's Tokenizer13a on every line, then {what} per system (all timed)")
+
+    def prepare_gleu(self, data) -> Timed:
+        from nltk.translate.gleu_score import corpus_gleu
+
+        return self._from_text(data, corpus_gleu, "corpus_gleu", lambda values: _system_scores(_from_fraction(values)))
+
+    def prepare_nist(self, data) -> Timed:
+        from nltk.translate.nist_score import corpus_nist
+
+        return self._from_text(data, corpus_nist, "corpus_nist", _system_scores)
+
+
 class Torchmetrics:
     """torchmetrics' functional BLEU, chrF and TER (CPU)."""
 
@@ -995,6 +1029,7 @@ IMPLEMENTATIONS = {
     "mtscore-torch": MtscoreTorch,
     "sacrebleu": Sacrebleu,
     "nltk": Nltk,
+    "nltk-text": NltkFromText,
     "torchmetrics": Torchmetrics,
     "bleuscore": Bleuscore,
     "floor": Floor,
