@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import BleuInputError, LengthMismatchError
+from .errors import BleuInputError, LengthMismatchError, counted
 
 if TYPE_CHECKING:
     from .metrics.bleu.stats import Stats
@@ -130,7 +130,8 @@ def _stats(
         raise BleuInputError("corpus_bleu takes a list of reference lists and a list of hypotheses (token lists)")
     if len(list_of_references) != len(hypotheses):
         raise LengthMismatchError(
-            f"{len(hypotheses)} hypotheses but {len(list_of_references)} reference lists; give one list per hypothesis"
+            f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
+            f"{counted(len(list_of_references), 'reference list')}; give one list per hypothesis"
         )
     hyps = [_token_list(hypothesis, f"hypothesis {i}") for i, hypothesis in enumerate(hypotheses)]
     refs = []

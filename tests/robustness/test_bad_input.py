@@ -133,7 +133,7 @@ ROWS = [
         "{hyp} has 1 line but {ref} has 2; hypotheses and references need one line per segment",
         files={"ref": text(REF), "hyp": text(HYP[:1])},
         api=lambda m, p: _scores(m, [REF], HYP[:1]),
-        api_message="1 hypotheses but reference stream 1 has 2 segments",
+        api_message="1 hypothesis but reference stream 1 has 2 segments",
     ),
     Row(
         "more-hypotheses",
@@ -154,7 +154,7 @@ ROWS = [
         files={"ref": text(REF), "ref2": text(REF[:1]), "hyp": text(HYP)},
         argv="{ref} {ref2} -i {hyp} -b {m}",
         api=lambda m, p: _scores(m, [REF, REF[:1]], HYP),
-        api_message="reference stream 2 has 1 segments",
+        api_message="reference stream 2 has 1 segment",
     ),
     Row(
         "empty-hypotheses",

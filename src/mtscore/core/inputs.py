@@ -9,7 +9,7 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from ..errors import BleuInputError, LengthMismatchError
+from ..errors import BleuInputError, LengthMismatchError, counted, stream_mismatch
 from .references import PreparedT
 
 # Reference streams: one list per reference, a line (or None: missing) per hypothesis.
@@ -74,10 +74,7 @@ def check_references(references: object, n_hypotheses: int | None = None) -> np.
         n_hypotheses = lengths[0]
     for number, length in enumerate(lengths, 1):
         if length != n_hypotheses:
-            message = (
-                f"{n_hypotheses} hypotheses but reference stream {number} has {length} segments; "
-                "every reference stream needs one line per hypothesis"
-            )
+            message = stream_mismatch(n_hypotheses, number, length)
             if len(references) == n_hypotheses and len(set(lengths)) == 1:
                 message += (
                     f". The references look transposed: {len(references)} lists of {length}, one per segment. "
@@ -105,7 +102,8 @@ def references_for(
         raise BleuInputError("no references: pass them here or when creating the metric")
     if prepared.n_segments != n_hypotheses:
         raise LengthMismatchError(
-            f"{n_hypotheses} hypotheses but the prepared references have {prepared.n_segments} segments"
+            f"{counted(n_hypotheses, 'hypothesis', 'hypotheses')} but the prepared references have "
+            f"{counted(prepared.n_segments, 'segment')}"
         )
     return prepared
 

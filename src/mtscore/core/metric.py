@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from ..errors import BleuInputError, LengthMismatchError
+from ..errors import BleuInputError, LengthMismatchError, counted
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
 from .options import Option
 from .references import PreparedT
@@ -169,5 +169,5 @@ def check_systems(systems: Sequence[Sequence[str]]) -> None:
     for number, hypotheses in enumerate(systems[1:], 2):
         if len(hypotheses) != len(systems[0]):
             raise LengthMismatchError(
-                f"system 1 has {len(systems[0])} segments but system {number} has {len(hypotheses)}"
+                f"system 1 has {counted(len(systems[0]), 'segment')} but system {number} has {len(hypotheses)}"
             )

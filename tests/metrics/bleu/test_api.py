@@ -74,7 +74,7 @@ def test_missing_references_make_nrefs_var():
 
 
 def test_length_mismatch_names_both_counts():
-    with pytest.raises(LengthMismatchError, match=r"2 hypotheses but reference stream 1 has 1 segments"):
+    with pytest.raises(LengthMismatchError, match=r"2 hypotheses but reference stream 1 has 1 segment"):
         mtscore.corpus_bleu(HYPS, [["only one"]])
     assert issubclass(LengthMismatchError, ValueError)
 
@@ -123,7 +123,7 @@ def test_bad_options(options, message):
 
 def test_prepared_references_check_length():
     metric = mtscore.BLEU(REFS)
-    with pytest.raises(LengthMismatchError, match="1 hypotheses but the prepared references have 2"):
+    with pytest.raises(LengthMismatchError, match="1 hypothesis but the prepared references have 2"):
         metric.corpus_score(["x"])
     with pytest.raises(BleuInputError, match="no references"):
         mtscore.BLEU().corpus_score(["x"])

@@ -464,7 +464,7 @@ def test_bad_options(options, message):
 def test_bad_inputs():
     with pytest.raises(LengthMismatchError, match="2 hypotheses but reference stream 1 has 1"):
         corpus_chrf(["a", "b"], [["a"]])
-    with pytest.raises(LengthMismatchError, match="prepared references have 1 segments"):
+    with pytest.raises(LengthMismatchError, match="prepared references have 1 segment"):
         CHRF([["a"]]).corpus_score(["a", "b"])
     with pytest.raises(BleuInputError, match="no references"):
         CHRF().corpus_score(["a"])

@@ -257,7 +257,7 @@ def test_bad_options(options, message):
         (["a", 3], [["a", "b"]], BleuInputError, "hypothesis 1 is int"),
         (["a"], ["a"], BleuInputError, "for one reference per segment pass [references]"),
         (["a"], [], BleuInputError, "no references given"),
-        (["a", "b"], [["a"]], LengthMismatchError, "2 hypotheses but reference stream 1 has 1 segments"),
+        (["a", "b"], [["a"]], LengthMismatchError, "2 hypotheses but reference stream 1 has 1 segment"),
         (["a"], [[None], [None]], BleuInputError, "segment 0 has no reference"),
     ],
 )
@@ -268,7 +268,7 @@ def test_bad_input_has_the_shared_messages(hyps, refs, error, message):
 
 
 def test_prepared_references_check_the_segment_count():
-    with pytest.raises(LengthMismatchError, match="prepared references have 1 segments"):
+    with pytest.raises(LengthMismatchError, match="prepared references have 1 segment"):
         GoogleBLEU([["a"]]).corpus_score(["a", "b"])
     with pytest.raises(BleuInputError, match="no references"):
         GoogleBLEU().corpus_score(["a"])

@@ -12,7 +12,7 @@ from ...engine.backend import NUMPY, TorchOps, is_tensor
 from ...engine.ids import encode_ids, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, Vocabulary, distinct_lines
 from ...engine.ngrams import ReferenceNgrams, ngram_totals
-from ...errors import BleuInputError, LengthMismatchError
+from ...errors import BleuInputError, LengthMismatchError, stream_mismatch
 from ...tokenizers.lines import split_tokens
 from .brevity import closest_lengths
 from .stats import Stats
@@ -160,10 +160,7 @@ def id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple]
     n_hypotheses = len(rows[0][1]) if n_hypotheses is None else n_hypotheses
     for number, (_, lengths, _) in enumerate(rows, 1):
         if len(lengths) != n_hypotheses:
-            raise LengthMismatchError(
-                f"{n_hypotheses} hypotheses but reference stream {number} has {len(lengths)} segments; "
-                "every reference stream needs one sequence per hypothesis"
-            )
+            raise LengthMismatchError(stream_mismatch(n_hypotheses, number, len(lengths), "sequence"))
     missing = ~np.stack([present for _, _, present in rows]).any(axis=0)
     if missing.any():
         raise BleuInputError(
