@@ -171,6 +171,8 @@ def _split(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
+    if "\r" not in text:  # one scan spares a look at every line's end
+        return lines
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
