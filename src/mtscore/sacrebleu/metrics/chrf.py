@@ -1,0 +1,35 @@
+"""sacrebleu's ``sacrebleu.metrics.chrf``: ``CHRF`` with its keywords, and ``CHRFScore``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...metrics.chrf.metric import CHRF as _CHRF
+from ...metrics.chrf.metric import CHRFScore
+from .base import SacrebleuMethods
+
+__all__ = ["CHRF", "CHRFScore"]
+
+
+class CHRF(SacrebleuMethods, _CHRF):
+    """sacrebleu's ``CHRF`` (``word_order=2``: chrF++)."""
+
+    def __init__(
+        self,
+        char_order: int = 6,
+        word_order: int = 0,
+        beta: int = 2,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+        references: Any = None,
+    ):
+        super().__init__(
+            references,
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            lowercase=lowercase,
+            whitespace=whitespace,
+            eps_smoothing=eps_smoothing,
+        )

@@ -1,0 +1,31 @@
+"""sacrebleu's ``sacrebleu.metrics.ter``: ``TER`` with its keywords, and ``TERScore``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...metrics.ter.metric import TER as _TER
+from ...metrics.ter.metric import TERScore
+from .base import SacrebleuMethods
+
+__all__ = ["TER", "TERScore"]
+
+
+class TER(SacrebleuMethods, _TER):
+    """sacrebleu's ``TER``."""
+
+    def __init__(
+        self,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+        references: Any = None,
+    ):
+        super().__init__(
+            references,
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+            case_sensitive=case_sensitive,
+        )
