@@ -9,15 +9,26 @@ from typing import Any
 import numpy as np
 
 from ...metrics.bleu.metric import BLEU as _BLEU
-from ...metrics.bleu.result import BLEUScore
+from ...metrics.bleu.result import BLEUScore as _BLEUScore
 from ...tokenizers import default_for_target
-from .base import SacrebleuMethods
+from .base import SacrebleuMethods, SacrebleuScore
 
 __all__ = ["BLEU", "BLEUScore"]
 
 
+class BLEUScore(SacrebleuScore, _BLEUScore):
+    """A BLEU result as sacrebleu's: its fields, ``prec_str``, ``format`` and ``repr``."""
+
+    @property
+    def prec_str(self) -> str:
+        """The precisions, one decimal each, joined by slashes."""
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+
 class BLEU(SacrebleuMethods, _BLEU):
     """sacrebleu's ``BLEU``: its keyword names and defaults, mtscore's engine."""
+
+    result_type = BLEUScore
 
     def __init__(
         self,
@@ -56,7 +67,10 @@ class BLEU(SacrebleuMethods, _BLEU):
         """BLEU of sufficient statistics (matches and totals per order, the two lengths), as
         sacrebleu's ``BLEU.compute_bleu``: no smoothing unless asked."""
         row = [sys_len, ref_len, *correct[:max_ngram_order], *total[:max_ngram_order]]
-        metric = _BLEU(
-            smooth=smooth_method, smooth_value=smooth_value, max_order=max_ngram_order, effective_order=effective_order
+        metric = BLEU(
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            max_ngram_order=max_ngram_order,
+            effective_order=effective_order,
         )
         return metric.score_statistics(np.array([row], dtype=np.int64))

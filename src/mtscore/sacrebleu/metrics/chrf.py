@@ -5,14 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from ...metrics.chrf.metric import CHRF as _CHRF
-from ...metrics.chrf.metric import CHRFScore
-from .base import SacrebleuMethods
+from ...metrics.chrf.metric import CHRFScore as _CHRFScore
+from .base import SacrebleuMethods, SacrebleuScore
 
 __all__ = ["CHRF", "CHRFScore"]
 
 
+class CHRFScore(SacrebleuScore, _CHRFScore):
+    """A chrF result as sacrebleu's: its fields, ``format`` and ``repr``."""
+
+
 class CHRF(SacrebleuMethods, _CHRF):
     """sacrebleu's ``CHRF`` (``word_order=2``: chrF++)."""
+
+    result_type = CHRFScore
 
     def __init__(
         self,

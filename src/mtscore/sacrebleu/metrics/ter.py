@@ -5,14 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from ...metrics.ter.metric import TER as _TER
-from ...metrics.ter.metric import TERScore
-from .base import SacrebleuMethods
+from ...metrics.ter.metric import TERScore as _TERScore
+from .base import SacrebleuMethods, SacrebleuScore
 
 __all__ = ["TER", "TERScore"]
 
 
+class TERScore(SacrebleuScore, _TERScore):
+    """A TER result as sacrebleu's: its fields, ``format`` and ``repr``."""
+
+
 class TER(SacrebleuMethods, _TER):
     """sacrebleu's ``TER``."""
+
+    result_type = TERScore
 
     def __init__(
         self,
