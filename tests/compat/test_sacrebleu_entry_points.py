@@ -146,6 +146,8 @@ def test_compat_sentence_bleu_and_metric_sentence_score(hypothesis, refs, smooth
     got = ours.compat.sentence_bleu(hypothesis, refs, **options, use_effective_order=True)
     assert got.score == pytest.approx(expected.score, abs=1e-9)
     assert got.format() == expected.format()
+    expected = theirs.sentence_bleu(hypothesis, refs, **options)  # effective order by default
+    assert ours.sentence_bleu(hypothesis, refs, **options).score == pytest.approx(expected.score, abs=1e-9)
     metric_options = {"force": False, "effective_order": True, **options}
     expected = theirs.metrics.BLEU(**metric_options).sentence_score(hypothesis, refs)
     assert ours.metrics.BLEU(**metric_options).sentence_score(hypothesis, refs).score == pytest.approx(
