@@ -14,7 +14,7 @@ import sacrebleu as theirs
 import sacrebleu.metrics.helpers as their_helpers
 import sacrebleu.significance as their_significance
 import sacrebleu.tokenizers.tokenizer_ter as their_ter_tokenizer
-from helpers import fixed
+from helpers import as_sacrebleu_version, fixed
 from hypothesis import given
 from hypothesis import strategies as st
 from shared_data import read_lines, references, system_output
@@ -340,5 +340,31 @@ def test_result_shape(wmt22, name, monkeypatch):
     assert repr(got) == repr(expected)
     assert (got._mean, got._ci) == pytest.approx((expected._mean, expected._ci), abs=1e-9)
     assert got.format(signature=signature, is_json=True) == expected.format(signature=signature, is_json=True)
+    # the metric's signature now has the resamples and the seed, as sacrebleu's
+    assert as_sacrebleu_version(str(mine.get_signature())) == str(reference.get_signature())
+    assert (mine.n_bootstrap, mine.seed) == (reference.n_bootstrap, reference.seed)
     if name == "BLEU":
         assert (got.counts, got.prec_str) == (expected.counts, expected.prec_str)
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("BLEU", {}),
+        ("BLEU", {"trg_lang": "zh", "smooth_method": "floor", "smooth_value": 0.2, "max_ngram_order": 3}),
+        ("BLEU", {"tokenize": "intl", "lowercase": True, "effective_order": True}),
+        ("CHRF", {"word_order": 2, "beta": 3, "whitespace": True, "eps_smoothing": True}),
+        ("TER", {"normalized": True, "no_punct": True, "asian_support": True, "case_sensitive": True}),
+    ],
+)
+def test_metric_options_and_constants(name, options):
+    """The options a metric keeps as attributes, and its class constants, as sacrebleu's."""
+    mine, reference = getattr(ours.metrics, name)(**options), getattr(theirs.metrics, name)(**options)
+    public = {key for key, value in vars(reference).items() if not key.startswith("_") and key != "tokenizer"}
+    constants = {key for key in dir(type(reference)) if key.isupper() and not key.startswith("_")}
+    assert {key: getattr(mine, key) for key in public} == {key: getattr(reference, key) for key in public}
+    for key in constants:  # sacrebleu's TOKENIZERS is its registry's keys: compared as a set
+        mine_value, their_value = getattr(type(mine), key), getattr(type(reference), key)
+        if key == "TOKENIZERS":
+            mine_value, their_value = set(mine_value), set(their_value)
+        assert mine_value == their_value

@@ -91,6 +91,9 @@ class SacrebleuMethods:
     ``get_signature``, and its results as ``result_type`` (the drop-in's result class)."""
 
     result_type: ClassVar[type]
+    # Set by a bootstrapped ``corpus_score`` and then in ``get_signature`` (``bs``, ``seed``), as sacrebleu's.
+    n_bootstrap: int | None = None
+    seed: str | None = None
 
     def _score(self, statistics: np.ndarray, references: Any) -> Any:
         result = super()._score(statistics, references)  # type: ignore[misc]
@@ -103,8 +106,13 @@ class SacrebleuMethods:
             return score
         statistics = self.segment_statistics(hypotheses, references)  # type: ignore[attr-defined]
         found = with_confidence(self, score, statistics, n_bootstrap, None)  # type: ignore[arg-type]
+        self.n_bootstrap, self.seed = n_bootstrap, found.signature.info["seed"]
         return ConfidentScore(found.score_object, found.mean, found.ci)
 
     def get_signature(self) -> Signature:
-        """The reproducibility signature (sacrebleu's name for ``signature()``)."""
-        return self.signature()  # type: ignore[attr-defined]
+        """The reproducibility signature (sacrebleu's name for ``signature()``), with ``bs`` and
+        ``seed`` once a corpus was scored with bootstrap resampling."""
+        signature: Signature = self.signature()  # type: ignore[attr-defined]
+        if self.n_bootstrap is None or self.seed is None:
+            return signature
+        return signature.with_fields(bs=str(self.n_bootstrap), seed=self.seed)

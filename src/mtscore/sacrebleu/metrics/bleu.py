@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ...metrics.bleu.metric import BLEU as _BLEU
 from ...metrics.bleu.result import BLEUScore as _BLEUScore
-from ...tokenizers import default_for_target
+from ...tokenizers import available, default_for_target
 from .base import SacrebleuMethods, SacrebleuScore
 
 __all__ = ["BLEU", "BLEUScore"]
@@ -26,9 +26,13 @@ class BLEUScore(SacrebleuScore, _BLEUScore):
 
 
 class BLEU(SacrebleuMethods, _BLEU):
-    """sacrebleu's ``BLEU``: its keyword names and defaults, mtscore's engine."""
+    """sacrebleu's ``BLEU``: its keyword names, defaults, constants and option attributes, mtscore's
+    engine."""
 
     result_type = BLEUScore
+    SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+    TOKENIZERS: ClassVar[list[str]] = available()
+    TOKENIZER_DEFAULT: ClassVar[str] = "13a"
 
     def __init__(
         self,
@@ -52,6 +56,9 @@ class BLEU(SacrebleuMethods, _BLEU):
             max_order=max_ngram_order,
             effective_order=effective_order,
         )
+        self.trg_lang, self.smooth_method, self.smooth_value = trg_lang, smooth_method, smooth_value
+        self.max_ngram_order, self.effective_order = max_ngram_order, effective_order
+        self.tokenizer_signature = self.tokenizer.name
 
     @staticmethod
     def compute_bleu(

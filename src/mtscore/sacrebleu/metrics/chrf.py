@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...metrics.chrf.metric import CHRF as _CHRF
 from ...metrics.chrf.metric import CHRFScore as _CHRFScore
@@ -19,6 +19,9 @@ class CHRF(SacrebleuMethods, _CHRF):
     """sacrebleu's ``CHRF`` (``word_order=2``: chrF++)."""
 
     result_type = CHRFScore
+    CHAR_ORDER: ClassVar[int] = 6
+    WORD_ORDER: ClassVar[int] = 0
+    BETA: ClassVar[int] = 2
 
     def __init__(
         self,
@@ -39,3 +42,4 @@ class CHRF(SacrebleuMethods, _CHRF):
             whitespace=whitespace,
             eps_smoothing=eps_smoothing,
         )
+        self.order = char_order + word_order

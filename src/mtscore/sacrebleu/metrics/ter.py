@@ -16,7 +16,7 @@ class TERScore(SacrebleuScore, _TERScore):
 
 
 class TER(SacrebleuMethods, _TER):
-    """sacrebleu's ``TER``."""
+    """sacrebleu's ``TER``, with its option attributes."""
 
     result_type = TERScore
 
@@ -35,3 +35,6 @@ class TER(SacrebleuMethods, _TER):
             asian_support=asian_support,
             case_sensitive=case_sensitive,
         )
+        self.normalized, self.no_punct = normalized, no_punct
+        self.asian_support, self.case_sensitive = asian_support, case_sensitive
+        self.tokenizer_signature = "tercom"
