@@ -342,6 +342,8 @@ def test_result_shape(wmt22, name, monkeypatch):
     assert got.format(signature=signature, is_json=True) == expected.format(signature=signature, is_json=True)
     # the metric's signature now has the resamples and the seed, as sacrebleu's
     assert as_sacrebleu_version(str(mine.get_signature())) == str(reference.get_signature())
+    short = mine.get_signature().format(short=True)
+    assert as_sacrebleu_version(short) == reference.get_signature().format(short=True)
     assert (mine.n_bootstrap, mine.seed) == (reference.n_bootstrap, reference.seed)
     if name == "BLEU":
         assert (got.counts, got.prec_str) == (expected.counts, expected.prec_str)
