@@ -84,7 +84,7 @@ PATHS = {
     ],
     "compat": ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf", "corpus_ter"],
     "metrics": ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore", "METRICS"],
-    "metrics.bleu": ["BLEU", "BLEUScore"],
+    "metrics.bleu": ["BLEU", "BLEUScore", "MAX_NGRAM_ORDER"],
     "metrics.chrf": ["CHRF", "CHRFScore"],
     "metrics.ter": ["TER", "TERScore"],
     "metrics.base": ["Score", "Signature"],

@@ -13,7 +13,9 @@ from ...metrics.bleu.result import BLEUScore as _BLEUScore
 from ...tokenizers import available, default_for_target
 from .base import SacrebleuMethods, SacrebleuScore
 
-__all__ = ["BLEU", "BLEUScore"]
+__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore"]
+
+MAX_NGRAM_ORDER = 4
 
 
 class BLEUScore(SacrebleuScore, _BLEUScore):
@@ -41,7 +43,7 @@ class BLEU(SacrebleuMethods, _BLEU):
         tokenize: str | None = None,
         smooth_method: str = "exp",
         smooth_value: float | None = None,
-        max_ngram_order: int = 4,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
         effective_order: bool = False,
         trg_lang: str = "",
         references: Any = None,
@@ -69,7 +71,7 @@ class BLEU(SacrebleuMethods, _BLEU):
         smooth_method: str = "none",
         smooth_value: float | None = None,
         effective_order: bool = False,
-        max_ngram_order: int = 4,
+        max_ngram_order: int = MAX_NGRAM_ORDER,
     ) -> Any:
         """BLEU of sufficient statistics (matches and totals per order, the two lengths), as
         sacrebleu's ``BLEU.compute_bleu``: no smoothing unless asked."""
