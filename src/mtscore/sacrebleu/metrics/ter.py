@@ -1,0 +1,40 @@
+"""sacrebleu's ``sacrebleu.metrics.ter``: ``TER`` with its keywords, and ``TERScore``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...metrics.ter.metric import TER as _TER
+from ...metrics.ter.metric import TERScore as _TERScore
+from .base import SacrebleuMethods, SacrebleuScore
+
+__all__ = ["TER", "TERScore"]
+
+
+class TERScore(SacrebleuScore, _TERScore):
+    """A TER result as sacrebleu's: its fields, ``format`` and ``repr``."""
+
+
+class TER(SacrebleuMethods, _TER):
+    """sacrebleu's ``TER``, with its option attributes."""
+
+    result_type = TERScore
+
+    def __init__(
+        self,
+        normalized: bool = False,
+        no_punct: bool = False,
+        asian_support: bool = False,
+        case_sensitive: bool = False,
+        references: Any = None,
+    ):
+        super().__init__(
+            references,
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+            case_sensitive=case_sensitive,
+        )
+        self.normalized, self.no_punct = normalized, no_punct
+        self.asian_support, self.case_sensitive = asian_support, case_sensitive
+        self.tokenizer_signature = "tercom"
