@@ -5,48 +5,21 @@ with and without a domain. Fields, ``--echo``, ``--origlang``/``--subset``, ``--
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers import run
 from shared_data import wmt22_xml_dir
-from testsets_support import Server, leftovers, local_only, sacrebleu, tar_gz
+from testsets_support import WMT22_FOLDER, leftovers, sacrebleu, tar_gz, use
 
 from mtscore.cli import EXIT_OK, EXIT_USAGE
 
 PAIRS = ["de-fr", "en-liv", "liv-en", "sah-ru"]
-FOLDER = "wmt22-news-systems-1.1/xml"  # where sacrebleu's registry finds them in the archive
-
-
-@pytest.fixture(scope="module")
-def wmt22(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """A cache holding -t wmt22, downloaded once by mtscore from the local server; the registry
-    stays pointed at the server for the module (each test sets ``$SACREBLEU`` with ``use``)."""
-    xml = wmt22_xml_dir()
-    archive = tar_gz({f"{FOLDER}/{path.name}": path.read_bytes() for path in sorted(xml.glob("*.xml"))})
-    cache = tmp_path_factory.mktemp("wmt22") / "cache"
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        local_only(monkeypatch)
-        monkeypatch.setenv("SACREBLEU", str(cache))
-        server = Server(monkeypatch)
-        server.publish("wmt22", [archive])
-        from mtscore.cli import main
-
-        assert main(["--download", "wmt22", "-l", "de-fr", "-q"]) == EXIT_OK
-        yield {"cache": cache, "server": server}
-        server.stop()
-
-
-def use(monkeypatch: pytest.MonkeyPatch, wmt22: dict) -> Path:
-    monkeypatch.setenv("SACREBLEU", str(wmt22["cache"]))
-    return wmt22["cache"]
 
 
 def test_the_download_is_sacrebleus_layout(wmt22):
     raw = wmt22["cache"] / "wmt22" / "raw"
     assert (raw / "wmt22.v1.1.tar.gz").is_file() and (raw / "wmt22.v1.1.tar.gz.lock").exists()
     for pair in PAIRS:
-        extracted = raw / FOLDER / f"wmttest2022.{pair}.all.xml"
+        extracted = raw / WMT22_FOLDER / f"wmttest2022.{pair}.all.xml"
         assert extracted.read_bytes() == (wmt22_xml_dir() / extracted.name).read_bytes()
     assert leftovers(wmt22["cache"]) == []
 

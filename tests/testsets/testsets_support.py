@@ -21,6 +21,7 @@ import pytest
 
 from mtscore.testsets import registry
 
+WMT22_FOLDER = "wmt22-news-systems-1.1/xml"  # where sacrebleu's registry finds wmt22's files in its archive
 PROXIES = ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY")
 DEAD = "http://127.0.0.1:9"  # the discard port: nothing listens, so a download attempt fails at once
 
@@ -79,6 +80,12 @@ class Server:
     def stop(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def use(monkeypatch: pytest.MonkeyPatch, wmt22: dict) -> Path:
+    """Point ``$SACREBLEU`` at the ``wmt22`` fixture's cache for this test; its path."""
+    monkeypatch.setenv("SACREBLEU", str(wmt22["cache"]))
+    return wmt22["cache"]
 
 
 def local_only(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -201,6 +201,8 @@ def _sacrebleu_settings(args: argparse.Namespace) -> None:
         args.format = chosen if chosen in SACREBLEU_FORMATS else "json"
         if args.sentence_level and args.format == "json":  # sacrebleu's -sl prints text whatever the format
             args.format = "text"
+    if args.detail and args.format == "json" and not args.sentence_level:  # sacrebleu's -d: text, even if asked
+        args.format = "text"
     args.no_progress = args.no_progress or args.quiet
     try:
         args.encoding = codecs.lookup(args.encoding).name
@@ -279,11 +281,13 @@ def run(argv: list[str] | None) -> int:
     tsv_fields = configured[0].tsv_fields
 
     stream = not pasted and args.num_refs == 1 and _streaming(args, paired, [*args.refs, *sources], configured)
+    whole_system = None  # -d's: the first system, every segment of the test sets
     if stream and not args.test_set:
         scores = _stream(args, names, sources)
     else:
         if args.test_set:
             systems = pasted or [read(path, args.encoding) for path in sources]
+            whole_system = systems[0]
             references, ref_names, systems = testsets.select(args, sources, systems)
         else:
             references = read_references(args)
@@ -299,6 +303,12 @@ def run(argv: list[str] | None) -> int:
             return EXIT_OK
         scores = _in_memory(args, metrics, systems)
     print(render_scores(scores, sources, form, tsv_fields))
+    if args.detail and len(sources) == 1:  # sacrebleu breaks down one system's scores, in -m's order
+
+        def make_metrics(references: list[list[str]]) -> list[Metric]:
+            return _on_references(args, list(dict.fromkeys(args.metrics)), references)
+
+        print_lines(testsets.detail_lines(args, whole_system, make_metrics))
     return EXIT_OK
 
 

@@ -1,7 +1,8 @@
 """sacrebleu's test-set options for ``mtscore``: ``-t NAME[,NAME] -l SRC-TGT`` scores against a test
 set's references (downloaded into sacrebleu's cache if needed), ``--echo`` prints its fields,
-``--origlang``/``--subset`` keep some of its segments, ``--list`` and ``--download``; ``-l`` also
-picks BLEU's tokenizer for the target language, as sacrebleu, unless ``-tok`` is given.
+``--origlang``/``--subset`` keep some of its segments, ``-d`` breaks the score down by them,
+``--citation``, ``--list`` and ``--download``; ``-l`` also picks BLEU's tokenizer for the target
+language, as sacrebleu, unless ``-tok`` is given.
 ``mtscore.testsets`` (urllib, tarfile, the registry: about 50 ms) is imported only when one is used.
 """
 
@@ -10,9 +11,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..errors import BleuInputError
 from .common import EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from ..core.metric import Metric
+    from ..testsets import PairData, TestSet
+
+# What sacrebleu's -d prints where no document names its original language (or there is no -t).
+NO_DETAIL = "No subset information found. Consider using --origlang argument."
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -53,6 +62,16 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "'all': every field; -t NAME --list names them) and exit",
     )
     group.add_argument(
+        "-d",
+        "--detail",
+        action="store_true",
+        help="after one system's scores, its score on each original language's segments, and on each domain's "
+        "within them (-t's WMT XML and SGML sets), as sacrebleu prints it",
+    )
+    group.add_argument(
+        "--citation", "--cite", action="store_true", help="print the BibTeX citation of each test set of -t and exit"
+    )
+    group.add_argument(
         "--list", action="store_true", help="list the test sets (with -l: those with that pair; with -t: its fields)"
     )
     group.add_argument("--download", metavar="NAME", help="download test set NAME into the cache and exit")
@@ -65,7 +84,7 @@ def act(args: argparse.Namespace) -> int | None:
     target = _target(args.langpair)
     if args.tokenize is None and getattr(args, "compat", None) is None:  # --compat: the tool's tokenizer
         args.tokenize = default_tokenizer(target) if target else "13a"
-    if not (args.download or args.list or args.test_set or args.echo or args.origlang or args.subset):
+    if not (args.download or args.list or args.citation or args.test_set or args.echo or args.origlang or args.subset):
         return None
     from .. import testsets
 
@@ -79,6 +98,9 @@ def act(args: argparse.Namespace) -> int | None:
             return EXIT_OK
         if args.list:
             _list(args, log)
+            return EXIT_OK
+        if args.citation:
+            _citation(args)
             return EXIT_OK
         if args.test_set is None:
             for option, value in (("--origlang", args.origlang), ("--subset", args.subset), ("--echo", args.echo)):
@@ -104,31 +126,9 @@ def select(
     have a line per segment of the whole test set."""
     from .. import testsets
 
-    log = _log(args)
-    references: list[list[str]] = []
-    names: list[str] = []
-    kept: list[bool] = []
     try:
-        for name in args.test_set.split(","):
-            test_set = testsets.get(name)
-            data = testsets.read(test_set, args.langpair, log)
-            streams = [data.fields[field] for field in data.references]
-            if not streams:
-                raise BleuInputError(f"test set {name} ({args.langpair}) has no reference to score against")
-            _same_lengths(
-                f"{name} ({args.langpair})", data.fields["src"], dict(zip(data.references, streams, strict=True))
-            )
-            if not references:
-                references = [[] for _ in streams]
-                names = [f"test set {name} ({args.langpair}) {field}" for field in data.references]
-            if len(streams) != len(references):
-                raise BleuInputError(
-                    f"the test sets of -t {args.test_set} have different numbers of references for "
-                    f"{args.langpair} ({len(references)} and {len(streams)}): they cannot be joined"
-                )
-            for joined, stream in zip(references, streams, strict=True):
-                joined.extend(stream)
-            kept += testsets.keep(test_set, data, args.origlang, args.subset)
+        sets, references, names = _read_sets(args)
+        kept = [keep for test_set, data in sets for keep in testsets.keep(test_set, data, args.origlang, args.subset)]
     except testsets.TestSetError as error:
         if error.usage:
             raise UsageError(str(error)) from None
@@ -146,6 +146,40 @@ def select(
         references = [_kept(stream, kept) for stream in references]
         systems = [_kept(lines, kept) for lines in systems]
     return references, names, systems
+
+
+def detail_lines(
+    args: argparse.Namespace, system: list[str] | None, make_metrics: Callable[[list[list[str]]], list[Metric]]
+) -> list[str]:
+    """``-d``: what sacrebleu prints after one system's scores: the system (a line per segment of
+    the whole test sets; ``None`` without ``-t``) scored by each metric of ``make_metrics`` on the
+    segments of each original language, and of each domain within it (``--origlang``/``--subset``:
+    those alone), a line per row and metric."""
+    if not args.test_set or system is None:
+        return [NO_DETAIL]
+    from .. import testsets
+
+    try:
+        sets, references, _ = _read_sets(args)
+        rows = testsets.breakdown(sets, args.origlang, args.subset)
+    except testsets.TestSetError as error:
+        if error.usage:
+            raise UsageError(str(error)) from None
+        raise
+    if not rows:
+        return [NO_DETAIL]
+    results = []
+    for label, kept in rows:
+        hypotheses = _kept(system, kept)
+        metrics = make_metrics([_kept(stream, kept) for stream in references])
+        results.append((label, len(hypotheses), [metric.corpus_score(hypotheses) for metric in metrics]))
+    label_width = max(len(label) for label, _, _ in results) + 1
+    name_width = max(len(score.name) for score in results[0][2])
+    return [
+        f"{label:<{label_width}}: sentences={count:<6} {score.name:<{name_width}} = {score.score:.{args.width}f}"
+        for label, count, scores in results
+        for score in scores
+    ]
 
 
 def default_tokenizer(target: str) -> str:
@@ -170,6 +204,49 @@ def _log(args: argparse.Namespace) -> Callable[[str], None]:
             print(f"mtscore: {message}", file=sys.stderr)
 
     return log
+
+
+def _read_sets(args: argparse.Namespace) -> tuple[list[tuple[TestSet, PairData]], list[list[str]], list[str]]:
+    """Each test set of ``-t`` read for ``-l``, and their reference streams joined one after the
+    other, with their names; the sets must have as many references, each a segment per source."""
+    from .. import testsets
+
+    sets = []
+    references: list[list[str]] = []
+    names: list[str] = []
+    for name in args.test_set.split(","):
+        test_set = testsets.get(name)
+        data = testsets.read(test_set, args.langpair, _log(args))
+        streams = [data.fields[field] for field in data.references]
+        if not streams:
+            raise BleuInputError(f"test set {name} ({args.langpair}) has no reference to score against")
+        _same_lengths(f"{name} ({args.langpair})", data.fields["src"], dict(zip(data.references, streams, strict=True)))
+        if not references:
+            references = [[] for _ in streams]
+            names = [f"test set {name} ({args.langpair}) {field}" for field in data.references]
+        if len(streams) != len(references):
+            raise BleuInputError(
+                f"the test sets of -t {args.test_set} have different numbers of references for "
+                f"{args.langpair} ({len(references)} and {len(streams)}): they cannot be joined"
+            )
+        for joined, stream in zip(references, streams, strict=True):
+            joined.extend(stream)
+        sets.append((test_set, data))
+    return sets, references, names
+
+
+def _citation(args: argparse.Namespace) -> None:
+    """``--citation``: the BibTeX citation of each test set of ``-t``, as sacrebleu's registry has
+    it; a set without one is said on standard error (not an error, as in sacrebleu)."""
+    from .. import testsets
+
+    if not args.test_set:
+        raise UsageError("--citation needs a test set (-t)")
+    for test_set in [testsets.get(name) for name in args.test_set.split(",")]:
+        if test_set.citation is None:
+            print(f"mtscore: no citation found for test set {test_set.name}", file=sys.stderr)
+        else:
+            print(test_set.citation)
 
 
 def _check_test_sets(args: argparse.Namespace) -> None:

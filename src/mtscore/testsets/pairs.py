@@ -1,9 +1,11 @@
-"""A test set's language pair read from the cache (downloaded first if needed), and the segments
-``--origlang`` and ``--subset`` keep, as sacrebleu 2.6.0 chooses them."""
+"""A test set's language pair read from the cache (downloaded first if needed), the segments
+``--origlang`` and ``--subset`` keep, and the rows of ``--detail``'s breakdown, as sacrebleu 2.6.0
+chooses them."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from . import cache, data, formats
 from .errors import TestSetError
@@ -39,19 +41,65 @@ def keep(test_set: TestSet, pair_data: PairData, origlang: str | None, subset: s
             f"--origlang and --subset need documents: WMT XML or SGML (.sgm) test sets; {test_set.name} is not one",
             usage=True,
         )
-    pattern = None
-    if subset is not None:
-        if test_set.format != "wmt-xml" and test_set.name not in data.SUBSETS:
-            raise TestSetError(
-                f"test set {test_set.name} has no document annotations for --subset "
-                f"(SGML sets that have them: {', '.join(data.SUBSETS)})",
-                usage=True,
-            )
-        try:
-            pattern = re.compile(subset.removeprefix("country:"))
-        except re.error as error:
-            raise TestSetError(f"--subset {subset!r} is not a regular expression ({error})", usage=True) from None
+    if subset is not None and test_set.format != "wmt-xml" and test_set.name not in data.SUBSETS:
+        raise TestSetError(
+            f"test set {test_set.name} has no document annotations for --subset "
+            f"(SGML sets that have them: {', '.join(data.SUBSETS)})",
+            usage=True,
+        )
+    pattern = _pattern(subset)
     return [_kept(document, origlang, pattern) for document in pair_data.documents]
+
+
+def breakdown(
+    sets: Sequence[tuple[TestSet, PairData]], origlang: str | None, subset: str | None
+) -> list[tuple[str, list[bool]]]:
+    """``--detail``'s rows over test sets joined one after the other: for each original language
+    (``origlang`` alone if given, else every one the documents name, sorted), all its segments, then
+    those of each domain (``subset`` alone if given, else the WMT XML documents' domains and the SGML
+    sets' annotated countries and topics, sorted). Each row is its label (``origlang=de domain=ALL``,
+    ``... domain=news``, ``... country=GB``) and the segments it keeps; rows keeping none are left
+    out, and there are none where no document names its original language."""
+    documents = [
+        document for _, pair_data in sets for document in (pair_data.documents or [None] * len(pair_data.fields["src"]))
+    ]
+    languages = [origlang] if origlang else sorted({doc.origlang for doc in documents if doc and doc.origlang})
+    subsets = [subset] if subset is not None else sorted(set().union(*(_subsets(*pair) for pair in sets)))
+    rows = []
+    for language in languages:
+        for chosen in [None, *subsets]:
+            pattern = _pattern(chosen)
+            kept = [_kept(document, language, pattern) for document in documents]
+            if any(kept):
+                rows.append((f"origlang={language} {_subset_label(chosen)}", kept))
+    return rows
+
+
+def _subsets(test_set: TestSet, pair_data: PairData) -> set[str]:
+    """What sacrebleu breaks a test set down by: WMT XML documents' domains; an annotated SGML
+    set's countries (``country:GB``) and topics (``politics``), from every annotation it has."""
+    if test_set.format == "wmt-xml":
+        return {doc.tags for doc in pair_data.documents or [] if doc and doc.tags is not None}
+    tags = data.SUBSETS.get(test_set.name, {}).values()
+    return {f"country:{tag.split('-')[0]}" for tag in tags} | {tag.split("-")[1] for tag in tags}
+
+
+def _subset_label(subset: str | None) -> str:
+    if subset is None:
+        return "domain=ALL"
+    if subset.startswith("country:"):
+        return f"country={subset.removeprefix('country:')}"
+    return f"domain={subset}"
+
+
+def _pattern(subset: str | None) -> re.Pattern[str] | None:
+    """``--subset``'s regular expression (a ``country:`` prefix dropped)."""
+    if subset is None:
+        return None
+    try:
+        return re.compile(subset.removeprefix("country:"))
+    except re.error as error:
+        raise TestSetError(f"--subset {subset!r} is not a regular expression ({error})", usage=True) from None
 
 
 def _kept(document: formats.Document | None, origlang: str | None, pattern: re.Pattern[str] | None) -> bool:

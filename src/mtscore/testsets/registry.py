@@ -30,7 +30,8 @@ class Download:
 @dataclass(frozen=True)
 class TestSet:
     """A test set: its files per language pair (paths under the cache's ``raw/`` folder), where to
-    download them, and which translators' references score (WMT XML; empty: every reference)."""
+    download them, which translators' references score (WMT XML; empty: every reference), and its
+    BibTeX citation (``None`` where sacrebleu's registry has none)."""
 
     __test__ = False  # not a pytest test class, whatever its name
 
@@ -40,6 +41,7 @@ class TestSet:
     pairs: dict[str, tuple[str, ...]]
     refs: tuple[str, ...] = ()
     pair_refs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    citation: str | None = None
 
     def files(self, pair: str) -> tuple[str, ...]:
         """The files of ``pair`` (source first); an unknown pair is an error naming the known ones."""
@@ -65,6 +67,7 @@ def _build(name: str, entry: dict) -> TestSet:
         pairs={pair: tuple(files) for pair, files in entry["pairs"].items()},
         refs=tuple(entry.get("refs", ())),
         pair_refs={pair: tuple(refs) for pair, refs in entry.get("pair_refs", {}).items()},
+        citation=entry.get("citation"),
     )
 
 
