@@ -321,3 +321,25 @@ def test_references_scored_again_count_as_the_first_time(segments, min_len):
     together = metric.systems_statistics([hyps, other])
     fresh = mtscore.GoogleBLEU([ref_a, ref_b], min_len=min_len, max_len=4)
     np.testing.assert_array_equal(np.asarray(together[1]), np.asarray(fresh.segment_statistics(other)))
+
+
+def test_references_prepared_last_are_kept_for_the_same_lines_and_options():
+    """Systems scored one call at a time share one preparation of the same reference lines (issue 13);
+    a changed line, other options or other streams are prepared again, and scores never change."""
+    from mtscore.metrics.google_bleu import references
+
+    refs = [["the cat sat on the mat", "a b c"], ["a cat sat", None]]
+    metric = GoogleBLEU()
+    first = metric.prepare(refs, 2)
+    assert metric.prepare([list(stream) for stream in refs], 2) is first
+    assert GoogleBLEU(max_len=3).prepare(refs, 2) is not first
+    changed = [["the cat sat on the mat", "a b d"], refs[1]]
+    assert metric.prepare(changed, 2) is not first
+    hyps = ["the cat", "a b c"]
+    for streams in (changed, refs, [refs[0]], changed):
+        for _ in range(2):  # prepared, then kept
+            assert corpus_google_bleu(hyps, streams).ratio == nltk_gleu(hyps, streams)[0]
+    with pytest.raises(LengthMismatchError, match="3 hypotheses but reference stream 1 has 2 segments"):
+        corpus_google_bleu(["a", "b", "c"], changed)
+    large = [["a"] * (references._KEPT_LINES + 1)]
+    assert metric.prepare(large) is not metric.prepare(large)

@@ -10,11 +10,41 @@ order. The hypotheses are encoded once, in the shared vocabulary.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
 from ...engine.ngrams import ReferenceNgrams
+
+_KEPT_LINES = 1 << 16  # reference streams of at most this many lines (all streams) are kept once prepared
+
+
+class LastPrepared:
+    """The reference streams prepared last, with the options they were counted under: their lines
+    are compared (not the list objects), so changed lines are prepared again; larger streams than
+    ``_KEPT_LINES`` are not kept, so memory stays small."""
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple, PreparedReferences] | None = None  # one slot, replaced at once
+
+    @staticmethod
+    def _key(options: tuple, references: Sequence[Sequence[str | None]]) -> tuple | None:
+        if sum(map(len, references)) > _KEPT_LINES:
+            return None
+        return (options, tuple(map(tuple, references)))
+
+    def get(self, options: tuple, references: Sequence[Sequence[str | None]]) -> PreparedReferences | None:
+        """The prepared references if these streams (checked ones) and options were the last prepared."""
+        last = self._last
+        if last is None or last[0][0] != options or len(last[0][1]) != len(references):
+            return None
+        return last[1] if last[0] == self._key(options, references) else None
+
+    def put(self, options: tuple, references: Sequence[Sequence[str | None]], prepared: PreparedReferences) -> None:
+        key = self._key(options, references)
+        self._last = None if key is None else (key, prepared)
 
 
 def ngram_counts(lengths: np.ndarray, min_len: int, max_len: int) -> np.ndarray:
@@ -174,3 +204,6 @@ def numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _remaining(lengths: np.ndarray) -> np.ndarray:
     """Per token, the tokens from it to its line's end (itself included)."""
     return np.repeat(np.cumsum(lengths), lengths) - np.arange(int(lengths.sum()))
+
+
+LAST_PREPARED = LastPrepared()
