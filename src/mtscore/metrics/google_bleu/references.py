@@ -126,20 +126,18 @@ class _NgramTable:
     An n-gram of segment ``g`` is numbered by the key ``(number of its first n-1 tokens) * span +
     last token`` (order 1: ``g * span + token``); ``keys[n - 1]`` holds the distinct keys of order
     n, sorted (their positions are the numbers), ``counts[n - 1]`` their count in each stream
-    (streams x numbers), ``segment[n - 1]`` their segment."""
+    (streams x numbers)."""
 
     def __init__(self, ids: np.ndarray, lengths: np.ndarray, vocab_size: int, order: int):
         n_streams, n_segments = lengths.shape
         self.span, self.n_segments = vocab_size + 1, n_segments  # id vocab_size: a token no reference has
         self.keys: list[np.ndarray] = []
         self.counts: list[np.ndarray] = []
-        self.segment: list[np.ndarray] = []
         flat = lengths.ravel()
-        segment = np.repeat(np.tile(np.arange(n_segments), n_streams), flat)
         stream = np.repeat(np.arange(n_streams), lengths.sum(axis=1))
         remaining = _remaining(flat)
         at = np.arange(len(ids))  # where each n-gram still followed starts
-        key = segment * self.span + ids
+        key = np.repeat(np.tile(np.arange(n_segments), n_streams), flat) * self.span + ids
         for n in range(1, order + 1):
             keys, number = numbered(key)
             self.keys.append(keys)
@@ -148,41 +146,61 @@ class _NgramTable:
                     n_streams, len(keys)
                 )
             )
-            self.segment.append(keys // self.span if n == 1 else self.segment[-1][keys // self.span])
             going = np.flatnonzero(remaining[at] > n)
             at = at[going]
             key = number[going] * self.span + ids[at + n]
 
     def matches(self, ids: np.ndarray, lengths: np.ndarray, min_len: int) -> np.ndarray:
         """Matches of orders min_len.. of hypotheses (``lengths``: systems after one another, each
-        over all segments), clipped against each stream on its own: streams x hypotheses."""
+        over all segments; ``ids``: ``UNKNOWN`` for a token no reference has), clipped against each
+        stream on its own: streams x hypotheses."""
         n_hypotheses, n_streams = len(lengths), len(self.counts[0])
         out = np.zeros((n_streams, n_hypotheses), dtype=np.int64)
         hypothesis = np.repeat(np.arange(n_hypotheses), lengths)
-        system = hypothesis // self.n_segments
         remaining = _remaining(lengths)
-        ids = np.where((ids >= 0) & (ids < self.span), ids, self.span - 1)  # unknown: an id no reference has
-        at = np.arange(len(ids))
-        key = (hypothesis % self.n_segments) * self.span + ids
-        for n, (keys, counts, segment) in enumerate(zip(self.keys, self.counts, self.segment, strict=True), 1):
-            number = np.minimum(np.searchsorted(keys, key), len(keys) - 1)  # (a hash table costs more to build)
-            found = np.flatnonzero(keys[number] == key)
-            at, number = at[found], number[found]
+        at = np.flatnonzero(ids >= 0)  # an unknown token matches nothing
+        key = np.repeat(np.arange(n_hypotheses) % self.n_segments * self.span, lengths)[at] + ids[at]
+        for n, (keys, counts) in enumerate(zip(self.keys, self.counts, strict=True), 1):
+            found, number = _looked_up(keys, key)  # in key order, each n-gram's occurrences in text order
+            at = at[found]
             if n >= min_len and len(at):
-                # hypothesis counts per (system, n-gram): each n-gram belongs to one segment
-                seen = np.bincount(system[at] * len(keys) + number)
-                held = np.flatnonzero(seen)
-                held_number = held % len(keys)
-                owner = held // len(keys) * self.n_segments + segment[held_number]
+                # runs: one hypothesis's occurrences of one n-gram (hypotheses follow one another in the
+                # text; with one system, an n-gram's segment is its hypothesis)
+                new = number[1:] != number[:-1]
+                if n_hypotheses > self.n_segments:
+                    owner = hypothesis[at]
+                    new |= owner[1:] != owner[:-1]
+                runs = np.concatenate([[0], np.flatnonzero(new) + 1])
+                size = np.diff(runs, append=len(at))
+                run_number, run_owner = number[runs], hypothesis[at[runs]]
                 for stream in range(n_streams):
-                    clipped = np.minimum(seen[held], counts[stream, held_number])
-                    out[stream] += np.bincount(owner, clipped, minlength=n_hypotheses).astype(np.int64)
+                    clipped = np.minimum(size, counts[stream, run_number])
+                    out[stream] += np.bincount(run_owner, clipped, minlength=n_hypotheses).astype(np.int64)
             going = np.flatnonzero(remaining[at] > n)
-            at = at[going]
-            if not len(at):
+            if not len(going):
                 break
+            at = at[going]
+            # an unknown next token (-1) makes the key of (number - 1, id vocab_size): never found
             key = number[going] * self.span + ids[at + n]
         return out
+
+
+def _looked_up(keys: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which of ``key`` are in the sorted ``keys`` (their indices into ``key``, in key order, equal
+    keys in index order) and their positions in ``keys``. The keys are sorted first (packed with
+    their index while that fits in 63 bits), so the search goes through ``keys`` once, in order."""
+    if not len(key) or not len(keys):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    index_bits = max(len(key) - 1, 1).bit_length()
+    if int(key.max()).bit_length() + index_bits <= 63:
+        packed = np.sort((key << index_bits) | np.arange(len(key)))
+        order, ordered = packed & ((1 << index_bits) - 1), packed >> index_bits
+    else:
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+    number = np.minimum(np.searchsorted(keys, ordered), len(keys) - 1)
+    found = np.flatnonzero(keys[number] == ordered)
+    return order[found], number[found]
 
 
 def numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
