@@ -3,9 +3,10 @@
 Unlike BLEU, which clips against the largest count in any reference, Google-BLEU compares a
 hypothesis with each reference on its own and keeps the best one. References scored once are
 sorted with the hypotheses, all streams together, each hypothesis clipped per stream
-(``engine.ngrams.ReferenceNgrams``' ``per_stream``); scored again, every reference n-gram is
-numbered and counted once (``_NgramTable``) and the hypotheses' n-grams are looked up, order by
-order. The hypotheses are encoded once, in the shared vocabulary.
+(``engine.ngrams.ReferenceNgrams``' ``per_stream``); scored again (or by several systems at once),
+every reference n-gram is numbered and counted once (``_NgramTable``) and the hypotheses' n-grams
+are sorted and looked up, order by order. The hypotheses are encoded once, in the shared
+vocabulary. The streams prepared last are kept (``LAST_PREPARED``) for a call with the same lines.
 """
 
 from __future__ import annotations
@@ -88,8 +89,9 @@ class PreparedReferences(References):
         starts = [0, *ends[:-1]]
         self.ids, self.lengths = ids, lengths
         streams = [(ids[start:end], stream) for start, end, stream in zip(starts, ends, lengths, strict=True)]
-        # Scored once, the references are sorted with the hypotheses (all streams in one sort, each
-        # hypothesis clipped per stream); scored again, they are worth a table of their n-grams.
+        # Scored once by one system, the references are sorted with its hypotheses (all streams in
+        # one sort, each hypothesis clipped per stream); scored again or by several systems at once,
+        # they are worth a table of their n-grams.
         self.ngrams = ReferenceNgrams(streams, len(self.vocabulary), self.order) if self.order >= min_len else None
         self.table: _NgramTable | None = None
         self.uses = 0
@@ -102,7 +104,7 @@ class PreparedReferences(References):
         # streams x systems x segments
         matches = np.zeros((len(self.present), n_systems, n), dtype=np.int64)
         self.uses += 1
-        if self.ngrams is not None and self.uses == 1:
+        if self.ngrams is not None and self.uses == 1 and n_systems == 1:
             offsets = np.concatenate([[0], np.cumsum(lengths)])[np.arange(n_systems + 1) * n].tolist()
             systems = [(ids[offsets[k] : offsets[k + 1]], lengths[k * n : (k + 1) * n]) for k in range(n_systems)]
             per_stream = self.ngrams.matches_of(systems, per_stream=True)  # systems x segments x streams x orders
