@@ -159,16 +159,19 @@ def _clipped_matches(
     key += ids
     key <<= position_bits
     key |= positions
-    # One reference stream and no two hypotheses against one reference (every line unique, one
-    # system): a group holds at most one hypothesis's run and one reference's, found without runs.
-    single = n_streams == 1 and not per_stream and bool((hyp_groups[1:] > hyp_groups[:-1]).all())
+    # No two hypotheses against one reference (every line unique, one system): a group holds at most
+    # one hypothesis's run and one run per reference stream, counted without finding runs.
+    single = bool((hyp_groups[1:] > hyp_groups[:-1]).all())
+    bounds = np.cumsum([len(hyp_ids), *[len(stream_ids) for stream_ids, _ in references[:-1]]]).tolist()
     for order in range(1, max_order + 1):
         key = ops.sort(key)
         group = key >> position_bits
         positions = key & ((1 << position_bits) - 1)
         new = group[1:] != group[:-1]
         label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
-        if single:
+        if single and per_stream:
+            good = _single_stream_matches(ops, out[:, :, order - 1], positions, new, label, bounds, owner)
+        elif single and n_streams == 1:
             matched, good = _single_matches(ops, positions, new, label, len(hyp_ids), owner, n_hypotheses)
             out[:, order - 1] = ops.to_numpy(matched)
         else:
@@ -203,6 +206,26 @@ def _single_matches(ops, positions, new, label, n_hyp_tokens: int, owner, n_hypo
     held = ops.nonzero(in_hypothesis > 0)
     holder = owner[positions[starts[held]]]
     return ops.group_sum(holder, clipped[held], n_hypotheses), (in_hypothesis > 0) & (in_reference > 0)
+
+
+def _single_stream_matches(ops, out, positions, new, label, bounds: list[int], owner):
+    """``_single_matches`` clipped against each stream on its own, into ``out`` (hypotheses x streams):
+    an occurrence's stream is found from its position (``bounds``: where each stream's tokens start)."""
+    width = len(bounds) + 1  # the hypothesis, then each stream
+    kind = ops.full(len(positions), 0)
+    for bound in bounds:
+        kind += positions >= bound
+    kind += label * width
+    counts = ops.group_count(kind, (int(label[-1]) + 1) * width).reshape(-1, width)
+    starts = ops.concat([ops.arange(1), ops.nonzero(new) + 1])
+    in_hypothesis = counts[:, 0]
+    held = ops.nonzero(in_hypothesis > 0)
+    holder = owner[positions[starts[held]]]
+    for stream in range(width - 1):
+        clipped = ops.minimum(in_hypothesis[held], counts[held, stream + 1])
+        out[:, stream] = ops.to_numpy(ops.group_sum(holder, clipped, len(out)))
+    sizes = ops.concat([starts[1:], ops.full(1, len(positions))]) - starts
+    return (in_hypothesis > 0) & (in_hypothesis < sizes)
 
 
 def _runs_matches(ops, out, order: int, positions, new, label, owner, n_hypotheses, n_streams, per_stream):

@@ -310,14 +310,47 @@ def test_reference_ngrams_numbered_as_np_unique(largest):
 
 @given(st.lists(st.tuples(*[st.text("ab c", max_size=12)] * 3), min_size=1, max_size=6), st.integers(1, 3))
 def test_references_scored_again_count_as_the_first_time(segments, min_len):
-    """The first scoring sorts references with the hypotheses; later ones look their n-grams up in
-    a table (issue 13): the same statistics, for one system and for several."""
+    """The first scoring by one system sorts references with its hypotheses; later ones, and several
+    systems at once, look their n-grams up in a table (issue 13): the same statistics."""
+    from mtscore.metrics.google_bleu.references import PreparedReferences
+
     hyps, ref_a, ref_b = (list(column) for column in zip(*segments, strict=True))
-    metric = mtscore.GoogleBLEU([ref_a, ref_b], min_len=min_len, max_len=4)
-    first = metric.segment_statistics(hyps)
-    again = metric.segment_statistics(hyps)
-    np.testing.assert_array_equal(np.asarray(first), np.asarray(again))
+    metric = mtscore.GoogleBLEU(min_len=min_len, max_len=4)
+    present = np.ones((2, len(hyps)), dtype=bool)
+
+    def fresh() -> PreparedReferences:  # never the references kept from an earlier call
+        return PreparedReferences(metric.keys(ref_a + ref_b), present, min_len, 4)
+
+    prepared = fresh()
+    first = prepared.statistics_of(metric.keys(hyps), 1)[0]
+    again = prepared.statistics_of(metric.keys(hyps), 1)[0]
+    np.testing.assert_array_equal(first, again)
+    np.testing.assert_array_equal(
+        first, np.asarray(mtscore.GoogleBLEU([ref_a, ref_b], min_len=min_len).segment_statistics(hyps))
+    )
     other = hyps[::-1]
-    together = metric.systems_statistics([hyps, other])
-    fresh = mtscore.GoogleBLEU([ref_a, ref_b], min_len=min_len, max_len=4)
-    np.testing.assert_array_equal(np.asarray(together[1]), np.asarray(fresh.segment_statistics(other)))
+    together = fresh().statistics_of(metric.keys(hyps + other), 2)
+    np.testing.assert_array_equal(together[0], first)
+    np.testing.assert_array_equal(together[1], fresh().statistics_of(metric.keys(other), 1)[0])
+
+
+def test_references_prepared_last_are_kept_for_the_same_lines_and_options():
+    """Systems scored one call at a time share one preparation of the same reference lines (issue 13);
+    a changed line, other options or other streams are prepared again, and scores never change."""
+    from mtscore.metrics.google_bleu import references
+
+    refs = [["the cat sat on the mat", "a b c"], ["a cat sat", None]]
+    metric = GoogleBLEU()
+    first = metric.prepare(refs, 2)
+    assert metric.prepare([list(stream) for stream in refs], 2) is first
+    assert GoogleBLEU(max_len=3).prepare(refs, 2) is not first
+    changed = [["the cat sat on the mat", "a b d"], refs[1]]
+    assert metric.prepare(changed, 2) is not first
+    hyps = ["the cat", "a b c"]
+    for streams in (changed, refs, [refs[0]], changed):
+        for _ in range(2):  # prepared, then kept
+            assert corpus_google_bleu(hyps, streams).ratio == nltk_gleu(hyps, streams)[0]
+    with pytest.raises(LengthMismatchError, match="3 hypotheses but reference stream 1 has 2 segments"):
+        corpus_google_bleu(["a", "b", "c"], changed)
+    large = [["a"] * (references._KEPT_LINES + 1)]
+    assert metric.prepare(large) is not metric.prepare(large)

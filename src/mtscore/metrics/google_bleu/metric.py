@@ -24,7 +24,7 @@ from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
 from .options import OPTIONS
-from .references import PreparedReferences
+from .references import LAST_PREPARED, PreparedReferences
 
 __all__ = ["GoogleBLEU", "GoogleBLEUScore", "corpus_google_bleu", "sentence_google_bleu", "sentence_google_bleus"]
 
@@ -110,10 +110,18 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
 
     def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> PreparedReferences:
-        """Check, tokenize and count reference streams; ``None`` marks a missing reference."""
+        """Check, tokenize and count reference streams; ``None`` marks a missing reference. The streams
+        prepared last are kept: given again (the same lines, the same options), as when systems are
+        scored one call at a time (``corpus_google_bleu(hyps, refs)`` each), they are not prepared again."""
         present = check_references(references, n_hypotheses)
+        options = (self.tokenizer.name, self.lowercase, self.min_len, self.max_len)
+        kept = LAST_PREPARED.get(options, references)
+        if kept is not None:
+            return kept
         lines = [line or "" for line in chain.from_iterable(references)]
-        return PreparedReferences(self.keys(lines), present, self.min_len, self.max_len)
+        prepared = PreparedReferences(self.keys(lines), present, self.min_len, self.max_len)
+        LAST_PREPARED.put(options, references, prepared)
+        return prepared
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 2) int64: [n_match, n_all] against each segment's best reference."""

@@ -3,18 +3,49 @@
 Unlike BLEU, which clips against the largest count in any reference, Google-BLEU compares a
 hypothesis with each reference on its own and keeps the best one. References scored once are
 sorted with the hypotheses, all streams together, each hypothesis clipped per stream
-(``engine.ngrams.ReferenceNgrams``' ``per_stream``); scored again, every reference n-gram is
-numbered and counted once (``_NgramTable``) and the hypotheses' n-grams are looked up, order by
-order. The hypotheses are encoded once, in the shared vocabulary.
+(``engine.ngrams.ReferenceNgrams``' ``per_stream``); scored again (or by several systems at once),
+every reference n-gram is numbered and counted once (``_NgramTable``) and the hypotheses' n-grams
+are sorted and looked up, order by order. The hypotheses are encoded once, in the shared
+vocabulary. The streams prepared last are kept (``LAST_PREPARED``) for a call with the same lines.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
 from ...engine.ngrams import ReferenceNgrams
+
+_KEPT_LINES = 1 << 16  # reference streams of at most this many lines (all streams) are kept once prepared
+
+
+class LastPrepared:
+    """The reference streams prepared last, with the options they were counted under: their lines
+    are compared (not the list objects), so changed lines are prepared again; larger streams than
+    ``_KEPT_LINES`` are not kept, so memory stays small."""
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple, PreparedReferences] | None = None  # one slot, replaced at once
+
+    @staticmethod
+    def _key(options: tuple, references: Sequence[Sequence[str | None]]) -> tuple | None:
+        if sum(map(len, references)) > _KEPT_LINES:
+            return None
+        return (options, tuple(map(tuple, references)))
+
+    def get(self, options: tuple, references: Sequence[Sequence[str | None]]) -> PreparedReferences | None:
+        """The prepared references if these streams (checked ones) and options were the last prepared."""
+        last = self._last
+        if last is None or last[0][0] != options or len(last[0][1]) != len(references):
+            return None
+        return last[1] if last[0] == self._key(options, references) else None
+
+    def put(self, options: tuple, references: Sequence[Sequence[str | None]], prepared: PreparedReferences) -> None:
+        key = self._key(options, references)
+        self._last = None if key is None else (key, prepared)
 
 
 def ngram_counts(lengths: np.ndarray, min_len: int, max_len: int) -> np.ndarray:
@@ -58,8 +89,9 @@ class PreparedReferences(References):
         starts = [0, *ends[:-1]]
         self.ids, self.lengths = ids, lengths
         streams = [(ids[start:end], stream) for start, end, stream in zip(starts, ends, lengths, strict=True)]
-        # Scored once, the references are sorted with the hypotheses (all streams in one sort, each
-        # hypothesis clipped per stream); scored again, they are worth a table of their n-grams.
+        # Scored once by one system, the references are sorted with its hypotheses (all streams in
+        # one sort, each hypothesis clipped per stream); scored again or by several systems at once,
+        # they are worth a table of their n-grams.
         self.ngrams = ReferenceNgrams(streams, len(self.vocabulary), self.order) if self.order >= min_len else None
         self.table: _NgramTable | None = None
         self.uses = 0
@@ -72,7 +104,7 @@ class PreparedReferences(References):
         # streams x systems x segments
         matches = np.zeros((len(self.present), n_systems, n), dtype=np.int64)
         self.uses += 1
-        if self.ngrams is not None and self.uses == 1:
+        if self.ngrams is not None and self.uses == 1 and n_systems == 1:
             offsets = np.concatenate([[0], np.cumsum(lengths)])[np.arange(n_systems + 1) * n].tolist()
             systems = [(ids[offsets[k] : offsets[k + 1]], lengths[k * n : (k + 1) * n]) for k in range(n_systems)]
             per_stream = self.ngrams.matches_of(systems, per_stream=True)  # systems x segments x streams x orders
@@ -96,20 +128,18 @@ class _NgramTable:
     An n-gram of segment ``g`` is numbered by the key ``(number of its first n-1 tokens) * span +
     last token`` (order 1: ``g * span + token``); ``keys[n - 1]`` holds the distinct keys of order
     n, sorted (their positions are the numbers), ``counts[n - 1]`` their count in each stream
-    (streams x numbers), ``segment[n - 1]`` their segment."""
+    (streams x numbers)."""
 
     def __init__(self, ids: np.ndarray, lengths: np.ndarray, vocab_size: int, order: int):
         n_streams, n_segments = lengths.shape
         self.span, self.n_segments = vocab_size + 1, n_segments  # id vocab_size: a token no reference has
         self.keys: list[np.ndarray] = []
         self.counts: list[np.ndarray] = []
-        self.segment: list[np.ndarray] = []
         flat = lengths.ravel()
-        segment = np.repeat(np.tile(np.arange(n_segments), n_streams), flat)
         stream = np.repeat(np.arange(n_streams), lengths.sum(axis=1))
         remaining = _remaining(flat)
         at = np.arange(len(ids))  # where each n-gram still followed starts
-        key = segment * self.span + ids
+        key = np.repeat(np.tile(np.arange(n_segments), n_streams), flat) * self.span + ids
         for n in range(1, order + 1):
             keys, number = numbered(key)
             self.keys.append(keys)
@@ -118,41 +148,61 @@ class _NgramTable:
                     n_streams, len(keys)
                 )
             )
-            self.segment.append(keys // self.span if n == 1 else self.segment[-1][keys // self.span])
             going = np.flatnonzero(remaining[at] > n)
             at = at[going]
             key = number[going] * self.span + ids[at + n]
 
     def matches(self, ids: np.ndarray, lengths: np.ndarray, min_len: int) -> np.ndarray:
         """Matches of orders min_len.. of hypotheses (``lengths``: systems after one another, each
-        over all segments), clipped against each stream on its own: streams x hypotheses."""
+        over all segments; ``ids``: ``UNKNOWN`` for a token no reference has), clipped against each
+        stream on its own: streams x hypotheses."""
         n_hypotheses, n_streams = len(lengths), len(self.counts[0])
         out = np.zeros((n_streams, n_hypotheses), dtype=np.int64)
         hypothesis = np.repeat(np.arange(n_hypotheses), lengths)
-        system = hypothesis // self.n_segments
         remaining = _remaining(lengths)
-        ids = np.where((ids >= 0) & (ids < self.span), ids, self.span - 1)  # unknown: an id no reference has
-        at = np.arange(len(ids))
-        key = (hypothesis % self.n_segments) * self.span + ids
-        for n, (keys, counts, segment) in enumerate(zip(self.keys, self.counts, self.segment, strict=True), 1):
-            number = np.minimum(np.searchsorted(keys, key), len(keys) - 1)  # (a hash table costs more to build)
-            found = np.flatnonzero(keys[number] == key)
-            at, number = at[found], number[found]
+        at = np.flatnonzero(ids >= 0)  # an unknown token matches nothing
+        key = np.repeat(np.arange(n_hypotheses) % self.n_segments * self.span, lengths)[at] + ids[at]
+        for n, (keys, counts) in enumerate(zip(self.keys, self.counts, strict=True), 1):
+            found, number = _looked_up(keys, key)  # in key order, each n-gram's occurrences in text order
+            at = at[found]
             if n >= min_len and len(at):
-                # hypothesis counts per (system, n-gram): each n-gram belongs to one segment
-                seen = np.bincount(system[at] * len(keys) + number)
-                held = np.flatnonzero(seen)
-                held_number = held % len(keys)
-                owner = held // len(keys) * self.n_segments + segment[held_number]
+                # runs: one hypothesis's occurrences of one n-gram (hypotheses follow one another in the
+                # text; with one system, an n-gram's segment is its hypothesis)
+                new = number[1:] != number[:-1]
+                if n_hypotheses > self.n_segments:
+                    owner = hypothesis[at]
+                    new |= owner[1:] != owner[:-1]
+                runs = np.concatenate([[0], np.flatnonzero(new) + 1])
+                size = np.diff(runs, append=len(at))
+                run_number, run_owner = number[runs], hypothesis[at[runs]]
                 for stream in range(n_streams):
-                    clipped = np.minimum(seen[held], counts[stream, held_number])
-                    out[stream] += np.bincount(owner, clipped, minlength=n_hypotheses).astype(np.int64)
+                    clipped = np.minimum(size, counts[stream, run_number])
+                    out[stream] += np.bincount(run_owner, clipped, minlength=n_hypotheses).astype(np.int64)
             going = np.flatnonzero(remaining[at] > n)
-            at = at[going]
-            if not len(at):
+            if not len(going):
                 break
+            at = at[going]
+            # an unknown next token (-1) makes the key of (number - 1, id vocab_size): never found
             key = number[going] * self.span + ids[at + n]
         return out
+
+
+def _looked_up(keys: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which of ``key`` are in the sorted ``keys`` (their indices into ``key``, in key order, equal
+    keys in index order) and their positions in ``keys``. The keys are sorted first (packed with
+    their index while that fits in 63 bits), so the search goes through ``keys`` once, in order."""
+    if not len(key) or not len(keys):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    index_bits = max(len(key) - 1, 1).bit_length()
+    if int(key.max()).bit_length() + index_bits <= 63:
+        packed = np.sort((key << index_bits) | np.arange(len(key)))
+        order, ordered = packed & ((1 << index_bits) - 1), packed >> index_bits
+    else:
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+    number = np.minimum(np.searchsorted(keys, ordered), len(keys) - 1)
+    found = np.flatnonzero(keys[number] == ordered)
+    return order[found], number[found]
 
 
 def numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -174,3 +224,6 @@ def numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _remaining(lengths: np.ndarray) -> np.ndarray:
     """Per token, the tokens from it to its line's end (itself included)."""
     return np.repeat(np.cumsum(lengths), lengths) - np.arange(int(lengths.sum()))
+
+
+LAST_PREPARED = LastPrepared()
