@@ -173,21 +173,27 @@ def shard_state(metric: Any, hypotheses: Sequence[str], references: Sequence[Seq
     hyp_words, hyp_lengths = _words(metric, list(hypotheses))
     hyp_ids = np.fromiter((numbers.get(w, -1) for w in hyp_words), dtype=np.int64, count=len(hyp_words))
     lengths = lengths.reshape(n_streams, n_segments)
+    vocab = max(len(tokens), 1)
+    ref_at, hyp_at = _Positions(ref_ids, lengths.ravel()), _Positions(hyp_ids, hyp_lengths)
     refs, matched, overlaps = [], [], []
+    table_rows = np.zeros((0, 0), dtype=np.int64)
     for n in range(1, big_n + 1):
-        rows, line = _windows(ref_ids, lengths.ravel(), n)
-        table_rows, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
-        refs.append(Table(table_rows.reshape(-1, n), counts.astype(np.int64)))
-        stream, segment = np.divmod(line, n_segments)
-        size = max(len(table_rows), 1)
+        keys, ref_line = ref_at.keys(n, vocab)
+        distinct, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        ref_at.number(inverse.ravel())
+        table_rows = _rows(table_rows, distinct, vocab)
+        refs.append(Table(table_rows, counts.astype(np.int64)))
+        stream, segment = np.divmod(ref_line, n_segments)
+        size = max(len(distinct), 1)
         ref_keys, ref_counts = np.unique((stream * n_segments + segment) * size + inverse.ravel(), return_counts=True)
-        hyp_rows, hyp_segment = _windows(hyp_ids, hyp_lengths, n)
-        found = _find(table_rows, hyp_rows)
+        hyp_keys, hyp_segment = hyp_at.keys(n, vocab)
+        found = _search(distinct, hyp_keys)
+        hyp_at.number(found)
         known = found >= 0
-        keys, first, hyp_counts = np.unique(
+        packed, first, hyp_counts = np.unique(
             hyp_segment[known] * size + found[known], return_index=True, return_counts=True
         )
-        seg, ngram = np.divmod(keys, size)
+        seg, ngram = np.divmod(packed, size)
         per_stream = np.stack(
             [_lookup(ref_keys, ref_counts, (s * n_segments + seg) * size + ngram) for s in range(n_streams)], axis=1
         )
@@ -196,11 +202,11 @@ def shard_state(metric: Any, hypotheses: Sequence[str], references: Sequence[Seq
             best = clipped.max(axis=1, initial=0)
             sums = np.bincount(ngram, weights=best, minlength=len(table_rows)).astype(np.int64)
             kept = np.flatnonzero(sums)
-            matched.append(Table(table_rows[kept].reshape(-1, n), sums[kept]))
+            matched.append(Table(table_rows[kept], sums[kept]))
         else:
             order = np.argsort(np.flatnonzero(known)[first], kind="stable")  # by first occurrence
             order = order[clipped[order].any(axis=1)]
-            overlaps.append(Overlaps(seg[order], table_rows[ngram[order]].reshape(-1, n), clipped[order]))
+            overlaps.append(Overlaps(seg[order], table_rows[ngram[order]], clipped[order]))
     empty = empty_state(metric, n_streams)
     denominators = np.maximum(hyp_lengths[:, None] - np.arange(big_n)[None, :], 0)
     words = (lengths * present).sum(axis=0)
@@ -234,11 +240,24 @@ def merge(first: NISTState, second: NISTState) -> NISTState:
     def rows(state: int, values: np.ndarray) -> np.ndarray:
         return renumber[state][values] if values.size else values
 
-    def tables(a: Table, b: Table) -> Table:
+    vocab = max(len(tokens), 1)
+    merged: list[Table] = []
+    merged_keys: list[np.ndarray] = []
+
+    def tables(a: Table, b: Table) -> tuple[np.ndarray, Table]:
+        """Two tables of one order as one, keyed against the merged references of the lower orders."""
         joined = np.concatenate([rows(0, a.rows), rows(1, b.rows)])
-        distinct, inverse = np.unique(joined, axis=0, return_inverse=True)
+        distinct, inverse = np.unique(_row_keys(merged_keys, joined, vocab), return_inverse=True)
         counts = np.bincount(inverse.ravel(), weights=np.concatenate([a.counts, b.counts]), minlength=len(distinct))
-        return Table(distinct.reshape(-1, a.rows.shape[1]), counts.astype(np.int64))
+        lower = merged[joined.shape[1] - 2].rows if joined.shape[1] > 1 else np.zeros((0, 0), dtype=np.int64)
+        return distinct, Table(_rows(lower, distinct, vocab), counts.astype(np.int64))
+
+    hits = []
+    for n, (a, b) in enumerate(zip(first.references, second.references, strict=True), 1):
+        hits.append(tables(first.matched[n - 1], second.matched[n - 1])[1])
+        keys, table = tables(a, b)
+        merged.append(table)
+        merged_keys.append(keys)
 
     def overlaps(a: Overlaps, b: Overlaps) -> Overlaps:
         return Overlaps(
@@ -253,12 +272,12 @@ def merge(first: NISTState, second: NISTState) -> NISTState:
     return NISTState(
         first.options,
         tokens,
-        tuple(tables(a, b) for a, b in zip(first.references, second.references, strict=True)),
+        tuple(merged),
         first.ref_words + second.ref_words,
         first.segments + second.segments,
         first.totals + second.totals,
         first.hyp_len + second.hyp_len,
-        tuple(tables(a, b) for a, b in zip(first.matched, second.matched, strict=True)),
+        tuple(hits),
         words,
         tuple(overlaps(a, b) for a, b in zip(first.overlaps, second.overlaps, strict=True)),
         np.concatenate([first.denominators, second.denominators]),
@@ -279,20 +298,21 @@ def summed_row(metric: Any, state: NISTState) -> np.ndarray:
     row = np.zeros(columns(big_n), dtype=np.float64)
     row[big_n : 2 * big_n] = state.totals
     row[-2] = state.hyp_len
+    keys = _table_keys(state.references, max(len(state.tokens), 1))
     if metric.variant == "mteval":
         for n, table in enumerate(state.matched, 1):
-            info = _information(metric, state, table.rows)
+            info = _information(metric, state, table.rows, keys)
             row[n - 1] = table.counts.sum()
             row[2 * big_n + n - 1] = (table.counts * info).sum()
         present = np.arange(len(state.words_by_present))
         row[-1] = sum(state.words_by_present[1:] / present[1:]) if len(present) > 1 else 0.0
         return row
-    matches, numerators, ref_len = _nltk_choice(metric, state)
+    matches, numerators, ref_len = _nltk_choice(metric, state, keys)
     row[:big_n], row[2 * big_n : 3 * big_n], row[-1] = matches, numerators, ref_len
     return row
 
 
-def _nltk_choice(metric: Any, state: NISTState) -> tuple[np.ndarray, np.ndarray, float]:
+def _nltk_choice(metric: Any, state: NISTState, keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, float]:
     """NLTK's pick of a reference per segment and order under the state's weights (``choose_nltk``,
     near-ties settled in NLTK's own arithmetic): the chosen matches and numerators per order and
     the sum of the chosen reference lengths."""
@@ -300,8 +320,9 @@ def _nltk_choice(metric: Any, state: NISTState) -> tuple[np.ndarray, np.ndarray,
     n_streams = state.lengths.shape[0]
     matches = np.zeros((n_streams, n_segments, big_n))
     numerators = np.zeros((n_streams, n_segments, big_n))
+    counted = [_counts(metric, state, over.rows, keys) for over in state.overlaps]
     for n, over in enumerate(state.overlaps, 1):
-        info = _information(metric, state, over.rows)
+        info = information(*(values.astype(np.float64) for values in counted[n - 1]), "nltk")
         cell = over.segments * big_n + n - 1
         for s in range(n_streams):
             clipped = over.clipped[:, s].astype(np.float64)
@@ -311,7 +332,7 @@ def _nltk_choice(metric: Any, state: NISTState) -> tuple[np.ndarray, np.ndarray,
     classes = np.broadcast_to(np.arange(n_streams)[:, None, None], numerators.shape)  # settle every near-tie
     best, unsure = choose_nltk(numerators, state.denominators, state.lengths, classes)
     for segment, index in zip(*np.nonzero(unsure), strict=True):
-        best[segment, index] = _nltk_pick(metric, state, int(segment), int(index) + 1)
+        best[segment, index] = _nltk_pick(state, int(segment), int(index) + 1, counted[index])
     take = np.take_along_axis
     chosen_lengths = take(np.broadcast_to(state.lengths[:, :, None], numerators.shape), best[None], 0)[0]
     return (
@@ -321,13 +342,14 @@ def _nltk_choice(metric: Any, state: NISTState) -> tuple[np.ndarray, np.ndarray,
     )
 
 
-def _nltk_pick(metric: Any, state: NISTState, segment: int, order: int) -> int:
+def _nltk_pick(state: NISTState, segment: int, order: int, counted: tuple[np.ndarray, np.ndarray]) -> int:
     """The stream NLTK's ``max`` over (precision, numerator, denominator, length) picks for one
-    cell: numerators summed in Python in the hypothesis's order with ``math.log`` weights."""
+    cell: numerators summed in Python in the hypothesis's order with ``math.log`` weights
+    (``counted``: the reference counts of the order's overlap entries and of their prefixes)."""
     over = state.overlaps[order - 1]
     lo, hi = np.searchsorted(over.segments, [segment, segment + 1])
-    counts, prefixes = _counts(metric, state, over.rows[lo:hi])
-    info = nltk_weights(prefixes.astype(np.float64), counts.astype(np.float64))
+    counts, prefixes = (values[lo:hi].astype(np.float64) for values in counted)
+    info = nltk_weights(prefixes, counts)
     clipped = over.clipped[lo:hi].T.tolist()
     denominator = int(state.denominators[segment, order - 1])
     best, best_tuple = -1, None
@@ -345,22 +367,23 @@ def _nltk_pick(metric: Any, state: NISTState, segment: int, order: int) -> int:
     return best
 
 
-def _information(metric: Any, state: NISTState, rows: np.ndarray) -> np.ndarray:
+def _information(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarray]) -> np.ndarray:
     """The information weight of each n-gram (rows of one order) under the state's reference counts."""
-    counts, prefixes = _counts(metric, state, rows)
+    counts, prefixes = _counts(metric, state, rows, keys)
     return information(counts.astype(np.float64), prefixes.astype(np.float64), metric.variant)
 
 
-def _counts(metric: Any, state: NISTState, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _counts(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The reference counts of n-grams (rows of one order, all held by the references) and of their
-    prefixes (the reference words for a unigram, and, as mteval, for a bigram starting with "0")."""
+    prefixes (the reference words for a unigram, and, as mteval, for a bigram starting with "0");
+    ``keys``: ``_table_keys`` of the state's references."""
     n = rows.shape[1]
-    table = state.references[n - 1]
-    counts = table.counts[_find(table.rows, rows)]
+    vocab = max(len(state.tokens), 1)
+    counts = state.references[n - 1].counts[_search(keys[n - 1], _row_keys(keys[: n - 1], rows, vocab))]
     if n == 1:
         return counts, np.full(len(rows), state.ref_words, dtype=np.int64)
-    prefix_table = state.references[n - 2]
-    prefixes = prefix_table.counts[_find(prefix_table.rows, rows[:, :-1])]
+    prefix = _search(keys[n - 2], _row_keys(keys[: n - 2], rows[:, :-1], vocab))
+    prefixes = state.references[n - 2].counts[prefix]
     if n == 2 and metric.variant == "mteval":  # Perl's "0" is false: mteval takes the reference words
         zero, _ = _words(metric, ["0"])
         at = np.searchsorted(state.tokens, _objects(zero[:1]))
@@ -379,26 +402,62 @@ def _words(metric: Any, lines: list[str]) -> tuple[list[bytes], np.ndarray]:
     return words, split.lengths.astype(np.int64)
 
 
-def _windows(ids: np.ndarray, lengths: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every n-gram of the lines (token numbers, ``lengths`` per line) as a row, with its line;
-    n-grams holding an unknown token (-1) are dropped."""
-    remaining = np.repeat(np.cumsum(lengths), lengths) - np.arange(len(ids))  # tokens to the line's end
-    starts = np.flatnonzero(remaining >= n)
-    rows = ids[starts[:, None] + np.arange(n)[None, :]] if len(starts) else np.zeros((0, n), dtype=np.int64)
-    line = np.repeat(np.arange(len(lengths)), lengths)[starts]
-    known = (rows >= 0).all(axis=1)
-    return rows[known], line[known]
+class _Positions:
+    """The n-grams starting at each token of some lines, order after order: an n-gram's key is the
+    number of its (n-1)-gram prefix (given by ``number``) times the vocabulary plus its last token."""
+
+    def __init__(self, ids: np.ndarray, lengths: np.ndarray):
+        self.ids = ids
+        self.remaining = np.repeat(np.cumsum(lengths), lengths) - np.arange(len(ids))  # tokens to the line's end
+        self.line = np.repeat(np.arange(len(lengths)), lengths)
+        self.prefix = ids
+        self.starts = np.arange(len(ids))
+
+    def keys(self, n: int, vocab: int) -> tuple[np.ndarray, np.ndarray]:
+        """The key of every n-gram (-1 where a token or the prefix is unknown) and its line."""
+        self.starts = np.flatnonzero(self.remaining >= n)
+        if n == 1:
+            return self.ids, self.line
+        before, last = self.prefix[self.starts], self.ids[self.starts + n - 1]
+        return np.where((before >= 0) & (last >= 0), before * vocab + last, -1), self.line[self.starts]
+
+    def number(self, numbers: np.ndarray) -> None:
+        """The numbers (-1: unknown) of the n-grams ``keys`` gave: the prefixes of the next order."""
+        self.prefix = np.full(len(self.ids), -1, dtype=np.int64)
+        self.prefix[self.starts] = numbers
 
 
-def _find(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The index of each row in ``table`` (distinct rows, as ``np.unique(axis=0)`` sorts them), -1 where absent."""
-    if len(table) == 0 or len(rows) == 0:
-        return np.full(len(rows), -1, dtype=np.int64)
-    record = np.dtype([(f"f{i}", np.int64) for i in range(table.shape[1])])
-    keys = np.ascontiguousarray(table, dtype=np.int64).view(record).ravel()
-    wanted = np.ascontiguousarray(rows, dtype=np.int64).view(record).ravel()
+def _rows(lower: np.ndarray, keys: np.ndarray, vocab: int) -> np.ndarray:
+    """The token rows of sorted keys of one order, ``lower``: the rows of the order below."""
+    last = (keys % vocab)[:, None]
+    return last if lower.shape[1] == 0 else np.hstack([lower[keys // vocab], last])
+
+
+def _table_keys(tables: Sequence[Table], vocab: int) -> list[np.ndarray]:
+    """The keys of every table's rows (sorted, as the rows are), order after order."""
+    keys: list[np.ndarray] = []
+    for table in tables:
+        keys.append(_row_keys(keys, table.rows, vocab))
+    return keys
+
+
+def _row_keys(lower: Sequence[np.ndarray], rows: np.ndarray, vocab: int) -> np.ndarray:
+    """The key of each row of order n: the number of its prefix among the keys of order n-1
+    (``lower``: the keys of orders 1..n-1) times ``vocab``, plus its last token; -1 where the
+    prefix is not there."""
+    keys = rows[:, 0].astype(np.int64)
+    for j in range(1, rows.shape[1]):
+        number = _search(lower[j - 1], keys)
+        keys = np.where(number >= 0, number * vocab + rows[:, j], -1)
+    return keys
+
+
+def _search(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The index of each wanted key in the sorted distinct ``keys``, -1 where absent."""
+    if len(keys) == 0 or len(wanted) == 0:
+        return np.full(len(wanted), -1, dtype=np.int64)
     at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-    return np.where(keys[at] == wanted, at, -1)
+    return np.where((keys[at] == wanted) & (wanted >= 0), at, -1)
 
 
 def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
