@@ -131,6 +131,14 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The corpus result of a (merged) state."""
         return self.score_statistics(np.asarray(state)[None, :-1])
 
+    def state_arrays(self, state: Any) -> dict[str, np.ndarray]:
+        """A state as named arrays, for a ``.npz`` file (``state_from_arrays`` reads them back)."""
+        return {"row": np.asarray(state)}
+
+    def state_from_arrays(self, arrays: Any) -> Any:
+        """The state that ``state_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
+        return np.asarray(arrays["row"])
+
     # The shared flow.
 
     def signature(self, nrefs: int | str | None = None) -> Signature:

@@ -136,6 +136,12 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def score_shard_state(self, shard: NISTState) -> NISTScore:
         return self.score_statistics(state.summed_row(self, shard)[None, :])
 
+    def state_arrays(self, shard: NISTState) -> dict[str, np.ndarray]:
+        return shard.to_arrays()
+
+    def state_from_arrays(self, arrays: Any) -> NISTState:
+        return NISTState.from_arrays(state.options_of(self), arrays)
+
     def keys(self, lines: list[str]) -> TokenKeys:
         """The lines' tokens as keys (lowercased A-Z unless case-sensitive; a repeated line tokenized once)."""
         if not self.case_sensitive:
