@@ -11,11 +11,14 @@ the order of first occurrence in the hypothesis (NLTK's float order, for near-ti
 
 N-grams are rows of token numbers into the state's sorted list of token bytes, so states of
 different shards merge exactly (tokens united, rows renumbered, counts added: associative and
-commutative) and the merged state is scored with the weights of the whole corpus.
+commutative) and the merged state is scored with the weights of the whole corpus. The
+information sums are correctly rounded (``math.fsum``), so the score does not depend on the order
+in which shards were merged.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -303,7 +306,7 @@ def summed_row(metric: Any, state: NISTState) -> np.ndarray:
         for n, table in enumerate(state.matched, 1):
             info = _information(metric, state, table.rows, keys)
             row[n - 1] = table.counts.sum()
-            row[2 * big_n + n - 1] = (table.counts * info).sum()
+            row[2 * big_n + n - 1] = math.fsum((table.counts * info).tolist())
         present = np.arange(len(state.words_by_present))
         row[-1] = sum(state.words_by_present[1:] / present[1:]) if len(present) > 1 else 0.0
         return row
@@ -337,7 +340,7 @@ def _nltk_choice(metric: Any, state: NISTState, keys: list[np.ndarray]) -> tuple
     chosen_lengths = take(np.broadcast_to(state.lengths[:, :, None], numerators.shape), best[None], 0)[0]
     return (
         take(matches, best[None], 0)[0].sum(axis=0),
-        take(numerators, best[None], 0)[0].sum(axis=0),
+        np.array([math.fsum(column) for column in take(numerators, best[None], 0)[0].T.tolist()]),
         float(chosen_lengths.sum()),
     )
 
