@@ -73,7 +73,7 @@ def run_stats(argv: list[str]) -> int:
     import numpy as np
 
     with open(args.output, "wb") as handle:
-        np.savez(handle, **arrays, meta=np.array(json.dumps(meta)))
+        np.savez(handle, **arrays, meta=np.array(json.dumps(meta)))  # type: ignore[arg-type]
     return EXIT_OK
 
 

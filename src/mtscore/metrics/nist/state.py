@@ -87,7 +87,7 @@ class NISTState:
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The state as named arrays (no objects: ``np.savez`` without pickle); ``from_arrays`` reads them."""
         blob = b"".join(self.tokens.tolist())
-        arrays = {
+        arrays: dict[str, np.ndarray] = {
             "tokens": np.frombuffer(blob, dtype=np.uint8),
             "token_sizes": np.array([len(t) for t in self.tokens.tolist()], dtype=np.int64),
             "scalars": np.array([self.ref_words, self.segments, self.hyp_len], dtype=np.int64),
@@ -325,7 +325,8 @@ def _nltk_choice(metric: Any, state: NISTState, keys: list[np.ndarray]) -> tuple
     numerators = np.zeros((n_streams, n_segments, big_n))
     counted = [_counts(metric, state, over.rows, keys) for over in state.overlaps]
     for n, over in enumerate(state.overlaps, 1):
-        info = information(*(values.astype(np.float64) for values in counted[n - 1]), "nltk")
+        counts, prefixes = (values.astype(np.float64) for values in counted[n - 1])
+        info = information(counts, prefixes, "nltk")
         cell = over.segments * big_n + n - 1
         for s in range(n_streams):
             clipped = over.clipped[:, s].astype(np.float64)
