@@ -3,7 +3,7 @@
 A ``ColumnScorer`` travels to the workers (it pickles as the metric's name and options, or as the
 metric object given) and reads a batch of rows (a pyarrow Table, a pandas DataFrame or a dict of
 arrays: what Ray and Dask hand over) as a hypothesis column and reference columns. It turns the
-batch into a summed state (``core.sums``) or into every row's sentence score. A missing reference
+batch into its mergeable state (``core.sums``) or into every row's sentence score. A missing reference
 (``None``, NaN, ``pd.NA``, an Arrow null) is a missing reference for the metric, as ``None`` is
 in the in-memory API. Neither Ray, Dask, pandas nor pyarrow is imported here.
 """
@@ -47,10 +47,7 @@ def reference_columns(references: str | Sequence[str]) -> tuple[str, ...]:
 
 
 class ColumnScorer:
-    """A metric and the columns it reads: ``hypothesis`` and the ``references`` streams.
-
-    ``additive``: refuse metrics whose statistics depend on the whole corpus (NIST), whose
-    sums, and sentence scores, would depend on how the rows were split into batches."""
+    """A metric and the columns it reads: ``hypothesis`` and the ``references`` streams."""
 
     def __init__(
         self,
@@ -62,7 +59,7 @@ class ColumnScorer:
         self.recipe: Metric | tuple[str, dict[str, Any]]
         self.recipe = (metric, dict(options)) if isinstance(metric, str) else metric
         self.hypothesis, self.references = hypothesis, reference_columns(references)
-        self._metric: Metric | None = summable(metric_object(metric, options))  # checked here, on the driver
+        self._metric: Metric | None = metric_object(metric, options)  # checked here, on the driver
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_metric": None}  # rebuilt once per worker process from the recipe
@@ -74,8 +71,13 @@ class ColumnScorer:
             self._metric = metric_object(*recipe) if isinstance(recipe, tuple) else recipe
         return self._metric
 
-    def empty(self) -> np.ndarray:
-        """The zero state (the statistics' columns, then the number of segments)."""
+    def for_sentences(self) -> ColumnScorer:
+        """This scorer, if a batch alone gives its rows' sentence scores (not NIST's: ``summable``)."""
+        summable(self.metric)
+        return self
+
+    def empty(self) -> Any:
+        """The state of no rows."""
         return empty_state(self.metric)
 
     def segments(self, batch: Any) -> tuple[list[Any], list[list[Any]]]:
@@ -83,8 +85,8 @@ class ColumnScorer:
         hypotheses = lines_of(batch[self.hypothesis])
         return hypotheses, [lines_of(batch[name]) for name in self.references]
 
-    def state(self, batch: Any) -> np.ndarray:
-        """The batch's state: its statistics' column sums, then its number of rows."""
+    def state(self, batch: Any) -> Any:
+        """The batch's mergeable state (``Metric.shard_state``)."""
         return state_of(self.metric, *self.segments(batch))
 
     def scores(self, batch: Any) -> np.ndarray:

@@ -1,10 +1,10 @@
-"""Corpus and sentence scores of a Dask DataFrame or Bag: statistics per partition, summed, scored once.
+"""Corpus and sentence scores of a Dask DataFrame or Bag: a state per partition, merged, scored once.
 
-``corpus_score`` maps every partition to one row, its state (the column sums of its segments'
-statistics, then its number of segments: ``core.sums``), with ``map_partitions``; Dask's tree
-reduction (``sum``, ``split_every`` partitions at a time) adds the states up; the client
-receives one row and scores it. Only states move, never text: the score is the in-memory score
-of all rows, to the bit for integer statistics. ``with_sentence_scores`` adds each row's sentence
+``corpus_score`` maps every partition to its mergeable state (for most metrics the column sums
+of its segments' statistics, then its number of segments; NIST's n-gram tables: ``core.sums``);
+a tree reduction (``split_every`` states at a time) merges them; the client receives one state
+and scores it. Only states move, never text: the score is the in-memory score of all rows, to
+the bit for integer statistics. ``with_sentence_scores`` adds each row's sentence
 score as a column (``sentence_scores`` for a Bag), for filtering. Computations run on the active
 scheduler (a ``distributed.Client`` if one is running). Dask is imported only inside these
 functions (``pip install "mtscore[dask]"``).
@@ -19,7 +19,7 @@ import numpy as np
 
 from .columns import ColumnScorer, lines_of, with_column
 from .core.metric import Metric
-from .core.sums import score_state, sentence_score_array, state_of
+from .core.sums import merge_states, score_state, sentence_score_array, state_of
 
 __all__ = ["corpus_score", "sentence_scores", "with_sentence_scores"]
 
@@ -40,9 +40,9 @@ def corpus_score(
     or one str; the column names are then not used).
 
     ``metric``: a name (``"bleu"``, ``"chrf"``, ``"ter"``, ...) with its options as keywords, or a
-    metric object without references; NIST, whose statistics depend on the whole corpus, is
-    refused. ``split_every``: how many partial sums each step of the tree reduction adds (Dask's
-    default without it). The result is the metric's usual result (``BLEUScore``, ...).
+    metric object without references (NIST too: its partitions' n-gram tables merge, and the merge
+    is scored with the whole corpus's information weights). ``split_every``: how many states each
+    step of the tree reduction merges (8 without it). The result is the metric's usual result (``BLEUScore``, ...).
 
     Example:
         ```python
@@ -56,25 +56,20 @@ def corpus_score(
     scorer = ColumnScorer(metric, options, hypothesis, references)
     empty = scorer.empty()
     if hasattr(collection, "map_partitions") and hasattr(collection, "columns"):  # a DataFrame
-        import pandas
+        from dask import delayed
 
-        names = [f"s{i}" for i in range(len(empty) - 1)] + ["segments"]
-        meta = pandas.DataFrame({name: np.zeros(0, dtype=empty.dtype) for name in names})
-        states = collection[[hypothesis, *scorer.references]].map_partitions(_partition_state, scorer, names, meta=meta)
-        total = np.asarray(states.sum(split_every=split_every).compute()[names], dtype=empty.dtype)
+        parts = collection[[hypothesis, *scorer.references]].to_delayed()
+        states = [delayed(scorer.state)(part) for part in parts]
+        step = split_every or 8
+        while len(states) > 1:
+            states = [delayed(merge_states)(states[i : i + step]) for i in range(0, len(states), step)]
+        total = states[0].compute() if states else empty
     else:  # a Bag of (hypothesis, references) records
         reduced = collection.reduction(
-            _RecordsState(scorer), _sum_states, split_every=split_every, name="mtscore-states"
+            _RecordsState(scorer), merge_states, split_every=split_every, name="mtscore-states"
         )
-        total = np.asarray(reduced.compute(), dtype=empty.dtype)
+        total = reduced.compute()
     return score_state(scorer.metric, total, _NOTHING)
-
-
-def _partition_state(partition: Any, scorer: ColumnScorer, names: list[str]) -> Any:
-    """One partition (a pandas DataFrame) -> a one-row DataFrame of its state."""
-    import pandas
-
-    return pandas.DataFrame([scorer.state(partition)], columns=names)
 
 
 def _records(records: Iterable[Any]) -> tuple[list[Any], list[list[Any]]]:
@@ -92,16 +87,11 @@ class _RecordsState:
     def __init__(self, scorer: ColumnScorer):
         self.scorer = scorer
 
-    def __call__(self, records: Iterable[Any]) -> np.ndarray:
+    def __call__(self, records: Iterable[Any]) -> Any:
         hypotheses, streams = _records(records)
         if not hypotheses:
             return self.scorer.empty()
         return state_of(self.scorer.metric, hypotheses, streams)
-
-
-def _sum_states(states: Iterable[np.ndarray]) -> np.ndarray:
-    """``Bag.reduction``'s aggregation: the sum of partial states (exact in int64)."""
-    return np.sum(np.stack(list(states)), axis=0)
 
 
 class _SentenceScores:
@@ -139,12 +129,12 @@ def with_sentence_scores(
         kept = scored[scored.score >= 30]
         ```
     """
-    scorer = _SentenceScores(ColumnScorer(metric, options, hypothesis, references), column)
+    scorer = _SentenceScores(ColumnScorer(metric, options, hypothesis, references).for_sentences(), column)
     meta = frame._meta.assign(**{column: np.zeros(0, dtype=np.float64)})
     return frame.map_partitions(scorer, meta=meta)
 
 
 def sentence_scores(bag: Any, metric: Metric | str = "bleu", **options: Any) -> Any:
     """A Dask Bag of each ``(hypothesis, references)`` record's sentence score (float), in order."""
-    scorer = _SentenceScores(ColumnScorer(metric, options), "score")
+    scorer = _SentenceScores(ColumnScorer(metric, options).for_sentences(), "score")
     return bag.map_partitions(scorer.records)

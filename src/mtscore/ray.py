@@ -1,13 +1,14 @@
-"""Corpus and sentence scores of a Ray Dataset: statistics per block, summed, scored once.
+"""Corpus and sentence scores of a Ray Dataset: a state per block, merged, scored once.
 
-``corpus_score`` maps every block of the dataset to one row, its state (the column sums of its
-segments' statistics, then its number of segments: ``core.sums``), with ``map_batches``; the
-driver adds the states as they arrive (or Ray's ``aggregate`` adds them, block results first,
-then their partial sums, and the driver receives one row), and scores the sum once. Only states
-move, never text: the score is the in-memory score of all rows, to the bit for integer
-statistics (BLEU, chrF, ...). ``sentence_scores_fn`` is a ``map_batches`` function adding each
-row's sentence score as a column, for filtering. ``read_text_files`` makes a dataset of aligned
-plain-text files. Ray is imported only inside these functions (``pip install "mtscore[ray]"``).
+``corpus_score`` maps every block of the dataset to its mergeable state (for most metrics the
+column sums of its segments' statistics, then its number of segments; NIST's n-gram tables:
+``core.sums``), as bytes in a one-row table, with ``map_batches``; the driver merges the states
+as they arrive (or Ray's ``aggregate`` merges them, block results first, then their partial
+merges, and the driver receives one), and scores the merge once. Only states move, never text:
+the score is the in-memory score of all rows, to the bit for integer statistics (BLEU, chrF, ...).
+``sentence_scores_fn`` is a ``map_batches`` function adding each row's sentence score as a
+column, for filtering. ``read_text_files`` makes a dataset of aligned plain-text files. Ray is
+imported only inside these functions (``pip install "mtscore[ray]"``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from .columns import ColumnScorer, with_column
 from .core.metric import Metric
-from .core.sums import score_state
+from .core.sums import merge_states, score_state, state_bytes, state_from_bytes
 from .errors import BleuInputError, LengthMismatchError
 from .files.read import read_lines
 
@@ -27,7 +26,7 @@ __all__ = ["corpus_score", "read_text_files", "sentence_scores_fn"]
 
 
 class _BlockState:
-    """``map_batches`` function: a batch (a whole block) -> a one-row table of its state."""
+    """``map_batches`` function: a batch (a whole block) -> a one-row table of its state (bytes)."""
 
     def __init__(self, scorer: ColumnScorer):
         self.scorer = scorer
@@ -35,9 +34,8 @@ class _BlockState:
     def __call__(self, batch: Any) -> Any:
         import pyarrow
 
-        state = self.scorer.state(batch)
-        kind = pyarrow.int64() if state.dtype.kind == "i" else pyarrow.float64()
-        return pyarrow.table({"state": pyarrow.array([state.tolist()], type=pyarrow.list_(kind))})
+        state = state_bytes(self.scorer.state(batch))
+        return pyarrow.table({"state": pyarrow.array([state], type=pyarrow.binary())})
 
 
 def corpus_score(
@@ -52,11 +50,12 @@ def corpus_score(
     ``references`` columns the reference streams (``None`` or null: no reference there).
 
     ``metric``: a name (``"bleu"``, ``"chrf"``, ``"ter"``, ...) with its options as keywords, or a
-    metric object without references. NIST, whose statistics depend on the whole corpus, is
-    refused. ``merge``: how the blocks' states are added: ``"stream"`` (the driver adds them as
-    the blocks finish, holding one row; the fastest, for up to millions of blocks) or
-    ``"aggregate"`` (Ray's distributed aggregation: partial sums in the workers, then theirs; the
-    driver receives one row; a shuffle stage that costs seconds to start). The result is the
+    metric object without references (NIST too: its blocks' n-gram tables merge, and the merge is
+    scored with the whole corpus's information weights). ``merge``: how the blocks' states are
+    merged: ``"stream"`` (the driver merges them as the blocks finish, holding one; the fastest,
+    for up to millions of blocks) or ``"aggregate"`` (Ray's distributed aggregation: partial
+    merges in the workers, then theirs; the driver receives one state; a shuffle stage that costs
+    seconds to start). The result is the
     metric's usual result (``BLEUScore``, ...), the same either way.
 
     Example:
@@ -76,39 +75,41 @@ def corpus_score(
         _BlockState(scorer), batch_format="pyarrow", batch_size=None
     )
     if merge == "stream":
-        total = empty.copy()
+        total = empty
         for batch in states.iter_batches(batch_format="pyarrow", batch_size=None):
-            total += _states(batch, empty).sum(axis=0)
+            total = merge_states([total, *_states(batch)])
     else:
         total = _aggregated(states, empty)
     return score_state(scorer.metric, total, "nothing to score: the dataset has no rows")
 
 
-def _states(table: Any, empty: np.ndarray) -> np.ndarray:
-    """The state rows of a table of states (one list per row), of ``empty``'s type."""
-    return np.asarray(table["state"].to_pylist(), dtype=empty.dtype).reshape(-1, len(empty))
+def _states(table: Any) -> list[Any]:
+    """The states of a table of states (bytes, one per row)."""
+    return [state_from_bytes(data) for data in table["state"].to_pylist()]
 
 
-def _aggregated(states: Any, empty: np.ndarray) -> np.ndarray:
-    """The sum of a dataset of states, by Ray's aggregation (per block, then the partial sums)."""
+def _aggregated(states: Any, empty: Any) -> Any:
+    """The merge of a dataset of states, by Ray's aggregation (per block, then the partial merges)."""
     from ray.data.aggregate import AggregateFnV2
 
-    class SumStates(AggregateFnV2):
-        """Adds states: within each block, then the blocks' partial sums (exact in int64)."""
+    zero = state_bytes(empty)
+
+    class MergeStates(AggregateFnV2):
+        """Merges states (as bytes): within each block, then the blocks' partial merges."""
 
         def __init__(self) -> None:
-            super().__init__("states", lambda: empty.tolist(), on="state", ignore_nulls=False)
+            super().__init__("states", lambda: zero, on="state", ignore_nulls=False)
 
-        def aggregate_block(self, block: Any) -> list[Any]:
-            return _states(block, empty).sum(axis=0).tolist()
+        def aggregate_block(self, block: Any) -> bytes:
+            return state_bytes(merge_states([empty, *_states(block)]))
 
-        def combine(self, current: list[Any], new: list[Any]) -> list[Any]:
-            return (np.asarray(current, dtype=empty.dtype) + np.asarray(new, dtype=empty.dtype)).tolist()
+        def combine(self, current: bytes, new: bytes) -> bytes:
+            return state_bytes(merge_states([state_from_bytes(current), state_from_bytes(new)]))
 
-    result = states.aggregate(SumStates())
+    result = states.aggregate(MergeStates())
     if result is None or result["states"] is None:
         return empty
-    return np.asarray(result["states"], dtype=empty.dtype)
+    return state_from_bytes(result["states"])
 
 
 class _SentenceScores:
@@ -140,7 +141,7 @@ def sentence_scores_fn(
         kept = scored.filter(expr="score >= 30")
         ```
     """
-    return _SentenceScores(ColumnScorer(metric, options, hypothesis, references), column)
+    return _SentenceScores(ColumnScorer(metric, options, hypothesis, references).for_sentences(), column)
 
 
 def read_text_files(

@@ -1,11 +1,13 @@
-"""Scores inside a training loop, on one process or many: a stateful metric over summed statistics.
+"""Scores inside a training loop, on one process or many: a stateful metric over mergeable states.
 
-``StreamingScore`` keeps one row of statistics, the column sums of every batch it was given
-(int64 where the statistics are integers, so counts stay exact however many batches there are);
-``compute()`` sums that row across the processes of ``torch.distributed`` (``all_reduce``: gloo on
-CPU, nccl on GPU) when a process group is running, and scores it once. The score is the corpus
-score of every segment seen, on every process. ``torchmetrics_score`` gives the same state as a
-``torchmetrics.Metric``. torch (and torchmetrics) are imported only by what uses them.
+``StreamingScore`` keeps the merge of the states of every batch it was given (``core.sums``: for
+most metrics one row, the column sums of the statistics, int64 where they are integers, so
+counts stay exact however many batches there are; NIST's n-gram tables); ``compute()`` merges
+the processes' states when a ``torch.distributed`` process group is running (a row by
+``all_reduce``: gloo on CPU, nccl on GPU; other states by ``all_gather_object``), and scores the
+merge once. The score is the corpus score of every segment seen, on every process.
+``torchmetrics_score`` gives the same state as a ``torchmetrics.Metric`` (rows only). torch (and
+torchmetrics) are imported only by what uses them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .core.metric import Metric
-from .core.sums import empty_state, score_state, state_of, summable
+from .core.sums import empty_state, merge_states, score_state, state_of
 from .errors import BleuInputError
 from .metrics import metric_object
 
@@ -36,9 +38,9 @@ class StreamingScore:
     def __init__(self, metric: Metric | str = "bleu", **options: Any):
         """``metric``: a metric object without references, or a name (``"bleu"``, ``"chrf"``, ...)
         with its options as keywords."""
-        self.metric = summable(metric_object(metric, options))
+        self.metric = metric_object(metric, options)
         self.empty = empty_state(self.metric)
-        self.sums = self.empty.copy()  # the column sums of every batch, then the number of segments
+        self.total = self.empty  # the merged state of every batch
 
     def update(self, hypotheses: Any, references: Any) -> None:
         """Add a batch: hypotheses (text, or token ids as the metric takes them) and its reference streams."""
@@ -46,26 +48,44 @@ class StreamingScore:
 
     def merge_state(self, state: Any) -> None:
         """Add another scorer's ``state()``, as if its batches had been given here."""
-        row = np.asarray(state)
-        if row.shape != self.sums.shape:
-            raise BleuInputError(
-                f"a state of this {self.metric.name} scorer is a row of {len(self.sums)} numbers, got shape {row.shape}"
-            )
-        self.sums = self.sums + row
+        if isinstance(self.empty, np.ndarray):
+            state = np.asarray(state)
+            if state.shape != self.empty.shape:
+                raise BleuInputError(
+                    f"a state of this {self.metric.name} scorer is a row of {len(self.empty)} numbers, "
+                    f"got shape {state.shape}"
+                )
+        elif type(state) is not type(self.empty):
+            raise BleuInputError(f"a state of this {self.metric.name} scorer is a {type(self.empty).__name__}")
+        self.total = self.total + state
 
-    def state(self) -> np.ndarray:
-        """This process's state: the column sums of its batches, then their number of segments (a copy)."""
-        return self.sums.copy()
+    def state(self) -> Any:
+        """This process's state: the merge of its batches' states (a row is copied; others are immutable)."""
+        return self.total.copy() if isinstance(self.total, np.ndarray) else self.total
 
     def reset(self) -> None:
         """Forget every batch (at the start of an evaluation epoch)."""
-        self.sums = self.empty.copy()
+        self.total = self.empty
 
     def compute(self) -> Any:
-        """The corpus score of every batch given to every process (``all_reduce`` of the sums when a
-        ``torch.distributed`` process group is running: every process must call it, with or without
-        batches of its own)."""
-        return score_state(self.metric, all_reduced(self.sums), _NOTHING)
+        """The corpus score of every batch given to every process (the states merged across the
+        processes when a ``torch.distributed`` process group is running: every process must call
+        it, with or without batches of its own)."""
+        total = self.total
+        merged = all_reduced(total) if isinstance(total, np.ndarray) else all_gathered(total)
+        return score_state(self.metric, merged, _NOTHING)
+
+
+def all_gathered(state: Any) -> Any:
+    """The merge of every process's ``state`` (any picklable state), in rank order, the same on
+    every process (itself without a ``torch.distributed`` group)."""
+    import torch.distributed as dist
+
+    if not (dist.is_available() and dist.is_initialized()):
+        return state
+    states: list[Any] = [None] * dist.get_world_size()
+    dist.all_gather_object(states, state)
+    return merge_states(states)
 
 
 def all_reduced(row: np.ndarray) -> np.ndarray:
@@ -88,11 +108,17 @@ def torchmetrics_score(metric: Metric | str = "bleu", **options: Any) -> Any:
     """A ``torchmetrics.Metric`` with ``StreamingScore``'s state: the column sums, kept as int64
     (torchmetrics' own BLEU keeps its counts in float32, exact only up to 2**24) and summed across
     processes by torchmetrics. ``compute()`` gives the score as a float64 tensor; ``.result()``
-    the metric's full result."""
+    the metric's full result. A metric whose state is not a row of sums (NIST) is refused:
+    torchmetrics syncs tensors only; use ``StreamingScore``."""
     import torch
     import torchmetrics
 
     scorer = StreamingScore(metric, **options)
+    if not isinstance(scorer.empty, np.ndarray):
+        raise BleuInputError(
+            f"{scorer.metric.name}'s state is n-gram tables, not a row of sums that torchmetrics can sync; "
+            "use mtscore.torch.StreamingScore, which merges them across processes"
+        )
 
     class _Score(torchmetrics.Metric):
         full_state_update = False

@@ -4,7 +4,10 @@ shards scored together later, exactly as the whole corpus would have been.
 ``stats`` writes one ``.npz`` holding the shard's per-segment statistics and what made them (the
 metric, its options, references per segment, the system's name); ``merge`` refuses shards made
 with other metrics or options, joins each system's shards in the order given, and scores them,
-with ``--confidence`` or a paired test where asked.
+with ``--confidence`` or a paired test where asked. A metric whose rows depend on the whole
+corpus (NIST's information weights) writes its mergeable state instead (``Metric.shard_state``:
+NIST's n-gram tables), which ``merge`` merges and scores exactly; its resamples would need every
+segment's n-grams, so it takes no ``--confidence`` or paired test.
 """
 
 from __future__ import annotations
@@ -50,27 +53,27 @@ def run_stats(argv: list[str]) -> int:
         metric = metric_class(args.metric)(**options)
     except BleuInputError as error:
         raise UsageError(str(error)) from None
-    if not metric.additive:
-        raise UsageError(
-            f"{metric.name}'s statistics depend on the whole reference corpus, so shards of it cannot be merged; "
-            "score the whole corpus at once"
-        )
     references = [read(path) for path in args.refs]
     hypotheses = read(args.input)
     check_counts(args.refs, list(map(len, references)), [args.input], [len(hypotheses)])
     prepared = metric_class(args.metric)(references, **options)
-    statistics = prepared.statistics(hypotheses).to_matrix()
+    if metric.additive:
+        arrays = {"statistics": prepared.statistics(hypotheses).to_matrix()}
+    else:  # rows that depend on the whole corpus: the mergeable state instead
+        state = metric.state_arrays(metric.shard_state(hypotheses, references))
+        arrays = {f"state_{name}": values for name, values in state.items()}
     meta = {
         "format": FORMAT_VERSION,
         "metric": args.metric,
         "options": options,
         "nrefs": prepared.signature().info.get("nrefs", "1"),
         "system": args.name or args.input,
+        "kind": "statistics" if metric.additive else "state",
     }
     import numpy as np
 
     with open(args.output, "wb") as handle:
-        np.savez(handle, statistics=statistics, meta=np.array(json.dumps(meta)))
+        np.savez(handle, **arrays, meta=np.array(json.dumps(meta)))  # type: ignore[arg-type]
     return EXIT_OK
 
 
@@ -95,12 +98,17 @@ def build_merge_parser() -> argparse.ArgumentParser:
 
 
 def _load(path: str) -> tuple[dict[str, Any], Any]:
-    """A shard's description and statistics, or an input error saying what is wrong with the file."""
+    """A shard's description and statistics (or, for a state, its arrays by name), or an input
+    error saying what is wrong with the file."""
     import numpy as np
 
     try:
         with np.load(path, allow_pickle=False) as data:
-            meta, statistics = json.loads(str(data["meta"])), data["statistics"]
+            meta = json.loads(str(data["meta"]))
+            if meta.get("kind") == "state":
+                statistics = {name[6:]: data[name] for name in data.files if name.startswith("state_")}
+            else:
+                statistics = data["statistics"]
     except FileNotFoundError:
         raise BleuInputError(f"{path}: no such file") from None
     except (OSError, ValueError, KeyError) as error:
@@ -130,6 +138,8 @@ def run_merge(argv: list[str]) -> int:
     systems: dict[str, list[Any]] = {}
     for _, meta, statistics in shards:
         systems.setdefault(meta["system"], []).append(statistics)
+    if first.get("kind") == "state":
+        return _merge_states(args, first, systems)
     names = list(systems)
     matrices = [np.concatenate(parts) for parts in systems.values()]
     if len({len(matrix) for matrix in matrices}) > 1:
@@ -170,4 +180,33 @@ def run_merge(argv: list[str]) -> int:
             for score, matrix in zip(scores, matrices, strict=True)
         ]
     print(render_scores([scores], names, form))
+    return EXIT_OK
+
+
+def _merge_states(args: argparse.Namespace, first: dict[str, Any], systems: dict[str, list[Any]]) -> int:
+    """``merge`` of shards holding mergeable states (NIST's n-gram tables): each system's merged and scored."""
+    from ..core.sums import merge_states
+
+    if args.confidence or args.paired_bs or args.paired_ar:
+        raise UsageError(
+            f"{first['metric']} shards hold merged n-gram tables, not per-segment rows, and its resamples need "
+            "every segment's n-grams: score the whole corpus with mtscore for --confidence or a paired test"
+        )
+    metric = metric_class(first["metric"])(**first["options"])
+    try:
+        states = {name: merge_states(map(metric.state_from_arrays, parts)) for name, parts in systems.items()}
+    except KeyError as error:
+        raise BleuInputError(f"a {first['metric']} shard lacks its state's {error} array") from None
+    sizes = {name: metric.state_segments(state) for name, state in states.items()}
+    if len(set(sizes.values())) > 1:
+        raise BleuInputError(
+            "the systems' shards cover different numbers of segments: "
+            + ", ".join(f"{name} {size}" for name, size in sizes.items())
+        )
+    scores: list[Any] = []
+    for state in states.values():
+        score = metric.score_shard_state(state)
+        scores.append(score.with_signature(score.signature.with_fields(nrefs=first["nrefs"])))
+    form = Form(args.format, args.width, args.score_only, False, True)
+    print(render_scores([scores], list(states), form))
     return EXIT_OK

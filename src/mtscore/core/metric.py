@@ -107,6 +107,38 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         call it, chunk by chunk of the shared draws, for metrics that are not ``additive``."""
         return self.scores_of_sums(np.asarray(weights, dtype=np.float64) @ np.asarray(statistics, dtype=np.float64))
 
+    # Mergeable states: what scale-out engines (``core.sums``) move between workers and add with ``+``.
+
+    def shard_state(self, hypotheses: Any, references: Any) -> Any:
+        """A shard's mergeable state: by default one row, its statistics' column sums (int64 where
+        they are integers: exact however many shards are added), then its number of segments."""
+        if len(hypotheses) == 0:
+            return self.empty_shard_state()
+        rows = np.asarray(self.segment_statistics(hypotheses, references))
+        kind = np.int64 if rows.dtype.kind in "iu" else np.float64
+        return np.append(rows.sum(axis=0, dtype=kind), len(rows)).astype(kind, copy=False)
+
+    def empty_shard_state(self) -> Any:
+        """The state of no segments, of the type ``shard_state`` gives (columns found on a one-word segment)."""
+        probe = self.segment_statistics(["a"], [["a"]])
+        return np.zeros(probe.shape[1] + 1, dtype=np.int64 if probe.dtype.kind in "iu" else np.float64)
+
+    def state_segments(self, state: Any) -> int:
+        """The number of segments a state counts."""
+        return int(state[-1])
+
+    def score_shard_state(self, state: Any) -> ScoreT:
+        """The corpus result of a (merged) state."""
+        return self.score_statistics(np.asarray(state)[None, :-1])
+
+    def state_arrays(self, state: Any) -> dict[str, np.ndarray]:
+        """A state as named arrays, for a ``.npz`` file (``state_from_arrays`` reads them back)."""
+        return {"row": np.asarray(state)}
+
+    def state_from_arrays(self, arrays: Any) -> Any:
+        """The state that ``state_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
+        return np.asarray(arrays["row"])
+
     # The shared flow.
 
     def signature(self, nrefs: int | str | None = None) -> Signature:

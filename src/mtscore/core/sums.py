@@ -1,14 +1,19 @@
-"""Summed states: what an engine moves between workers to score a corpus split anywhere.
+"""Mergeable states: what an engine moves between workers to score a corpus split anywhere.
 
-A state is one row: the column sums of a shard's per-segment statistics, then the shard's number
-of segments (int64 where the statistics are integers, so sums stay exact however many shards are
-added; float64 otherwise). States add with ``+``; the corpus result is the metric's score of the
-one row they sum to. ``mtscore.torch``, ``mtscore.ray`` and ``mtscore.dask`` build on these.
+A metric says what a shard's state is (``Metric.shard_state``): for most, one row, the column sums
+of its per-segment statistics, then its number of segments (int64 where the statistics are
+integers, so sums stay exact however many shards are added; float64 otherwise); for NIST, n-gram
+tables (``metrics.nist.state``). States merge with ``+`` (exact and associative); the corpus
+result is the metric's score of their merge. ``mtscore.torch``, ``mtscore.ray`` and
+``mtscore.dask`` build on these, with no branch per metric.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+import pickle
+from collections.abc import Iterable, Sequence
+from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -18,39 +23,48 @@ from .metric import Metric
 
 
 def summable(metric: Metric) -> Metric:
-    """``metric`` itself, if sums of its shards' statistics score the corpus (``Metric.additive``);
-    a ``BleuInputError`` for a metric whose statistics depend on the whole corpus (NIST)."""
+    """``metric`` itself, if a batch's own statistics give its segments' scores (``Metric.additive``);
+    a ``BleuInputError`` for a metric whose segment scores depend on the whole corpus (NIST), whose
+    sentence scores a batch alone cannot give (its corpus score merges exactly: ``shard_state``)."""
     if not metric.additive:
         raise BleuInputError(
-            f"{metric.name}'s statistics depend on the whole reference corpus, so sums of batches do not "
-            "score it; score the whole corpus at once instead"
+            f"{metric.name}'s segment scores depend on the whole reference corpus, so a batch alone cannot give "
+            "them; score the whole corpus at once (its corpus score merges across batches)"
         )
     return metric
 
 
-def empty_state(metric: Metric) -> np.ndarray:
-    """A zero state for ``metric``: as many columns as its statistics have (found on a one-word
-    segment), of their type, and one for the number of segments."""
-    probe = metric.segment_statistics(["a"], [["a"]])
-    return np.zeros(probe.shape[1] + 1, dtype=np.int64 if probe.dtype.kind in "iu" else np.float64)
+def empty_state(metric: Metric) -> Any:
+    """A state of no segments for ``metric`` (``Metric.empty_shard_state``)."""
+    return metric.empty_shard_state()
 
 
-def state_of(metric: Metric, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:
-    """The state of one shard: its statistics' column sums, then its number of segments (the zero
-    state for a shard without segments)."""
-    if len(hypotheses) == 0:
-        return empty_state(metric)
-    rows = np.asarray(metric.segment_statistics(hypotheses, references))
-    kind = np.int64 if rows.dtype.kind in "iu" else np.float64
-    return np.append(rows.sum(axis=0, dtype=kind), len(rows)).astype(kind, copy=False)
+def state_of(metric: Metric, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> Any:
+    """The state of one shard (``Metric.shard_state``; the empty state for a shard without segments)."""
+    return metric.shard_state(hypotheses, references)
 
 
-def score_state(metric: Metric, state: np.ndarray, nothing: str = "nothing to score: no segments") -> Any:
-    """The corpus result of a state (column sums, then the number of segments); ``nothing``: the
-    message of the error raised when the state counts no segment."""
-    if state[-1] == 0:
+def merge_states(states: Iterable[Any]) -> Any:
+    """The sum of states (at least one): how every engine merges them, whatever the metric."""
+    return reduce(operator.add, states)
+
+
+def score_state(metric: Metric, state: Any, nothing: str = "nothing to score: no segments") -> Any:
+    """The corpus result of a state; ``nothing``: the message of the error raised when the state
+    counts no segment."""
+    if metric.state_segments(state) == 0:
         raise BleuInputError(nothing)
-    return metric.score_statistics(np.asarray(state)[None, :-1])
+    return metric.score_shard_state(state)
+
+
+def state_bytes(state: Any) -> bytes:
+    """A state as bytes, for engines that move binary columns (pickle: engines run trusted code)."""
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def state_from_bytes(data: bytes) -> Any:
+    """The state ``state_bytes`` gave."""
+    return pickle.loads(data)
 
 
 def sentence_score_array(metric: Metric, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> np.ndarray:

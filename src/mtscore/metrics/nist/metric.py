@@ -30,9 +30,11 @@ from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
+from . import state
 from .options import OPTIONS, VARIANTS
 from .references import PreparedReferences, columns
 from .resampling import resampled_rows
+from .state import NISTState
 
 __all__ = ["NIST", "NISTScore", "corpus_nist", "sentence_nist", "sentence_nists"]
 
@@ -120,6 +122,25 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def can_stream(self) -> bool:
         """No: a block's rows would carry the block's information weights, not the corpus's."""
         return False
+
+    def shard_state(self, hypotheses: Sequence[str], references: ReferenceStreams) -> NISTState:
+        """A shard's n-gram tables, merged exactly with ``+`` and scored with the whole corpus's weights."""
+        return state.shard_state(self, hypotheses, references)
+
+    def empty_shard_state(self) -> NISTState:
+        return state.empty_state(self)
+
+    def state_segments(self, shard: NISTState) -> int:
+        return shard.segments
+
+    def score_shard_state(self, shard: NISTState) -> NISTScore:
+        return self.score_statistics(state.summed_row(self, shard)[None, :])
+
+    def state_arrays(self, shard: NISTState) -> dict[str, np.ndarray]:
+        return shard.to_arrays()
+
+    def state_from_arrays(self, arrays: Any) -> NISTState:
+        return NISTState.from_arrays(state.options_of(self), arrays)
 
     def keys(self, lines: list[str]) -> TokenKeys:
         """The lines' tokens as keys (lowercased A-Z unless case-sensitive; a repeated line tokenized once)."""

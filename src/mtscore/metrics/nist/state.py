@@ -1,0 +1,501 @@
+"""NIST's mergeable state: a shard of a corpus reduced to n-gram tables that add up exactly.
+
+The corpus score needs, per order, the clipped hypothesis matches weighed by information weights
+that come from the counts of every reference of the corpus. Clipping is per segment, so a shard
+keeps: the counts of its reference n-grams and its reference words (the weights' inputs), and
+its matches. For mteval the matches are a table of clipped counts per n-gram summed over the
+shard's segments, with the hypothesis n-grams per order and the reference words per number of
+references present (the average reference length). NLTK picks a reference per segment and order
+by its information sum, so its matches stay per segment: each reference's clipped overlap, in
+the order of first occurrence in the hypothesis (NLTK's float order, for near-ties).
+
+N-grams are rows of token numbers into the state's sorted list of token bytes, so states of
+different shards merge exactly (tokens united, rows renumbered, counts added: associative and
+commutative) and the merged state is scored with the weights of the whole corpus. The
+information sums are correctly rounded (``math.fsum``), so the score does not depend on the order
+in which shards were merged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ...core.inputs import check_hypotheses, check_references
+from ...errors import BleuInputError
+from ...tokenizers.lines import split_lines
+from .references import columns, information
+from .ties import choose_nltk, nltk_weights
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # mteval's tr/A-Z/a-z/
+
+
+@dataclass(frozen=True)
+class Table:
+    """Distinct n-grams of one order (rows of token numbers, sorted) with a count each."""
+
+    rows: np.ndarray  # k x n, int64
+    counts: np.ndarray  # k, int64
+
+
+@dataclass(frozen=True)
+class Overlaps:
+    """NLTK: the clipped overlap of each reference with each segment's hypothesis, for one order:
+    an entry per (segment, hypothesis n-gram that some reference holds), segments ascending, in
+    the order of the n-gram's first occurrence in the hypothesis."""
+
+    segments: np.ndarray  # k
+    rows: np.ndarray  # k x n
+    clipped: np.ndarray  # k x streams: min(hypothesis count, the stream's count)
+
+
+@dataclass(frozen=True)
+class NISTState:
+    """A shard's mergeable state (``+`` merges two); ``options``: what made it, which must agree."""
+
+    options: tuple[str, int, bool, str]  # variant, max_order, case_sensitive, tokenizer
+    tokens: np.ndarray  # the reference tokens' bytes (object array), sorted, distinct
+    references: tuple[Table, ...]  # per order: the reference n-grams' counts over every reference
+    ref_words: int
+    segments: int
+    totals: np.ndarray  # per order: hypothesis n-grams
+    hyp_len: int
+    matched: tuple[Table, ...]  # mteval: per order, clipped matches summed over segments
+    words_by_present: np.ndarray  # mteval: [d]: reference words of the segments with d references
+    overlaps: tuple[Overlaps, ...]  # NLTK: per order
+    denominators: np.ndarray  # NLTK: segments x N, hypothesis n-grams
+    lengths: np.ndarray  # NLTK: streams x segments, reference lengths (-1: missing)
+
+    def __add__(self, other: Any) -> NISTState:
+        if not isinstance(other, NISTState):
+            return NotImplemented
+        return merge(self, other)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NISTState):
+            return NotImplemented
+        return self.options == other.options and all(
+            _equal(getattr(self, name), getattr(other, name)) for name in self.__dataclass_fields__
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The state as named arrays (no objects: ``np.savez`` without pickle); ``from_arrays`` reads them."""
+        blob = b"".join(self.tokens.tolist())
+        arrays: dict[str, np.ndarray] = {
+            "tokens": np.frombuffer(blob, dtype=np.uint8),
+            "token_sizes": np.array([len(t) for t in self.tokens.tolist()], dtype=np.int64),
+            "scalars": np.array([self.ref_words, self.segments, self.hyp_len], dtype=np.int64),
+            "totals": self.totals,
+            "words_by_present": self.words_by_present,
+            "denominators": self.denominators,
+            "lengths": self.lengths,
+        }
+        for n in range(1, self.options[1] + 1):
+            ref, hit, over = self.references[n - 1], self.matched[n - 1], self.overlaps[n - 1]
+            arrays |= {f"ref{n}_rows": ref.rows, f"ref{n}_counts": ref.counts}
+            arrays |= {f"match{n}_rows": hit.rows, f"match{n}_counts": hit.counts}
+            arrays |= {f"over{n}_segments": over.segments, f"over{n}_rows": over.rows, f"over{n}_clipped": over.clipped}
+        return arrays
+
+    @classmethod
+    def from_arrays(cls, options: Sequence[Any], arrays: Any) -> NISTState:
+        """The state that ``to_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
+        variant, max_order, case_sensitive, tokenizer = options
+        blob, sizes = arrays["tokens"].tobytes(), arrays["token_sizes"].tolist()
+        ends = np.cumsum(sizes).tolist()
+        tokens = _objects([blob[end - size : end] for size, end in zip(sizes, ends, strict=True)])
+        ref_words, segments, hyp_len = (int(x) for x in arrays["scalars"])
+        orders = range(1, int(max_order) + 1)
+        return cls(
+            (str(variant), int(max_order), bool(case_sensitive), str(tokenizer)),
+            tokens,
+            tuple(Table(arrays[f"ref{n}_rows"], arrays[f"ref{n}_counts"]) for n in orders),
+            ref_words,
+            segments,
+            arrays["totals"],
+            hyp_len,
+            tuple(Table(arrays[f"match{n}_rows"], arrays[f"match{n}_counts"]) for n in orders),
+            arrays["words_by_present"],
+            tuple(
+                Overlaps(arrays[f"over{n}_segments"], arrays[f"over{n}_rows"], arrays[f"over{n}_clipped"])
+                for n in orders
+            ),
+            arrays["denominators"],
+            arrays["lengths"],
+        )
+
+
+def options_of(metric: Any) -> tuple[str, int, bool, str]:
+    """What a NIST metric's state depends on: variant, max order, case, tokenizer."""
+    return (metric.variant, metric.max_order, metric.case_sensitive, metric.tokenizer.name)
+
+
+def empty_state(metric: Any, streams: int = 0) -> NISTState:
+    """The state of no segments (the neutral element of ``merge``)."""
+    big_n = metric.max_order
+    none = tuple(Table(np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.int64)) for n in range(1, big_n + 1))
+    overlaps = tuple(
+        Overlaps(np.zeros(0, dtype=np.int64), np.zeros((0, n), dtype=np.int64), np.zeros((0, streams), dtype=np.int64))
+        for n in range(1, big_n + 1)
+    )
+    return NISTState(
+        options_of(metric),
+        _objects([]),
+        none,
+        0,
+        0,
+        np.zeros(big_n, dtype=np.int64),
+        0,
+        none,
+        np.zeros(streams + 1, dtype=np.int64),
+        overlaps,
+        np.zeros((0, big_n), dtype=np.int64),
+        np.zeros((streams, 0), dtype=np.int64),
+    )
+
+
+def shard_state(metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> NISTState:
+    """The state of one shard: hypotheses and their reference streams (``None``: missing, which
+    adds no n-gram and leaves the segment's reference length to the references present)."""
+    if len(hypotheses) == 0:
+        return empty_state(metric, len(references))
+    check_hypotheses(hypotheses)
+    present = check_references(references, len(hypotheses))
+    n_streams, n_segments = present.shape
+    big_n, variant = metric.max_order, metric.variant
+    ref_words, lengths = _words(metric, [line or "" for stream in references for line in stream])
+    tokens = _objects(sorted(set(ref_words)))
+    numbers = {token: number for number, token in enumerate(tokens.tolist())}
+    ref_ids = np.fromiter(map(numbers.__getitem__, ref_words), dtype=np.int64, count=len(ref_words))
+    hyp_words, hyp_lengths = _words(metric, list(hypotheses))
+    hyp_ids = np.fromiter((numbers.get(w, -1) for w in hyp_words), dtype=np.int64, count=len(hyp_words))
+    lengths = lengths.reshape(n_streams, n_segments)
+    vocab = max(len(tokens), 1)
+    ref_at, hyp_at = _Positions(ref_ids, lengths.ravel()), _Positions(hyp_ids, hyp_lengths)
+    refs, matched, overlaps = [], [], []
+    table_rows = np.zeros((0, 0), dtype=np.int64)
+    for n in range(1, big_n + 1):
+        keys, ref_line = ref_at.keys(n, vocab)
+        distinct, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+        ref_at.number(inverse.ravel())
+        table_rows = _rows(table_rows, distinct, vocab)
+        refs.append(Table(table_rows, counts.astype(np.int64)))
+        stream, segment = np.divmod(ref_line, n_segments)
+        size = max(len(distinct), 1)
+        ref_keys, ref_counts = np.unique((stream * n_segments + segment) * size + inverse.ravel(), return_counts=True)
+        hyp_keys, hyp_segment = hyp_at.keys(n, vocab)
+        found = _search(distinct, hyp_keys)
+        hyp_at.number(found)
+        known = found >= 0
+        packed, first, hyp_counts = np.unique(
+            hyp_segment[known] * size + found[known], return_index=True, return_counts=True
+        )
+        seg, ngram = np.divmod(packed, size)
+        per_stream = np.stack(
+            [_lookup(ref_keys, ref_counts, (s * n_segments + seg) * size + ngram) for s in range(n_streams)], axis=1
+        )
+        clipped = np.minimum(hyp_counts[:, None], per_stream)
+        if variant == "mteval":
+            best = clipped.max(axis=1, initial=0)
+            sums = np.bincount(ngram, weights=best, minlength=len(table_rows)).astype(np.int64)
+            kept = np.flatnonzero(sums)
+            matched.append(Table(table_rows[kept], sums[kept]))
+        else:
+            order = np.argsort(np.flatnonzero(known)[first], kind="stable")  # by first occurrence
+            order = order[clipped[order].any(axis=1)]
+            overlaps.append(Overlaps(seg[order], table_rows[ngram[order]], clipped[order]))
+    empty = empty_state(metric, n_streams)
+    denominators = np.maximum(hyp_lengths[:, None] - np.arange(big_n)[None, :], 0)
+    words = (lengths * present).sum(axis=0)
+    state = replace(
+        empty,
+        tokens=tokens,
+        references=tuple(refs),
+        ref_words=int(lengths.sum()),
+        segments=n_segments,
+        totals=denominators.sum(axis=0),
+        hyp_len=int(hyp_lengths.sum()),
+    )
+    if variant == "mteval":
+        by_present = np.bincount(present.sum(axis=0), weights=words, minlength=n_streams + 1).astype(np.int64)
+        return replace(state, matched=tuple(matched), words_by_present=by_present)
+    return replace(state, overlaps=tuple(overlaps), denominators=denominators, lengths=np.where(present, lengths, -1))
+
+
+def merge(first: NISTState, second: NISTState) -> NISTState:
+    """The state of both shards, first's segments first: exact, associative, and commutative but
+    for the order of NLTK's segments (which does not change the score)."""
+    if first.options != second.options:
+        raise BleuInputError(
+            f"cannot merge NIST states made with different options ({_describe(first.options)} and "
+            f"{_describe(second.options)})"
+        )
+    tokens = np.unique(np.concatenate([first.tokens, second.tokens]))
+    renumber = [np.searchsorted(tokens, state.tokens).astype(np.int64) for state in (first, second)]
+    n_streams = max(first.lengths.shape[0], second.lengths.shape[0])
+
+    def rows(state: int, values: np.ndarray) -> np.ndarray:
+        return renumber[state][values] if values.size else values
+
+    vocab = max(len(tokens), 1)
+    merged: list[Table] = []
+    merged_keys: list[np.ndarray] = []
+
+    def tables(a: Table, b: Table) -> tuple[np.ndarray, Table]:
+        """Two tables of one order as one, keyed against the merged references of the lower orders."""
+        joined = np.concatenate([rows(0, a.rows), rows(1, b.rows)])
+        distinct, inverse = np.unique(_row_keys(merged_keys, joined, vocab), return_inverse=True)
+        counts = np.bincount(inverse.ravel(), weights=np.concatenate([a.counts, b.counts]), minlength=len(distinct))
+        lower = merged[joined.shape[1] - 2].rows if joined.shape[1] > 1 else np.zeros((0, 0), dtype=np.int64)
+        return distinct, Table(_rows(lower, distinct, vocab), counts.astype(np.int64))
+
+    hits = []
+    for n, (a, b) in enumerate(zip(first.references, second.references, strict=True), 1):
+        hits.append(tables(first.matched[n - 1], second.matched[n - 1])[1])
+        keys, table = tables(a, b)
+        merged.append(table)
+        merged_keys.append(keys)
+
+    def overlaps(a: Overlaps, b: Overlaps) -> Overlaps:
+        return Overlaps(
+            np.concatenate([a.segments, b.segments + first.segments]),
+            np.concatenate([rows(0, a.rows), rows(1, b.rows)]),
+            np.concatenate([_pad(a.clipped, n_streams, 0), _pad(b.clipped, n_streams, 0)]),
+        )
+
+    words = np.zeros(n_streams + 1, dtype=np.int64)
+    words[: len(first.words_by_present)] += first.words_by_present
+    words[: len(second.words_by_present)] += second.words_by_present
+    return NISTState(
+        first.options,
+        tokens,
+        tuple(merged),
+        first.ref_words + second.ref_words,
+        first.segments + second.segments,
+        first.totals + second.totals,
+        first.hyp_len + second.hyp_len,
+        tuple(hits),
+        words,
+        tuple(overlaps(a, b) for a, b in zip(first.overlaps, second.overlaps, strict=True)),
+        np.concatenate([first.denominators, second.denominators]),
+        np.concatenate([_pad(first.lengths.T, n_streams, -1), _pad(second.lengths.T, n_streams, -1)]).T,
+    )
+
+
+def summed_row(metric: Any, state: NISTState) -> np.ndarray:
+    """The one row of summed statistics the state stands for, computed with the information
+    weights of its references (all of the corpus's, once every shard is merged): what NIST's
+    in-memory corpus score sums its per-segment rows to."""
+    if state.options != options_of(metric):
+        raise BleuInputError(
+            f"a NIST state made with {_describe(state.options)} cannot be scored by NIST with "
+            f"{_describe(options_of(metric))}"
+        )
+    big_n = metric.max_order
+    row = np.zeros(columns(big_n), dtype=np.float64)
+    row[big_n : 2 * big_n] = state.totals
+    row[-2] = state.hyp_len
+    keys = _table_keys(state.references, max(len(state.tokens), 1))
+    if metric.variant == "mteval":
+        for n, table in enumerate(state.matched, 1):
+            info = _information(metric, state, table.rows, keys)
+            row[n - 1] = table.counts.sum()
+            row[2 * big_n + n - 1] = math.fsum((table.counts * info).tolist())
+        present = np.arange(len(state.words_by_present))
+        row[-1] = sum(state.words_by_present[1:] / present[1:]) if len(present) > 1 else 0.0
+        return row
+    matches, numerators, ref_len = _nltk_choice(metric, state, keys)
+    row[:big_n], row[2 * big_n : 3 * big_n], row[-1] = matches, numerators, ref_len
+    return row
+
+
+def _nltk_choice(metric: Any, state: NISTState, keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, float]:
+    """NLTK's pick of a reference per segment and order under the state's weights (``choose_nltk``,
+    near-ties settled in NLTK's own arithmetic): the chosen matches and numerators per order and
+    the sum of the chosen reference lengths."""
+    big_n, n_segments = metric.max_order, state.segments
+    n_streams = state.lengths.shape[0]
+    matches = np.zeros((n_streams, n_segments, big_n))
+    numerators = np.zeros((n_streams, n_segments, big_n))
+    counted = [_counts(metric, state, over.rows, keys) for over in state.overlaps]
+    for n, over in enumerate(state.overlaps, 1):
+        counts, prefixes = (values.astype(np.float64) for values in counted[n - 1])
+        info = information(counts, prefixes, "nltk")
+        cell = over.segments * big_n + n - 1
+        for s in range(n_streams):
+            clipped = over.clipped[:, s].astype(np.float64)
+            shape = (n_segments, big_n)
+            matches[s] += np.bincount(cell, weights=clipped, minlength=n_segments * big_n).reshape(shape)
+            numerators[s] += np.bincount(cell, weights=clipped * info, minlength=n_segments * big_n).reshape(shape)
+    classes = np.broadcast_to(np.arange(n_streams)[:, None, None], numerators.shape)  # settle every near-tie
+    best, unsure = choose_nltk(numerators, state.denominators, state.lengths, classes)
+    for segment, index in zip(*np.nonzero(unsure), strict=True):
+        best[segment, index] = _nltk_pick(state, int(segment), int(index) + 1, counted[index])
+    take = np.take_along_axis
+    chosen_lengths = take(np.broadcast_to(state.lengths[:, :, None], numerators.shape), best[None], 0)[0]
+    return (
+        take(matches, best[None], 0)[0].sum(axis=0),
+        np.array([math.fsum(column) for column in take(numerators, best[None], 0)[0].T.tolist()]),
+        float(chosen_lengths.sum()),
+    )
+
+
+def _nltk_pick(state: NISTState, segment: int, order: int, counted: tuple[np.ndarray, np.ndarray]) -> int:
+    """The stream NLTK's ``max`` over (precision, numerator, denominator, length) picks for one
+    cell: numerators summed in Python in the hypothesis's order with ``math.log`` weights
+    (``counted``: the reference counts of the order's overlap entries and of their prefixes)."""
+    over = state.overlaps[order - 1]
+    lo, hi = np.searchsorted(over.segments, [segment, segment + 1])
+    counts, prefixes = (values[lo:hi].astype(np.float64) for values in counted)
+    info = nltk_weights(prefixes, counts)
+    clipped = over.clipped[lo:hi].T.tolist()
+    denominator = int(state.denominators[segment, order - 1])
+    best, best_tuple = -1, None
+    for stream, length in enumerate(state.lengths[:, segment].tolist()):
+        if length < 0:
+            continue
+        numerator: float = 0
+        for weight, count in zip(info, clipped[stream], strict=True):
+            if count > 0:
+                numerator += weight * count
+        precision = 0 if denominator == 0 else numerator / denominator
+        candidate = (precision, numerator, denominator, length)
+        if best_tuple is None or candidate > best_tuple:
+            best, best_tuple = stream, candidate
+    return best
+
+
+def _information(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarray]) -> np.ndarray:
+    """The information weight of each n-gram (rows of one order) under the state's reference counts."""
+    counts, prefixes = _counts(metric, state, rows, keys)
+    return information(counts.astype(np.float64), prefixes.astype(np.float64), metric.variant)
+
+
+def _counts(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The reference counts of n-grams (rows of one order, all held by the references) and of their
+    prefixes (the reference words for a unigram, and, as mteval, for a bigram starting with "0");
+    ``keys``: ``_table_keys`` of the state's references."""
+    n = rows.shape[1]
+    vocab = max(len(state.tokens), 1)
+    counts = state.references[n - 1].counts[_search(keys[n - 1], _row_keys(keys[: n - 1], rows, vocab))]
+    if n == 1:
+        return counts, np.full(len(rows), state.ref_words, dtype=np.int64)
+    prefix = _search(keys[n - 2], _row_keys(keys[: n - 2], rows[:, :-1], vocab))
+    prefixes = state.references[n - 2].counts[prefix]
+    if n == 2 and metric.variant == "mteval":  # Perl's "0" is false: mteval takes the reference words
+        zero, _ = _words(metric, ["0"])
+        at = np.searchsorted(state.tokens, _objects(zero[:1]))
+        if len(zero) and at[0] < len(state.tokens) and state.tokens[at[0]] == zero[0]:
+            prefixes = np.where(rows[:, 0] == at[0], state.ref_words, prefixes)
+    return counts, prefixes
+
+
+def _words(metric: Any, lines: list[str]) -> tuple[list[bytes], np.ndarray]:
+    """Every token of the lines as bytes, tokenized (and lowercased) as NIST does, and tokens per line."""
+    if not metric.case_sensitive:
+        lines = [line.translate(_ASCII_LOWER) for line in lines]
+    split = split_lines(lines, metric.tokenizer)
+    data = split.data.tobytes()
+    words = [data[a:b] for a, b in zip(split.starts.tolist(), split.ends.tolist(), strict=True)]
+    return words, split.lengths.astype(np.int64)
+
+
+class _Positions:
+    """The n-grams starting at each token of some lines, order after order: an n-gram's key is the
+    number of its (n-1)-gram prefix (given by ``number``) times the vocabulary plus its last token."""
+
+    def __init__(self, ids: np.ndarray, lengths: np.ndarray):
+        self.ids = ids
+        self.remaining = np.repeat(np.cumsum(lengths), lengths) - np.arange(len(ids))  # tokens to the line's end
+        self.line = np.repeat(np.arange(len(lengths)), lengths)
+        self.prefix = ids
+        self.starts = np.arange(len(ids))
+
+    def keys(self, n: int, vocab: int) -> tuple[np.ndarray, np.ndarray]:
+        """The key of every n-gram (-1 where a token or the prefix is unknown) and its line."""
+        self.starts = np.flatnonzero(self.remaining >= n)
+        if n == 1:
+            return self.ids, self.line
+        before, last = self.prefix[self.starts], self.ids[self.starts + n - 1]
+        return np.where((before >= 0) & (last >= 0), before * vocab + last, -1), self.line[self.starts]
+
+    def number(self, numbers: np.ndarray) -> None:
+        """The numbers (-1: unknown) of the n-grams ``keys`` gave: the prefixes of the next order."""
+        self.prefix = np.full(len(self.ids), -1, dtype=np.int64)
+        self.prefix[self.starts] = numbers
+
+
+def _rows(lower: np.ndarray, keys: np.ndarray, vocab: int) -> np.ndarray:
+    """The token rows of sorted keys of one order, ``lower``: the rows of the order below."""
+    last = (keys % vocab)[:, None]
+    return last if lower.shape[1] == 0 else np.hstack([lower[keys // vocab], last])
+
+
+def _table_keys(tables: Sequence[Table], vocab: int) -> list[np.ndarray]:
+    """The keys of every table's rows (sorted, as the rows are), order after order."""
+    keys: list[np.ndarray] = []
+    for table in tables:
+        keys.append(_row_keys(keys, table.rows, vocab))
+    return keys
+
+
+def _row_keys(lower: Sequence[np.ndarray], rows: np.ndarray, vocab: int) -> np.ndarray:
+    """The key of each row of order n: the number of its prefix among the keys of order n-1
+    (``lower``: the keys of orders 1..n-1) times ``vocab``, plus its last token; -1 where the
+    prefix is not there."""
+    keys = rows[:, 0].astype(np.int64)
+    for j in range(1, rows.shape[1]):
+        number = _search(lower[j - 1], keys)
+        keys = np.where(number >= 0, number * vocab + rows[:, j], -1)
+    return keys
+
+
+def _search(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """The index of each wanted key in the sorted distinct ``keys``, -1 where absent."""
+    if len(keys) == 0 or len(wanted) == 0:
+        return np.full(len(wanted), -1, dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    return np.where((keys[at] == wanted) & (wanted >= 0), at, -1)
+
+
+def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """``values`` at each wanted key of the sorted ``keys``, 0 where absent."""
+    if len(keys) == 0:
+        return np.zeros(len(wanted), dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    return np.where(keys[at] == wanted, values[at], 0)
+
+
+def _pad(values: np.ndarray, width: int, fill: int) -> np.ndarray:
+    """``values`` (k x streams) widened to ``width`` streams with ``fill``."""
+    if values.shape[1] == width:
+        return values
+    return np.hstack([values, np.full((len(values), width - values.shape[1]), fill, dtype=values.dtype)])
+
+
+def _objects(items: list[bytes]) -> np.ndarray:
+    """A 1-d object array of byte strings."""
+    array = np.empty(len(items), dtype=object)
+    array[:] = items
+    return array
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, tuple) and a and not isinstance(a[0], str):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, (Table, Overlaps)):
+        return all(_equal(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    return bool(a == b)
+
+
+def _describe(options: Sequence[Any]) -> str:
+    variant, max_order, case_sensitive, tokenizer = options
+    return f"variant {variant}, max_order {max_order}, case_sensitive {case_sensitive}, tokenize {tokenizer}"

@@ -1,0 +1,37 @@
+"""The mergeable-state seam every engine uses (``Metric.shard_state`` and its companions, issue 16),
+for every metric without an engine: states of uneven and empty shards, merged in any grouping,
+score the corpus as the in-memory API does, and survive the ``.npz`` arrays of ``mtscore stats``."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+from mtscore.core.sums import merge_states, score_state, state_bytes, state_from_bytes, state_of
+from mtscore.errors import BleuInputError
+from mtscore.metrics import METRICS, metric_class
+
+HYPS = ["the cat sat on the mat", "a dog", "hello world", "0 cats sat", "the mat"]
+REFS = [
+    ["the cat sat on a mat", "a dog ran", "hello", "0 cats sat down", "a mat"],
+    ["the cat", None, "world", "0 cats", "the mat"],
+]
+CUTS = [0, 2, 2, 3, 5, 5]
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_states_merge_in_any_grouping_to_the_corpus_score(name):
+    metric = metric_class(name)()
+    refs = REFS[:1] if name in ("wer", "cer") else REFS
+    whole = metric.corpus_score(HYPS, refs)
+    parts = [state_of(metric, HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
+    assert [metric.state_segments(part) for part in parts] == [b - a for a, b in pairwise(CUTS)]
+    left, right = merge_states(parts), merge_states([parts[0], merge_states(parts[1:])])
+    for total in (left, right, merge_states([state_from_bytes(state_bytes(part)) for part in parts[::-1]])):
+        assert score_state(metric, total).score == pytest.approx(whole.score, rel=0, abs=1e-9)
+    saved = {key: np.asarray(value) for key, value in metric.state_arrays(left).items()}
+    assert score_state(metric, metric.state_from_arrays(saved)) == score_state(metric, left)
+    with pytest.raises(BleuInputError, match="nothing to score"):
+        score_state(metric, parts[1])  # an empty shard

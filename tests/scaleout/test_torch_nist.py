@@ -1,0 +1,99 @@
+"""NIST through ``mtscore.torch`` (issue 16): ``StreamingScore`` merges every batch's n-gram tables,
+on one process and across two real ``torch.distributed`` processes (gloo, ``all_gather_object``),
+and scores them as the in-memory API scores the whole corpus, both variants; the torchmetrics
+adapter, whose states are tensors of sums, refuses NIST."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import socket
+
+import pytest
+from shared_data import read_lines, references, system_output
+
+from mtscore.errors import BleuInputError
+from mtscore.metrics.nist import NIST
+
+torch = pytest.importorskip("torch")
+from mtscore.torch import StreamingScore, torchmetrics_score  # noqa: E402
+
+SEGMENTS = 400
+CUTS = [0, 13, 13, 200, 201, 400]  # uneven batches, an empty one
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    hypotheses = read_lines(system_output("en-de", "Online-A"))[:SEGMENTS]
+    first, second = (read_lines(path)[:SEGMENTS] for path in references("en-de", "all"))
+    return hypotheses, [first, [None if i % 7 == 2 else line for i, line in enumerate(second)]]
+
+
+@pytest.mark.parametrize("variant", ["mteval", "nltk"])
+def test_batches_score_as_the_whole_corpus(corpus, variant):
+    hypotheses, streams = corpus
+    scorer, other = StreamingScore("nist", variant=variant), StreamingScore("nist", variant=variant)
+    for start, end in itertools.pairwise(CUTS):
+        (scorer if start < 200 else other).update(hypotheses[start:end], [s[start:end] for s in streams])
+    scorer.merge_state(other.state())
+    whole = NIST(variant=variant).corpus_score(hypotheses, streams)
+    result = scorer.compute()
+    assert result.score == pytest.approx(whole.score, rel=0, abs=1e-9)
+    assert (result.matches, result.totals, result.ref_len) == (whole.matches, whole.totals, whole.ref_len)
+    scorer.reset()
+    with pytest.raises(BleuInputError, match="nothing to score"):
+        scorer.compute()
+    with pytest.raises(BleuInputError, match="different options"):
+        scorer.merge_state(StreamingScore("nist", variant=variant, max_order=3).state())
+
+
+def test_torchmetrics_adapter_refuses_nist():
+    pytest.importorskip("torchmetrics")
+    with pytest.raises(BleuInputError, match="StreamingScore"):
+        torchmetrics_score("nist")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _rank_main(rank: int, world: int, port: int, out: str, hypotheses, streams) -> None:
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
+    try:
+        results = {}
+        for variant in ("mteval", "nltk"):
+            scorer = StreamingScore("nist", variant=variant)
+            mine = range(rank, len(hypotheses), world)  # interleaved shards
+            scorer.update([hypotheses[i] for i in mine], [[stream[i] for i in mine] for stream in streams])
+            results[variant] = scorer.compute().to_dict()
+        lonely = StreamingScore("nist")  # a rank with no batch of its own still takes part
+        if rank == 1:
+            lonely.update(hypotheses, streams)
+        results["rank1_only"] = lonely.compute().score
+        with open(f"{out}.{rank}", "w") as handle:
+            json.dump(results, handle)
+    finally:
+        dist.destroy_process_group()
+
+
+def test_two_gloo_processes_score_nist_as_one(corpus, tmp_path):
+    hypotheses, streams = corpus
+    out = str(tmp_path / "scores")
+    torch.multiprocessing.spawn(_rank_main, args=(2, _free_port(), out, hypotheses, streams), nprocs=2, join=True)
+    results = []
+    for rank in range(2):
+        with open(f"{out}.{rank}") as handle:
+            results.append(json.load(handle))
+    assert results[0] == results[1]  # every process merges the same states in rank order
+    for variant in ("mteval", "nltk"):
+        whole = NIST(variant=variant).corpus_score(hypotheses, streams).to_dict()
+        ours = results[0][variant]
+        assert ours["score"] == pytest.approx(whole["score"], rel=0, abs=1e-9)
+        assert [ours[key] for key in ("matches", "totals", "ref_len")] == [
+            whole[key] for key in ("matches", "totals", "ref_len")
+        ]
+    assert results[0]["rank1_only"] == pytest.approx(NIST().corpus_score(hypotheses, streams).score, abs=1e-9)
