@@ -2,8 +2,10 @@
 
 Every n-gram gets an id order by order: the id of an n-gram is the index of (id of its first n-1
 tokens, its last token) among the sorted distinct pairs of the references, so one ``np.unique``
-per order numbers all reference n-grams and a ``searchsorted`` finds a hypothesis's. Counting is
-``np.unique`` over packed (segment, n-gram) integers, never a Counter per segment.
+per order numbers all reference n-grams and a ``searchsorted`` finds a hypothesis's. Numbered
+within groups (a unigram's "prefix" is its segment), the same walk numbers each segment's distinct
+n-grams: a hypothesis finds its (segment, n-gram) pairs directly, in the small part of each table
+its segment holds, and counting is a ``bincount`` over those pairs, never a Counter per segment.
 """
 
 from __future__ import annotations
@@ -40,21 +42,29 @@ class Ngrams:
         return np.concatenate(parts)
 
 
-def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, ngrams: Ngrams | None = None):
+def occurrences(
+    ids: np.ndarray,
+    lengths: np.ndarray,
+    max_order: int,
+    ngrams: Ngrams | None = None,
+    groups: np.ndarray | None = None,
+):
     """The n-gram occurrences of token ids (lines of ``lengths``): per order, (start positions,
     global ids). Without ``ngrams`` (references): the n-grams are numbered here and returned;
-    with it (hypotheses): ids looked up, -1 for n-grams (or tokens, id < 0) the references lack."""
+    with it (hypotheses): ids looked up, -1 for n-grams (or tokens, id < 0) the references lack.
+    ``groups`` (the group of each line, >= 0): n-grams of different groups numbered apart."""
     positions = np.arange(len(ids))
     remaining = np.repeat(np.cumsum(lengths), lengths) - positions  # tokens to the line's end
     vocab = ngrams.vocab if ngrams is not None else int(ids.max(initial=-1)) + 1
     keys_by_order: list[np.ndarray] = []
     found: list[tuple[np.ndarray, np.ndarray]] = []
-    prefix = np.zeros(len(ids), dtype=np.int64)  # local id of the (n-1)-gram at each position
+    # Local id of the (n-1)-gram at each position; before unigrams, the position's group.
+    prefix = np.zeros(len(ids), dtype=np.int64) if groups is None else np.repeat(groups, lengths)
     offset = 0
     for n in range(1, max_order + 1):
         starts = np.flatnonzero(remaining > n - 1) if n > 1 else positions
         last = ids[starts + n - 1]
-        before = prefix[starts] if n > 1 else np.zeros(len(starts), dtype=np.int64)
+        before = prefix[starts]
         known = (last >= 0) & (before >= 0)
         key = before * vocab + last
         if ngrams is None:
