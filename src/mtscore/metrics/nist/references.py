@@ -100,7 +100,7 @@ class PreparedReferences(References):
         pair_keys = np.zeros(self.pair_table.size, dtype=np.int64)
         pair_keys[local] = (line % n_segments) * size + gids
         by_key = np.argsort(pair_keys)
-        self.pair_of = np.empty_like(by_key)  # table entry -> pair
+        self.pair_of = np.full(len(by_key) + 1, -1)  # table entry -> pair; entry -1 (absent) -> -1
         self.pair_of[by_key] = np.arange(len(by_key))
         self.max_keys = pair_keys[by_key]  # per pair: segment * size + n-gram, ascending
         per_stream = np.bincount(self.pair_of[local] * n_streams + line // n_segments, minlength=len(by_key) * n_streams)
@@ -125,7 +125,7 @@ class PreparedReferences(References):
         """Each hypothesis n-gram occurrence's pair (-1: its segment's references lack it), all
         orders together; and per order, the (start, pair) of each occurrence, in position order."""
         found, _ = occurrences(ids, lengths, self.max_order, self.pair_table, np.arange(len(lengths)))
-        by_order = [(starts, np.where(local >= 0, self.pair_of[local], -1)) for starts, local in found]
+        by_order = [(starts, self.pair_of[local]) for starts, local in found]
         return np.concatenate([pairs for _, pairs in by_order]), by_order
 
     def rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
@@ -178,7 +178,8 @@ class PreparedReferences(References):
         ref_lengths = np.where(self.present, self.lengths, -1)
         classes = overlap_classes(*overlaps, n * big_n).reshape(n_streams, n, big_n)
         hyp_segments = [line_of(starts, lengths) for starts, _ in by_order]
-        hyp_ngrams = [np.where(pairs >= 0, self.pair_ngram[pairs], -1) for _, pairs in by_order]
+        ngram_of = np.append(self.pair_ngram, -1)  # pair -> n-gram; pair -1 (absent) -> -1
+        hyp_ngrams = [ngram_of[pairs] for _, pairs in by_order]
         ref_counts = [self.stream_counts[:, stream] for stream in range(n_streams)]
         ties = NltkTies(hyp_segments, hyp_ngrams, [self.max_keys] * n_streams, ref_counts, totals, ref_lengths, classes, self.size)
         best, unsure = choose_nltk(numerators, totals, ref_lengths, classes)
