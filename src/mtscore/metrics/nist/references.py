@@ -103,10 +103,11 @@ class PreparedReferences(References):
         self.pair_of = np.full(len(by_key) + 1, -1)  # table entry -> pair; entry -1 (absent) -> -1
         self.pair_of[by_key] = np.arange(len(by_key))
         self.max_keys = pair_keys[by_key]  # per pair: segment * size + n-gram, ascending
-        per_stream = np.bincount(self.pair_of[local] * n_streams + line // n_segments, minlength=len(by_key) * n_streams)
-        self.stream_counts = per_stream.reshape(-1, n_streams)  # pairs x streams
-        self.max_counts = self.stream_counts.max(axis=1, initial=0)
-        self.sum_counts = self.stream_counts.sum(axis=1)
+        n_pairs = len(by_key)
+        per_stream = np.bincount(line // n_segments * n_pairs + self.pair_of[local], minlength=n_streams * n_pairs)
+        self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
+        self.max_counts = self.stream_counts.max(axis=0, initial=0)
+        self.sum_counts = self.stream_counts.sum(axis=0)
         self.pair_segment, self.pair_ngram = np.divmod(self.max_keys, size)
         self.pair_order = self.ngrams.order_of(self.pair_ngram)
         self.pair_info = self.info[self.pair_ngram]
@@ -163,7 +164,7 @@ class PreparedReferences(References):
         entries = []
         overlaps: tuple[list, list, list] = ([], [], [])  # per stream: keys, clipped, cells
         for stream in range(n_streams):
-            clipped = np.minimum(count, self.stream_counts[held, stream])
+            clipped = np.minimum(count, self.stream_counts[stream, held])
             per_stream.append(
                 (_per_order(segment, order, clipped, n, big_n), _per_order(segment, order, clipped * weighted, n, big_n))
             )
@@ -180,7 +181,7 @@ class PreparedReferences(References):
         hyp_segments = [line_of(starts, lengths) for starts, _ in by_order]
         ngram_of = np.append(self.pair_ngram, -1)  # pair -> n-gram; pair -1 (absent) -> -1
         hyp_ngrams = [ngram_of[pairs] for _, pairs in by_order]
-        ref_counts = [self.stream_counts[:, stream] for stream in range(n_streams)]
+        ref_counts = list(self.stream_counts)
         ties = NltkTies(hyp_segments, hyp_ngrams, [self.max_keys] * n_streams, ref_counts, totals, ref_lengths, classes, self.size)
         best, unsure = choose_nltk(numerators, totals, ref_lengths, classes)
         cells = [(int(s), int(o) + 1) for s, o in zip(*np.nonzero(unsure), strict=True)]
