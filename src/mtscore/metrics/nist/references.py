@@ -144,8 +144,7 @@ class PreparedReferences(References):
             info = _per_order(segment, order, clipped * self.pair_info[held], n, big_n)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ref_len = np.where(self.n_present > 0, self.ref_words / np.maximum(self.n_present, 1), 0.0)
-            keep = clipped > 0
-            detail = PendingDetail(self, (segment[keep], self.pair_ngram[held[keep]], clipped[keep], order[keep]))
+            detail = PendingDetail(self, held, clipped[None])
         else:
             matches, info, ref_len, detail = self._nltk_rows(held, count, totals, lengths, by_order)
         rows = np.hstack([matches, totals, info, lengths[:, None], ref_len[:, None]]).astype(np.float64)
@@ -158,26 +157,17 @@ class PreparedReferences(References):
         hold (``count`` times each); ``by_order``: per order, each occurrence's start and pair."""
         n, big_n = self.n_segments, self.max_order
         n_streams = self.present.shape[0]
-        segment, order, ngram = self.pair_segment[held], self.pair_order[held], self.pair_ngram[held]
+        segment, order = self.pair_segment[held], self.pair_order[held]
         weighted = self.pair_info[held]
-        per_stream = []
-        entries = []
-        overlaps: tuple[list, list, list] = ([], [], [])  # per stream: keys, clipped, cells
-        for stream in range(n_streams):
-            clipped = np.minimum(count, self.stream_counts[stream, held])
-            per_stream.append(
-                (_per_order(segment, order, clipped, n, big_n), _per_order(segment, order, clipped * weighted, n, big_n))
-            )
-            keep = clipped > 0
-            entries.append((stream * n + segment[keep], ngram[keep], clipped[keep], order[keep]))
-            for part, values in zip(
-                overlaps, (held[keep], clipped[keep], segment[keep] * big_n + order[keep] - 1), strict=True
-            ):
-                part.append(values)
+        clipped = np.minimum(count, self.stream_counts[:, held])  # streams x held pairs
+        per_stream = [
+            (_per_order(segment, order, part, n, big_n), _per_order(segment, order, part * weighted, n, big_n))
+            for part in clipped
+        ]
         matches = np.stack([m for m, _ in per_stream])  # streams x segments x N
         numerators = np.stack([i for _, i in per_stream])
         ref_lengths = np.where(self.present, self.lengths, -1)
-        classes = overlap_classes(*overlaps, n * big_n).reshape(n_streams, n, big_n)
+        classes = overlap_classes(clipped, segment * big_n + order - 1, n * big_n).reshape(n_streams, n, big_n)
         hyp_segments = [line_of(starts, lengths) for starts, _ in by_order]
         ngram_of = np.append(self.pair_ngram, -1)  # pair -> n-gram; pair -1 (absent) -> -1
         hyp_ngrams = [ngram_of[pairs] for _, pairs in by_order]
@@ -193,14 +183,19 @@ class PreparedReferences(References):
         chosen_matches = take(matches, best[None], 0)[0]
         chosen_info = take(numerators, best[None], 0)[0]
         ref_len = take(np.broadcast_to(ref_lengths[:, :, None], numerators.shape), best[None], 0)[0].sum(axis=1)
-        merged = tuple(np.concatenate(parts) for parts in zip(*entries, strict=True))
-        detail = PendingDetail(self, merged, (totals, ref_lengths, ties))
+        detail = PendingDetail(self, held, clipped, (totals, ref_lengths, ties))
         return chosen_matches, chosen_info, ref_len.astype(np.float64), detail
 
-    def detail(self, entries: tuple, nltk: tuple | None = None) -> Detail:
-        """The matches per n-gram restricted to the matched n-grams (their prefixes are matched too):
-        ``entries`` (row, n-gram, clipped count, order); NLTK's (denominators, reference lengths, ties)."""
-        rows, ngrams, clipped, orders = entries
+    def detail(self, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None) -> Detail:
+        """The matches per n-gram restricted to the matched n-grams (their prefixes are matched too),
+        of the ``held`` pairs clipped to ``clipped`` (1 x held for mteval, streams x held for NLTK,
+        with NLTK's (denominators, reference lengths, ties))."""
+        parts = []
+        for stream, counts in enumerate(clipped):
+            keep = held[counts > 0]
+            segment = self.pair_segment[keep] + stream * self.n_segments
+            parts.append((segment, self.pair_ngram[keep], counts[counts > 0], self.pair_order[keep]))
+        rows, ngrams, clipped, orders = (np.concatenate(column) for column in zip(*parts, strict=True))
         kept, local = np.unique(ngrams, return_inverse=True)
         index = np.full(self.size, -1, dtype=np.int64)  # n-gram -> its index in kept
         index[kept] = np.arange(len(kept))
@@ -235,12 +230,12 @@ class PendingDetail:
     """A system's ``Detail``, made on first use from what its rows were counted with: only
     resampling needs it, and making it costs more than the rows."""
 
-    def __init__(self, references: PreparedReferences, entries: tuple, nltk: tuple | None = None):
-        self._references, self._entries, self._nltk = references, entries, nltk
+    def __init__(self, references: PreparedReferences, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None):
+        self._references, self._held, self._clipped, self._nltk = references, held, clipped, nltk
 
     @cached_property
     def detail(self) -> Detail:
-        return self._references.detail(self._entries, self._nltk)
+        return self._references.detail(self._held, self._clipped, self._nltk)
 
 
 def _per_order(segment: np.ndarray, order: np.ndarray, values: np.ndarray, n: int, big_n: int) -> np.ndarray:

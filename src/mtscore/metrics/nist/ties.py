@@ -66,20 +66,15 @@ def _near_best(values: np.ndarray, axis: int, tie: np.ndarray) -> np.ndarray:
     return values >= best - tie * np.abs(best)
 
 
-def overlap_classes(keys: list[np.ndarray], clipped: list[np.ndarray], cells: list[np.ndarray], n_cells: int):
+def overlap_classes(clipped: np.ndarray, cells: np.ndarray, n_cells: int) -> np.ndarray:
     """Per stream and cell (segment * N + order - 1), the first stream whose clipped overlap with the
-    hypothesis is the same (same n-grams, same counts): ``keys`` (segment * size + n-gram, sorted),
-    ``clipped`` and ``cells`` of each stream's overlap entries. Shape streams x cells."""
-    n_streams = len(keys)
-    sizes = [np.bincount(c, minlength=n_cells) for c in cells]
+    hypothesis is the same (same n-grams, same counts): ``clipped`` (streams x n-grams the
+    hypotheses hold) and the cell of each of those n-grams. Shape streams x cells."""
+    n_streams = len(clipped)
     classes = np.tile(np.arange(n_streams)[:, None], (1, n_cells))
     for b in range(1, n_streams):
         for a in range(b):
-            same = np.zeros(len(keys[b]), dtype=bool)
-            if len(keys[a]):
-                at = np.minimum(np.searchsorted(keys[a], keys[b]), len(keys[a]) - 1)
-                same = (keys[a][at] == keys[b]) & (clipped[a][at] == clipped[b])
-            alike = (sizes[a] == sizes[b]) & (np.bincount(cells[b][same], minlength=n_cells) == sizes[b])
+            alike = np.bincount(cells[clipped[a] != clipped[b]], minlength=n_cells) == 0
             classes[b] = np.where(alike & (classes[b] == b), classes[a], classes[b])
     return classes
 
