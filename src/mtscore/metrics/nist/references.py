@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 
 import numpy as np
 
@@ -146,20 +147,21 @@ class PreparedReferences(References):
                 ref_len = np.where(self.n_present > 0, self.ref_words / np.maximum(self.n_present, 1), 0.0)
             detail = PendingDetail(self, held, clipped[None])
         else:
-            matches, info, ref_len, detail = self._nltk_rows(held, count, totals, lengths, by_order)
+            matches, info, ref_len, detail = self._nltk_rows(held, per_pair, totals, lengths, by_order)
         rows = np.hstack([matches, totals, info, lengths[:, None], ref_len[:, None]]).astype(np.float64)
         return rows, detail
 
-    def _nltk_rows(self, held, count, totals, lengths, by_order):
+    def _nltk_rows(self, held, per_pair, totals, lengths, by_order):
         """NLTK's rule: per segment and order, the reference with the best precision (then the
         larger information sum, then the longer reference) gives the numerator and reference length;
         near-ties are settled in NLTK's arithmetic (``ties``). ``held``: the pairs the hypotheses
-        hold (``count`` times each); ``by_order``: per order, each occurrence's start and pair."""
+        hold (``per_pair``: how often each pair occurs); ``by_order``: per order, each occurrence's
+        start and pair."""
         n, big_n = self.n_segments, self.max_order
         n_streams = self.present.shape[0]
         segment, order = self.pair_segment[held], self.pair_order[held]
         weighted = self.pair_info[held]
-        clipped = np.minimum(count, self.stream_counts[:, held])  # streams x held pairs
+        clipped = np.minimum(per_pair[held], self.stream_counts[:, held])  # streams x held pairs
         per_stream = [
             (_per_order(segment, order, part, n, big_n), _per_order(segment, order, part * weighted, n, big_n))
             for part in clipped
@@ -169,16 +171,20 @@ class PreparedReferences(References):
         ref_lengths = np.where(self.present, self.lengths, -1)
         classes = overlap_classes(clipped, segment * big_n + order - 1, n * big_n).reshape(n_streams, n, big_n)
         hyp_segments = [line_of(starts, lengths) for starts, _ in by_order]
-        ngram_of = np.append(self.pair_ngram, -1)  # pair -> n-gram; pair -1 (absent) -> -1
-        hyp_ngrams = [ngram_of[pairs] for _, pairs in by_order]
-        ref_counts = list(self.stream_counts)
-        ties = NltkTies(hyp_segments, hyp_ngrams, [self.max_keys] * n_streams, ref_counts, totals, ref_lengths, classes, self.size)
+        hyp_pairs = [pairs for _, pairs in by_order]
+        ties = NltkTies(
+            hyp_segments, hyp_pairs, self.pair_ngram, per_pair, self.stream_counts, totals, ref_lengths, classes
+        )
         best, unsure = choose_nltk(numerators, totals, ref_lengths, classes)
         cells = [(int(s), int(o) + 1) for s, o in zip(*np.nonzero(unsure), strict=True)]
         ties.prepare(cells)
-        for s, o in cells:
-            used = ties.used(s, o)
-            best[s, o - 1] = ties.decide(s, o, nltk_weights(self.prefix_counts[used], self.counts[used]))
+        used = [ties.used(s, o) for s, o in cells]
+        flat = np.fromiter(chain.from_iterable(used), dtype=np.int64)
+        weights = nltk_weights(self.prefix_counts[flat], self.counts[flat])  # all cells' at once
+        start = 0
+        for (s, o), ngrams in zip(cells, used, strict=True):
+            best[s, o - 1] = ties.decide(s, o, weights[start : start + len(ngrams)])
+            start += len(ngrams)
         take = np.take_along_axis
         chosen_matches = take(matches, best[None], 0)[0]
         chosen_info = take(numerators, best[None], 0)[0]
