@@ -44,20 +44,13 @@ class Ngrams:
         return np.concatenate(parts)
 
 
-def occurrences(
-    ids: np.ndarray,
-    lengths: np.ndarray,
-    max_order: int,
-    ngrams: Ngrams | None = None,
-    groups: np.ndarray | None = None,
-):
-    """The n-gram occurrences of token ids (lines of ``lengths``): per order, (start positions,
-    global ids). Without ``ngrams`` (references): the n-grams are numbered here and returned;
-    with it (hypotheses): ids looked up, -1 for n-grams (or tokens, id < 0) the references lack.
-    ``groups`` (the group of each line, >= 0): n-grams of different groups numbered apart."""
+def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, groups: np.ndarray | None = None):
+    """The n-grams of reference token ids (lines of ``lengths``), numbered here: per order, (start
+    positions, ids), and the numbering (``Ngrams``). ``groups`` (the group of each line, >= 0):
+    n-grams of different groups numbered apart."""
     positions = np.arange(len(ids))
     remaining = np.repeat(np.cumsum(lengths), lengths) - positions  # tokens to the line's end
-    vocab = ngrams.vocab if ngrams is not None else int(ids.max(initial=-1)) + 1
+    vocab = int(ids.max(initial=-1)) + 1
     keys_by_order: list[np.ndarray] = []
     found: list[tuple[np.ndarray, np.ndarray]] = []
     # Local id of the (n-1)-gram at each position; before unigrams, the position's group.
@@ -65,28 +58,40 @@ def occurrences(
     offset = 0
     for n in range(1, max_order + 1):
         starts = np.flatnonzero(remaining > n - 1) if n > 1 else positions
-        last = ids[starts + n - 1]
-        before = prefix[starts]
-        known = (last >= 0) & (before >= 0)
-        key = before * vocab + last
-        if ngrams is None:
-            distinct, local = unique_inverse(key)
-            keys_by_order.append(distinct)
-        else:  # only n-grams whose first n-1 tokens the references hold are looked up
-            distinct, local = ngrams.keys[n - 1], np.full(len(key), -1, dtype=np.int64)
-            asked = np.flatnonzero(known)
-            wanted = key[asked]
-            at = np.minimum(np.searchsorted(distinct, wanted), len(distinct) - 1)
-            hit = distinct[at] == wanted if len(distinct) else np.zeros(len(asked), dtype=bool)
-            local[asked[hit]] = at[hit]
+        distinct, local = unique_inverse(prefix[starts] * vocab + ids[starts + n - 1])
+        keys_by_order.append(distinct)
         prefix = np.full(len(ids), -1, dtype=np.int64)
         prefix[starts] = local
-        found.append((starts, np.where(local >= 0, local + offset, -1)))
+        found.append((starts, local + offset))
         offset += len(distinct)
-    if ngrams is None:
-        sizes = [len(k) for k in keys_by_order]
-        ngrams = Ngrams(keys_by_order, np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), vocab)
-    return found, ngrams
+    sizes = [len(k) for k in keys_by_order]
+    return found, Ngrams(keys_by_order, np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), vocab)
+
+
+def held_occurrences(ids: np.ndarray, lengths: np.ndarray, ngrams: Ngrams, groups: np.ndarray):
+    """Per order, (start positions, ids) of the n-grams of token ids (lines of ``lengths``; id < 0:
+    unknown) that ``ngrams`` (numbered with ``groups``) holds, in position order. Only n-grams
+    whose first n-1 tokens it holds are looked up, so each order looks up fewer."""
+    ends = np.repeat(np.cumsum(lengths), lengths)  # each position's line end
+    starts = np.flatnonzero(ids >= 0)
+    local = np.repeat(groups, lengths)[starts]  # before unigrams: the line's group
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for n in range(1, len(ngrams.keys) + 1):
+        if n > 1:
+            room = starts + n - 1 < ends[starts]
+            starts, local = starts[room], local[room]
+            last = ids[starts + n - 1]
+            known = last >= 0
+            starts, local, last = starts[known], local[known], last[known]
+        else:
+            last = ids[starts]
+        key = local * ngrams.vocab + last
+        distinct = ngrams.keys[n - 1]
+        at = np.minimum(np.searchsorted(distinct, key), max(len(distinct) - 1, 0))
+        hit = distinct[at] == key if len(distinct) else np.zeros(len(key), dtype=bool)
+        starts, local = starts[hit], at[hit]
+        found.append((starts, local + ngrams.offsets[n - 1]))
+    return found
 
 
 def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

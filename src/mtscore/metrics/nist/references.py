@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
-from .counting import LOG2, line_of, occurrences
+from .counting import LOG2, held_occurrences, line_of, occurrences
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
 
 
@@ -95,13 +95,13 @@ class PreparedReferences(References):
         # Each segment's distinct n-grams (pairs), numbered order by order within the segment, then
         # renumbered by (segment, n-gram); per pair, its count in each stream.
         segments = np.tile(np.arange(n_segments), n_streams)
-        in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, groups=segments)
+        in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
         local = np.concatenate([g for _, g in in_segment])
         line = np.concatenate([line_of(starts, line_lengths) for starts, _ in in_segment])
         pair_keys = np.zeros(self.pair_table.size, dtype=np.int64)
         pair_keys[local] = (line % n_segments) * size + gids
         by_key = np.argsort(pair_keys)
-        self.pair_of = np.full(len(by_key) + 1, -1)  # table entry -> pair; entry -1 (absent) -> -1
+        self.pair_of = np.empty_like(by_key)  # table entry -> pair
         self.pair_of[by_key] = np.arange(len(by_key))
         self.max_keys = pair_keys[by_key]  # per pair: segment * size + n-gram, ascending
         n_pairs = len(by_key)
@@ -124,9 +124,9 @@ class PreparedReferences(References):
         return digest.hexdigest()
 
     def _hypothesis_pairs(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, list]:
-        """Each hypothesis n-gram occurrence's pair (-1: its segment's references lack it), all
-        orders together; and per order, the (start, pair) of each occurrence, in position order."""
-        found, _ = occurrences(ids, lengths, self.max_order, self.pair_table, np.arange(len(lengths)))
+        """The pair of each hypothesis n-gram that its segment's references hold, all orders
+        together; and per order, the (start, pair) of each, in position order."""
+        found = held_occurrences(ids, lengths, self.pair_table, np.arange(len(lengths)))
         by_order = [(starts, self.pair_of[local]) for starts, local in found]
         return np.concatenate([pairs for _, pairs in by_order]), by_order
 
@@ -135,7 +135,7 @@ class PreparedReferences(References):
         and what ``Detail`` needs, made into one only when asked (resampling)."""
         n, big_n = self.n_segments, self.max_order
         pairs, by_order = self._hypothesis_pairs(ids, lengths)
-        per_pair = np.bincount(pairs[pairs >= 0], minlength=len(self.max_keys))
+        per_pair = np.bincount(pairs, minlength=len(self.max_keys))
         held = np.flatnonzero(per_pair)  # the pairs the hypotheses hold, by (segment, n-gram)
         count, segment, order = per_pair[held], self.pair_segment[held], self.pair_order[held]
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)

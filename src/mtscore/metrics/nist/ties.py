@@ -80,9 +80,9 @@ def overlap_classes(clipped: np.ndarray, cells: np.ndarray, n_cells: int) -> np.
 
 @dataclass
 class NltkTies:
-    """What settling an unsure cell needs: the hypotheses' n-grams per order in position order
-    (``hyp_segments`` ascending, ``hyp_pairs`` the (segment, n-gram) pair of each, -1 where the
-    segment's references lack it), per pair its n-gram (``pair_ngrams``, global ids), its count in
+    """What settling an unsure cell needs: the hypotheses' n-grams that their segment's references
+    hold, per order in position order (``hyp_segments`` ascending, ``hyp_pairs`` the (segment,
+    n-gram) pair of each), per pair its n-gram (``pair_ngrams``, global ids), its count in
     the hypothesis and in each reference stream (``stream_counts``, streams x pairs), the
     hypothesis n-grams per segment and order, the reference lengths (streams x segments, -1:
     missing), and the overlap classes (streams x segments x N)."""
@@ -135,7 +135,7 @@ class NltkTies:
             asked = np.zeros(len(self._totals), dtype=bool)
             asked[segments] = True
             hyp_segments, hyp_pairs = self.hyp_segments[order - 1], self.hyp_pairs[order - 1]
-            at = np.flatnonzero(asked[hyp_segments] & (hyp_pairs >= 0))
+            at = np.flatnonzero(asked[hyp_segments])
             _, first = np.unique(hyp_pairs[at], return_index=True)
             at = at[np.sort(first)]  # each pair's first occurrence, in position order
             pairs = hyp_pairs[at]
