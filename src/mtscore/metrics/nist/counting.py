@@ -113,9 +113,9 @@ def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ordered[first], inverse
 
 
-def line_of(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def position_lines(lengths: np.ndarray) -> np.ndarray:
     """The line (index) of each token position."""
-    return np.repeat(np.arange(len(lengths)), lengths)[starts]
+    return np.repeat(np.arange(len(lengths)), lengths)
 
 
 def pair_counts(rows: np.ndarray, cols: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
-from .counting import LOG2, held_occurrences, line_of, occurrences
+from .counting import LOG2, held_occurrences, occurrences, position_lines, unique_inverse
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
 
 
@@ -97,14 +97,13 @@ class PreparedReferences(References):
         segments = np.tile(np.arange(n_segments), n_streams)
         in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
         local = np.concatenate([g for _, g in in_segment])
-        line = np.concatenate([line_of(starts, line_lengths) for starts, _ in in_segment])
+        line = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])]
         pair_keys = np.zeros(self.pair_table.size, dtype=np.int64)
         pair_keys[local] = (line % n_segments) * size + gids
-        by_key = np.argsort(pair_keys)
-        self.pair_of = np.empty_like(by_key)  # table entry -> pair
-        self.pair_of[by_key] = np.arange(len(by_key))
-        self.max_keys = pair_keys[by_key]  # per pair: segment * size + n-gram, ascending
-        n_pairs = len(by_key)
+        # Per pair: segment * size + n-gram, ascending; and the pair of each table entry (the keys
+        # are distinct, so their inverse is their rank).
+        self.max_keys, self.pair_of = unique_inverse(pair_keys)
+        n_pairs = len(self.max_keys)
         per_stream = np.bincount(line // n_segments * n_pairs + self.pair_of[local], minlength=n_streams * n_pairs)
         self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
         self.max_counts = self.stream_counts.max(axis=0, initial=0)
@@ -170,7 +169,8 @@ class PreparedReferences(References):
         numerators = np.stack([i for _, i in per_stream])
         ref_lengths = np.where(self.present, self.lengths, -1)
         classes = overlap_classes(clipped, segment * big_n + order - 1, n * big_n).reshape(n_streams, n, big_n)
-        hyp_segments = [line_of(starts, lengths) for starts, _ in by_order]
+        lines = position_lines(lengths)
+        hyp_segments = [lines[starts] for starts, _ in by_order]
         hyp_pairs = [pairs for _, pairs in by_order]
         ties = NltkTies(
             hyp_segments, hyp_pairs, self.pair_ngram, per_pair, self.stream_counts, totals, ref_lengths, classes
