@@ -236,7 +236,9 @@ class PendingDetail:
     """A system's ``Detail``, made on first use from what its rows were counted with: only
     resampling needs it, and making it costs more than the rows."""
 
-    def __init__(self, references: PreparedReferences, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None):
+    def __init__(
+        self, references: PreparedReferences, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None
+    ):
         self._references, self._held, self._clipped, self._nltk = references, held, clipped, nltk
 
     @cached_property
