@@ -1,11 +1,12 @@
 """NIST's counts for a whole corpus at once: n-gram ids, reference counts, information weights, clipped matches.
 
 Every n-gram gets an id order by order: the id of an n-gram is the index of (id of its first n-1
-tokens, its last token) among the sorted distinct pairs of the references, so one ``np.unique``
-per order numbers all reference n-grams and a ``searchsorted`` finds a hypothesis's. Numbered
-within groups (a unigram's "prefix" is its segment), the same walk numbers each segment's distinct
-n-grams: a hypothesis finds its (segment, n-gram) pairs directly, in the small part of each table
-its segment holds, and counting is a ``bincount`` over those pairs, never a Counter per segment.
+tokens, its last token) among the sorted distinct pairs of the references, so one sort per order
+(``unique_inverse``) numbers all reference n-grams and a ``searchsorted`` finds a hypothesis's.
+Numbered within groups (a unigram's "prefix" is its segment), the same walk numbers each segment's
+distinct n-grams: a hypothesis finds its (segment, n-gram) pairs directly, only for n-grams whose
+first n-1 tokens it found, and counting is a ``bincount`` over those pairs, never a Counter per
+segment.
 """
 
 from __future__ import annotations
@@ -116,9 +117,3 @@ def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def position_lines(lengths: np.ndarray) -> np.ndarray:
     """The line (index) of each token position."""
     return np.repeat(np.arange(len(lengths)), lengths)
-
-
-def pair_counts(rows: np.ndarray, cols: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct (row, col) pairs, sorted, with their number of occurrences."""
-    packed, counts = np.unique(rows * width + cols, return_counts=True)
-    return packed // width, packed % width, counts
