@@ -98,17 +98,17 @@ class PreparedReferences(References):
         in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
         local = np.concatenate([g for _, g in in_segment])
         line = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])]
-        pair_keys = np.zeros(self.pair_table.size, dtype=np.int64)
-        pair_keys[local] = (line % n_segments) * size + gids
+        entry_keys = np.zeros(self.pair_table.size, dtype=np.int64)
+        entry_keys[local] = (line % n_segments) * size + gids
         # Per pair: segment * size + n-gram, ascending; and the pair of each table entry (the keys
         # are distinct, so their inverse is their rank).
-        self.max_keys, self.pair_of = unique_inverse(pair_keys)
-        n_pairs = len(self.max_keys)
+        self.pair_keys, self.pair_of = unique_inverse(entry_keys)
+        n_pairs = len(self.pair_keys)
         per_stream = np.bincount(line // n_segments * n_pairs + self.pair_of[local], minlength=n_streams * n_pairs)
         self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
         self.max_counts = self.stream_counts.max(axis=0, initial=0)
         self.sum_counts = self.stream_counts.sum(axis=0)
-        self.pair_segment, self.pair_ngram = np.divmod(self.max_keys, size)
+        self.pair_segment, self.pair_ngram = np.divmod(self.pair_keys, size)
         self.pair_order = self.ngrams.order_of(self.pair_ngram)
         self.pair_info = self.info[self.pair_ngram]
         self.ref_words = (lengths * present).sum(axis=0)
@@ -134,12 +134,12 @@ class PreparedReferences(References):
         and what ``Detail`` needs, made into one only when asked (resampling)."""
         n, big_n = self.n_segments, self.max_order
         pairs, by_order = self._hypothesis_pairs(ids, lengths)
-        per_pair = np.bincount(pairs, minlength=len(self.max_keys))
+        per_pair = np.bincount(pairs, minlength=len(self.pair_keys))
         held = np.flatnonzero(per_pair)  # the pairs the hypotheses hold, by (segment, n-gram)
-        count, segment, order = per_pair[held], self.pair_segment[held], self.pair_order[held]
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)
         if self.variant == "mteval":
-            clipped = np.minimum(count, self.max_counts[held])
+            segment, order = self.pair_segment[held], self.pair_order[held]
+            clipped = np.minimum(per_pair[held], self.max_counts[held])
             matches = _per_order(segment, order, clipped, n, big_n)
             info = _per_order(segment, order, clipped * self.pair_info[held], n, big_n)
             with np.errstate(divide="ignore", invalid="ignore"):
