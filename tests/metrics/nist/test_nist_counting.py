@@ -1,6 +1,7 @@
 """NIST's counting pieces against plain Python: the packed-sort ``unique_inverse`` equals
-``np.unique``, and a hypothesis finds exactly the n-grams its own group's references hold, under
-the ids the references were numbered with."""
+``np.unique``, n-grams numbered within groups rank by (group, order, id) without a sort, and a
+hypothesis finds exactly the n-grams its own group's references hold, under the ids the
+references were numbered with."""
 
 from __future__ import annotations
 
@@ -49,6 +50,9 @@ def test_hypotheses_find_their_groups_reference_ngrams(seed: int) -> None:
             key = (int(ref_groups[ref_line[start]]), n, tuple(ref_ids[start : start + n].tolist()))
             assert numbered.setdefault(key, ngram_id) == ngram_id
     assert len(set(numbered.values())) == len(numbered) == table.size
+    by_group = sorted(numbered, key=lambda key: (key[0], key[1], numbered[key]))
+    ranks = table.group_ranks(n_groups)
+    assert [ranks[numbered[key]] for key in by_group] == list(range(table.size))
     hyp_ids, hyp_lengths = _lines(rng, n_groups, 3, unknown=True)  # ids the references know, or -1
     held = held_occurrences(hyp_ids, hyp_lengths, table, np.arange(n_groups))
     bounds = np.concatenate([[0], np.cumsum(hyp_lengths)])

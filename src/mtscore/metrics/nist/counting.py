@@ -37,6 +37,21 @@ class Ngrams:
         """The order (1..max_order) of each global n-gram id."""
         return np.searchsorted(self.offsets, ids, side="right")
 
+    def group_ranks(self, n_groups: int) -> np.ndarray:
+        """Numbered with groups (``occurrences``): each id's rank in (group, order, id) order, by
+        counting, no sort. An order's ids ascend by group (its keys lead with its prefix's, the
+        first with its group), so an id's rank is where its (group, order) run starts plus its
+        place in that run."""
+        groups: list[np.ndarray] = []
+        for n, keys in enumerate(self.keys):
+            before = keys // self.vocab
+            groups.append(before if n == 0 else groups[-1][before])
+        sizes = np.stack([np.bincount(g, minlength=n_groups) for g in groups], axis=1)  # groups x orders
+        runs = (np.cumsum(sizes) - sizes.ravel()).reshape(sizes.shape)  # where each run starts
+        firsts = np.cumsum(sizes, axis=0) - sizes  # where each group starts within its order
+        ranks = [runs[g, n] + np.arange(len(g)) - firsts[g, n] for n, g in enumerate(groups)]
+        return np.concatenate(ranks) if ranks else np.zeros(0, dtype=np.int64)
+
     def prefixes(self) -> np.ndarray:
         """Each n-gram's prefix (its first n-1 tokens) as a global id; -1 for unigrams."""
         parts = [np.full(len(self.keys[0]), -1, dtype=np.int64)]

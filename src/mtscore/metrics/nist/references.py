@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
-from .counting import LOG2, held_occurrences, occurrences, position_lines, unique_inverse
+from .counting import LOG2, held_occurrences, occurrences, position_lines
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
 
 
@@ -98,12 +98,12 @@ class PreparedReferences(References):
         in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
         local = np.concatenate([g for _, g in in_segment])
         line = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])]
-        entry_keys = np.zeros(self.pair_table.size, dtype=np.int64)
-        entry_keys[local] = (line % n_segments) * size + gids
-        # Per pair: segment * size + n-gram, ascending; and the pair of each table entry (the keys
-        # are distinct, so their inverse is their rank).
-        self.pair_keys, self.pair_of = unique_inverse(entry_keys)
-        n_pairs = len(self.pair_keys)
+        # Ranked by (segment, order, n-gram), the pairs ascend by segment * size + n-gram: an
+        # order's n-gram ids, like its table's, ascend by prefix's then last token.
+        self.pair_of = self.pair_table.group_ranks(n_segments)  # table entry -> pair
+        n_pairs = len(self.pair_of)
+        self.pair_keys = np.zeros(n_pairs, dtype=np.int64)  # per pair: segment * size + n-gram
+        self.pair_keys[self.pair_of[local]] = (line % n_segments) * size + gids
         per_stream = np.bincount(line // n_segments * n_pairs + self.pair_of[local], minlength=n_streams * n_pairs)
         self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
         self.max_counts = self.stream_counts.max(axis=0, initial=0)
