@@ -103,8 +103,9 @@ class PreparedReferences(References):
         self.pair_of = self.pair_table.group_ranks(n_segments)  # table entry -> pair
         n_pairs = len(self.pair_of)
         self.pair_keys = np.zeros(n_pairs, dtype=np.int64)  # per pair: segment * size + n-gram
-        self.pair_keys[self.pair_of[local]] = (line % n_segments) * size + gids
-        per_stream = np.bincount(line // n_segments * n_pairs + self.pair_of[local], minlength=n_streams * n_pairs)
+        pair = self.pair_of[local]  # of each occurrence
+        self.pair_keys[pair] = (line % n_segments) * size + gids
+        per_stream = np.bincount(line // n_segments * n_pairs + pair, minlength=n_streams * n_pairs)
         self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
         self.max_counts = self.stream_counts.max(axis=0, initial=0)
         self.sum_counts = self.stream_counts.sum(axis=0)
