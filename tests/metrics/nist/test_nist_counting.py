@@ -1,7 +1,7 @@
 """NIST's counting pieces against plain Python: the packed-sort ``unique_inverse`` equals
-``np.unique``, n-grams numbered within groups rank by (group, order, id) without a sort, and a
-hypothesis finds exactly the n-grams its own group's references hold, under the ids the
-references were numbered with."""
+``np.unique``, n-grams numbered within groups rank by (group, order, id) without a sort and
+number again across groups as one group numbers them, and a hypothesis finds exactly the n-grams
+its own group's references hold, under the ids the references were numbered with."""
 
 from __future__ import annotations
 
@@ -51,8 +51,15 @@ def test_hypotheses_find_their_groups_reference_ngrams(seed: int) -> None:
             assert numbered.setdefault(key, ngram_id) == ngram_id
     assert len(set(numbered.values())) == len(numbered) == table.size
     by_group = sorted(numbered, key=lambda key: (key[0], key[1], numbered[key]))
-    ranks = table.group_ranks(n_groups)
+    ranks, groups = table.group_ranks(n_groups)
     assert [ranks[numbered[key]] for key in by_group] == list(range(table.size))
+    assert all(groups[ngram_id] == key[0] for key, ngram_id in numbered.items())
+    # Numbered again across groups: as one group numbers them.
+    corpus, corpus_ids = table.ungrouped()
+    one_group, alone = occurrences(ref_ids, ref_lengths, max_order, np.zeros(len(ref_lengths), dtype=np.int64))
+    assert [k.tolist() for k in corpus.keys] == [k.tolist() for k in alone.keys]
+    for (_, grouped), (_, ungrouped) in zip(found, one_group, strict=True):
+        assert corpus_ids[grouped].tolist() == ungrouped.tolist()
     hyp_ids, hyp_lengths = _lines(rng, n_groups, 3, unknown=True)  # ids the references know, or -1
     held = held_occurrences(hyp_ids, hyp_lengths, table, np.arange(n_groups))
     bounds = np.concatenate([[0], np.cumsum(hyp_lengths)])

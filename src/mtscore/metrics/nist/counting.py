@@ -37,11 +37,11 @@ class Ngrams:
         """The order (1..max_order) of each global n-gram id."""
         return np.searchsorted(self.offsets, ids, side="right")
 
-    def group_ranks(self, n_groups: int) -> np.ndarray:
+    def group_ranks(self, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
         """Numbered with groups (``occurrences``): each id's rank in (group, order, id) order, by
-        counting, no sort. An order's ids ascend by group (its keys lead with its prefix's, the
-        first with its group), so an id's rank is where its (group, order) run starts plus its
-        place in that run."""
+        counting, no sort, and its group. An order's ids ascend by group (its keys lead with its
+        prefix's, the first with its group), so an id's rank is where its (group, order) run
+        starts plus its place in that run."""
         groups: list[np.ndarray] = []
         for n, keys in enumerate(self.keys):
             before = keys // self.vocab
@@ -50,7 +50,24 @@ class Ngrams:
         runs = (np.cumsum(sizes) - sizes.ravel()).reshape(sizes.shape)  # where each run starts
         firsts = np.cumsum(sizes, axis=0) - sizes  # where each group starts within its order
         ranks = [runs[g, n] + np.arange(len(g)) - firsts[g, n] for n, g in enumerate(groups)]
-        return np.concatenate(ranks) if ranks else np.zeros(0, dtype=np.int64)
+        return np.concatenate(ranks), np.concatenate(groups)
+
+    def ungrouped(self) -> tuple[Ngrams, np.ndarray]:
+        """Numbered with groups: the same n-grams numbered across groups, as ``occurrences`` without
+        groups would number them, one sort per order of the distinct ones; and each id's id there."""
+        keys_by_order: list[np.ndarray] = []
+        ids: list[np.ndarray] = []
+        offset = 0
+        local = np.zeros(0, dtype=np.int64)  # the previous order's ids, within that order
+        for n, keys in enumerate(self.keys):
+            before = local[keys // self.vocab] if n else np.zeros(len(keys), dtype=np.int64)
+            distinct, local = unique_inverse(before * self.vocab + keys % self.vocab)
+            keys_by_order.append(distinct)
+            ids.append(local + offset)
+            offset += len(distinct)
+        sizes = [len(k) for k in keys_by_order]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        return Ngrams(keys_by_order, offsets, self.vocab), np.concatenate(ids)
 
     def prefixes(self) -> np.ndarray:
         """Each n-gram's prefix (its first n-1 tokens) as a global id; -1 for unigrams."""
@@ -60,7 +77,7 @@ class Ngrams:
         return np.concatenate(parts)
 
 
-def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, groups: np.ndarray | None = None):
+def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, groups: np.ndarray):
     """The n-grams of reference token ids (lines of ``lengths``), numbered here: per order, (start
     positions, ids), and the numbering (``Ngrams``). ``groups`` (the group of each line, >= 0):
     n-grams of different groups numbered apart."""
@@ -70,7 +87,7 @@ def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, groups: np
     keys_by_order: list[np.ndarray] = []
     found: list[tuple[np.ndarray, np.ndarray]] = []
     # Local id of the (n-1)-gram at each position; before unigrams, the position's group.
-    prefix = np.zeros(len(ids), dtype=np.int64) if groups is None else np.repeat(groups, lengths)
+    prefix = np.repeat(groups, lengths)
     offset = 0
     for n in range(1, max_order + 1):
         starts = np.flatnonzero(remaining > n - 1) if n > 1 else positions

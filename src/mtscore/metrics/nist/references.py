@@ -75,10 +75,28 @@ class PreparedReferences(References):
         self.lengths = lengths  # streams x segments (0 where missing)
         n_streams, n_segments = present.shape
         line_lengths = lengths.ravel()
-        found, self.ngrams = occurrences(ids, line_lengths, max_order)
+        # Each segment's distinct n-grams over its streams (pairs), numbered order by order within
+        # the segment; then the corpus's n-grams, numbered from the pairs. Ranked by (segment,
+        # order, n-gram), the pairs ascend by segment * size + n-gram (an order's n-gram ids, like
+        # its pairs', ascend by prefix's then last token): the order the rows sum in.
+        segments = np.tile(np.arange(n_segments), n_streams)
+        in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
+        self.ngrams, entry_ngram = self.pair_table.ungrouped()
         size = self.size = max(self.ngrams.size, 1)
-        gids = np.concatenate([g for _, g in found])
-        counts = np.bincount(gids, minlength=self.ngrams.size).astype(np.float64)
+        self.pair_of, entry_segment = self.pair_table.group_ranks(n_segments)  # table entry -> pair
+        n_pairs = len(self.pair_of)
+        self.pair_keys = np.empty(n_pairs, dtype=np.int64)  # per pair: segment * size + n-gram
+        self.pair_keys[self.pair_of] = entry_segment * size + entry_ngram
+        # Per pair, its count in each stream.
+        pair = self.pair_of[np.concatenate([local for _, local in in_segment])]  # of each occurrence
+        stream = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])] // n_segments
+        per_stream = np.bincount(stream * n_pairs + pair, minlength=n_streams * n_pairs)
+        self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
+        self.max_counts = self.stream_counts.max(axis=0, initial=0)
+        self.sum_counts = self.stream_counts.sum(axis=0)
+        self.pair_segment, self.pair_ngram = np.divmod(self.pair_keys, size)
+        # The information weights, from the corpus's counts.
+        counts = np.bincount(self.pair_ngram, weights=self.sum_counts, minlength=self.ngrams.size)
         self.total_words = int(lengths.sum())
         prefixes = self.prefixes = self.ngrams.prefixes()
         if variant == "mteval":
@@ -92,24 +110,6 @@ class PreparedReferences(References):
         prefix_counts = np.where(prefixes >= 0, counts[np.maximum(prefixes, 0)], float(self.total_words))
         self.info = information(counts, prefix_counts, variant)
         self.counts, self.prefix_counts = counts, prefix_counts  # NLTK's weights of near-ties
-        # Each segment's distinct n-grams (pairs), numbered order by order within the segment, then
-        # renumbered by (segment, n-gram); per pair, its count in each stream.
-        segments = np.tile(np.arange(n_segments), n_streams)
-        in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
-        local = np.concatenate([g for _, g in in_segment])
-        line = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])]
-        # Ranked by (segment, order, n-gram), the pairs ascend by segment * size + n-gram: an
-        # order's n-gram ids, like its table's, ascend by prefix's then last token.
-        self.pair_of = self.pair_table.group_ranks(n_segments)  # table entry -> pair
-        n_pairs = len(self.pair_of)
-        self.pair_keys = np.zeros(n_pairs, dtype=np.int64)  # per pair: segment * size + n-gram
-        pair = self.pair_of[local]  # of each occurrence
-        self.pair_keys[pair] = (line % n_segments) * size + gids
-        per_stream = np.bincount(line // n_segments * n_pairs + pair, minlength=n_streams * n_pairs)
-        self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
-        self.max_counts = self.stream_counts.max(axis=0, initial=0)
-        self.sum_counts = self.stream_counts.sum(axis=0)
-        self.pair_segment, self.pair_ngram = np.divmod(self.pair_keys, size)
         self.pair_order = self.ngrams.order_of(self.pair_ngram)
         self.pair_info = self.info[self.pair_ngram]
         self.ref_words = (lengths * present).sum(axis=0)
