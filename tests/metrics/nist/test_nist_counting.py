@@ -61,7 +61,7 @@ def test_hypotheses_find_their_groups_reference_ngrams(seed: int) -> None:
     for (_, grouped), (_, ungrouped) in zip(found, one_group, strict=True):
         assert corpus_ids[grouped].tolist() == ungrouped.tolist()
     hyp_ids, hyp_lengths = _lines(rng, n_groups, 3, unknown=True)  # ids the references know, or -1
-    held = held_occurrences(hyp_ids, hyp_lengths, table, np.arange(n_groups))
+    held = held_occurrences(hyp_ids, hyp_lengths, table, np.arange(n_groups), table.continuations())
     bounds = np.concatenate([[0], np.cumsum(hyp_lengths)])
     for n, (starts, ids) in enumerate(held, 1):
         expected = {}

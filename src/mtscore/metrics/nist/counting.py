@@ -69,6 +69,14 @@ class Ngrams:
         offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         return Ngrams(keys_by_order, offsets, self.vocab), np.concatenate(ids)
 
+    def continuations(self) -> list[np.ndarray]:
+        """Per order from 2 on, where each (n-1)-gram's continuations start among the n-grams (an
+        order's keys ascend by their prefix's id), and where the last ones end."""
+        return [
+            np.searchsorted(self.keys[n] // self.vocab, np.arange(len(self.keys[n - 1]) + 1))
+            for n in range(1, len(self.keys))
+        ]
+
     def prefixes(self) -> np.ndarray:
         """Each n-gram's prefix (its first n-1 tokens) as a global id; -1 for unigrams."""
         parts = [np.full(len(self.keys[0]), -1, dtype=np.int64)]
@@ -101,30 +109,46 @@ def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, groups: np
     return found, Ngrams(keys_by_order, np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), vocab)
 
 
-def held_occurrences(ids: np.ndarray, lengths: np.ndarray, ngrams: Ngrams, groups: np.ndarray):
+def held_occurrences(ids: np.ndarray, lengths: np.ndarray, ngrams: Ngrams, groups: np.ndarray, runs: list):
     """Per order, (start positions, ids) of the n-grams of token ids (lines of ``lengths``; id < 0:
     unknown) that ``ngrams`` (numbered with ``groups``) holds, in position order. Only n-grams
-    whose first n-1 tokens it holds are looked up, so each order looks up fewer."""
+    whose first n-1 tokens it holds are looked up, so each order looks up fewer; from bigrams on,
+    only among the continuations of their first n-1 tokens (``runs``: ``ngrams.continuations()``)."""
     ends = np.repeat(np.cumsum(lengths), lengths)  # each position's line end
     starts = np.flatnonzero(ids >= 0)
     local = np.repeat(groups, lengths)[starts]  # before unigrams: the line's group
     found: list[tuple[np.ndarray, np.ndarray]] = []
     for n in range(1, len(ngrams.keys) + 1):
+        distinct = ngrams.keys[n - 1]
         if n > 1:
             room = starts + n - 1 < ends[starts]
             starts, local = starts[room], local[room]
             last = ids[starts + n - 1]
             known = last >= 0
             starts, local, last = starts[known], local[known], last[known]
+            key = local * ngrams.vocab + last
+            first = runs[n - 2][local]
+            at = _lower_bound(distinct, key, first, runs[n - 2][local + 1] - first)
         else:
-            last = ids[starts]
-        key = local * ngrams.vocab + last
-        distinct = ngrams.keys[n - 1]
-        at = np.minimum(np.searchsorted(distinct, key), max(len(distinct) - 1, 0))
+            key = local * ngrams.vocab + ids[starts]
+            at = np.searchsorted(distinct, key)
+        at = np.minimum(at, max(len(distinct) - 1, 0))
         hit = distinct[at] == key if len(distinct) else np.zeros(len(key), dtype=bool)
         starts, local = starts[hit], at[hit]
         found.append((starts, local + ngrams.offsets[n - 1]))
     return found
+
+
+def _lower_bound(table: np.ndarray, keys: np.ndarray, first: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Where each key would go in the sorted ``table``, searched only in ``first`` .. ``first +
+    size`` (runs of a few entries: a few vectorised halvings beat ``searchsorted``'s long ones)."""
+    at = first.copy()
+    for _ in range(int(size.max(initial=0)).bit_length()):
+        half = size >> 1
+        beyond = (size > 0) & (table[np.minimum(at + half, len(table) - 1)] < keys)
+        at += beyond * (half + 1)
+        size = np.where(beyond, size - half - 1, half)
+    return at
 
 
 def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -81,6 +81,7 @@ class PreparedReferences(References):
         # its pairs', ascend by prefix's then last token): the order the rows sum in.
         segments = np.tile(np.arange(n_segments), n_streams)
         in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
+        self.pair_runs = self.pair_table.continuations()
         self.ngrams, entry_ngram = self.pair_table.ungrouped()
         size = self.size = max(self.ngrams.size, 1)
         self.pair_of, entry_segment = self.pair_table.group_ranks(n_segments)  # table entry -> pair
@@ -126,7 +127,7 @@ class PreparedReferences(References):
     def _hypothesis_pairs(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, list]:
         """The pair of each hypothesis n-gram that its segment's references hold, all orders
         together; and per order, the (start, pair) of each, in position order."""
-        found = held_occurrences(ids, lengths, self.pair_table, np.arange(len(lengths)))
+        found = held_occurrences(ids, lengths, self.pair_table, np.arange(len(lengths)), self.pair_runs)
         by_order = [(starts, self.pair_of[local]) for starts, local in found]
         return np.concatenate([pairs for _, pairs in by_order]), by_order
 
