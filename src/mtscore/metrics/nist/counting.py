@@ -72,10 +72,11 @@ class Ngrams:
     def continuations(self) -> list[np.ndarray]:
         """Per order from 2 on, where each (n-1)-gram's continuations start among the n-grams (an
         order's keys ascend by their prefix's id), and where the last ones end."""
-        return [
-            np.searchsorted(self.keys[n] // self.vocab, np.arange(len(self.keys[n - 1]) + 1))
-            for n in range(1, len(self.keys))
-        ]
+        runs = []
+        for n in range(1, len(self.keys)):
+            sizes = np.bincount(self.keys[n] // self.vocab, minlength=len(self.keys[n - 1]))
+            runs.append(np.concatenate([[0], np.cumsum(sizes)]))
+        return runs
 
     def prefixes(self) -> np.ndarray:
         """Each n-gram's prefix (its first n-1 tokens) as a global id; -1 for unigrams."""
