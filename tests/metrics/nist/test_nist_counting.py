@@ -20,6 +20,7 @@ from mtscore.metrics.nist.counting import held_occurrences, occurrences, unique_
         [3, 1, 3, 0, 1, 7, 7, 7],
         list(np.random.default_rng(2).integers(0, 50, 1000)),
         [1 << 60, 3, 1 << 60, 0],  # too wide to pack with positions: np.unique's way
+        list(np.random.default_rng(3).integers(0, 1 << 40, 1000)),  # sorted, packed with positions
     ],
 )
 def test_unique_inverse_is_numpys(keys: list[int]) -> None:
