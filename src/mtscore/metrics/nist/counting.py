@@ -1,12 +1,12 @@
 """NIST's counts for a whole corpus at once: n-gram ids, reference counts, information weights, clipped matches.
 
-Every n-gram gets an id order by order: the id of an n-gram is the index of (id of its first n-1
-tokens, its last token) among the sorted distinct pairs of the references, so one sort per order
-(``unique_inverse``) numbers all reference n-grams and a ``searchsorted`` finds a hypothesis's.
-Numbered within groups (a unigram's "prefix" is its segment), the same walk numbers each segment's
-distinct n-grams: a hypothesis finds its (segment, n-gram) pairs directly, only for n-grams whose
-first n-1 tokens it found, and counting is a ``bincount`` over those pairs, never a Counter per
-segment.
+Each segment's distinct n-grams (all its references together) are numbered order by order: an
+n-gram's id is the index of (its first n-1 tokens' id, its last token) among the sorted distinct
+such pairs, a unigram's "prefix" being its segment, so one sort per order (``unique_inverse``)
+numbers them all. The corpus's n-grams, whose counts give the information weights, are numbered
+again from those (``Ngrams.ungrouped``). A hypothesis n-gram is looked up in its segment's n-grams
+only when its first n-1 tokens were found there, and only among their continuations; counting is a
+``bincount`` over the (segment, n-gram) pairs found, never a Counter per segment.
 """
 
 from __future__ import annotations
