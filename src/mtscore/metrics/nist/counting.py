@@ -1,9 +1,12 @@
 """NIST's counts for a whole corpus at once: n-gram ids, reference counts, information weights, clipped matches.
 
-Every n-gram gets an id order by order: the id of an n-gram is the index of (id of its first n-1
-tokens, its last token) among the sorted distinct pairs of the references, so one ``np.unique``
-per order numbers all reference n-grams and a ``searchsorted`` finds a hypothesis's. Counting is
-``np.unique`` over packed (segment, n-gram) integers, never a Counter per segment.
+Each segment's distinct n-grams (all its references together) are numbered order by order: an
+n-gram's id is the index of (its first n-1 tokens' id, its last token) among the sorted distinct
+such pairs, a unigram's "prefix" being its segment, so one sort per order (``unique_inverse``)
+numbers them all. The corpus's n-grams, whose counts give the information weights, are numbered
+again from those (``Ngrams.ungrouped``). A hypothesis n-gram is looked up in its segment's n-grams
+only when its first n-1 tokens were found there, and only among their continuations; counting is a
+``bincount`` over the (segment, n-gram) pairs found, never a Counter per segment.
 """
 
 from __future__ import annotations
@@ -12,7 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...engine.backend import NUMPY
+
 LOG2 = np.log(2.0)
+_DENSE_KEYS = 4  # ``unique_inverse`` counts keys below this many per key instead of sorting them
 
 
 @dataclass
@@ -32,6 +38,47 @@ class Ngrams:
         """The order (1..max_order) of each global n-gram id."""
         return np.searchsorted(self.offsets, ids, side="right")
 
+    def group_ranks(self, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+        """Numbered with groups (``occurrences``): each id's rank in (group, order, id) order, by
+        counting, no sort, and its group. An order's ids ascend by group (its keys lead with its
+        prefix's, the first with its group), so an id's rank is where its (group, order) run
+        starts plus its place in that run."""
+        groups: list[np.ndarray] = []
+        for n, keys in enumerate(self.keys):
+            before = keys // self.vocab
+            groups.append(before if n == 0 else groups[-1][before])
+        sizes = np.stack([np.bincount(g, minlength=n_groups) for g in groups], axis=1)  # groups x orders
+        runs = (np.cumsum(sizes) - sizes.ravel()).reshape(sizes.shape)  # where each run starts
+        firsts = np.cumsum(sizes, axis=0) - sizes  # where each group starts within its order
+        ranks = [runs[g, n] + np.arange(len(g)) - firsts[g, n] for n, g in enumerate(groups)]
+        return np.concatenate(ranks), np.concatenate(groups)
+
+    def ungrouped(self) -> tuple[Ngrams, np.ndarray]:
+        """Numbered with groups: the same n-grams numbered across groups, as ``occurrences`` without
+        groups would number them, one sort per order of the distinct ones; and each id's id there."""
+        keys_by_order: list[np.ndarray] = []
+        ids: list[np.ndarray] = []
+        offset = 0
+        local = np.zeros(0, dtype=np.int64)  # the previous order's ids, within that order
+        for n, keys in enumerate(self.keys):
+            before = local[keys // self.vocab] if n else np.zeros(len(keys), dtype=np.int64)
+            distinct, local = unique_inverse(before * self.vocab + keys % self.vocab)
+            keys_by_order.append(distinct)
+            ids.append(local + offset)
+            offset += len(distinct)
+        sizes = [len(k) for k in keys_by_order]
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        return Ngrams(keys_by_order, offsets, self.vocab), np.concatenate(ids)
+
+    def continuations(self) -> list[np.ndarray]:
+        """Per order from 2 on, where each (n-1)-gram's continuations start among the n-grams (an
+        order's keys ascend by their prefix's id), and where the last ones end."""
+        runs = []
+        for n in range(1, len(self.keys)):
+            sizes = np.bincount(self.keys[n] // self.vocab, minlength=len(self.keys[n - 1]))
+            runs.append(np.concatenate([[0], np.cumsum(sizes)]))
+        return runs
+
     def prefixes(self) -> np.ndarray:
         """Each n-gram's prefix (its first n-1 tokens) as a global id; -1 for unigrams."""
         parts = [np.full(len(self.keys[0]), -1, dtype=np.int64)]
@@ -40,48 +87,96 @@ class Ngrams:
         return np.concatenate(parts)
 
 
-def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, ngrams: Ngrams | None = None):
-    """The n-gram occurrences of token ids (lines of ``lengths``): per order, (start positions,
-    global ids). Without ``ngrams`` (references): the n-grams are numbered here and returned;
-    with it (hypotheses): ids looked up, -1 for n-grams (or tokens, id < 0) the references lack."""
+def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, groups: np.ndarray):
+    """The n-grams of reference token ids (lines of ``lengths``), numbered here: per order, (start
+    positions, ids), and the numbering (``Ngrams``). ``groups`` (the group of each line, >= 0):
+    n-grams of different groups numbered apart."""
     positions = np.arange(len(ids))
     remaining = np.repeat(np.cumsum(lengths), lengths) - positions  # tokens to the line's end
-    vocab = ngrams.vocab if ngrams is not None else int(ids.max(initial=-1)) + 1
+    vocab = int(ids.max(initial=-1)) + 1
     keys_by_order: list[np.ndarray] = []
     found: list[tuple[np.ndarray, np.ndarray]] = []
-    prefix = np.zeros(len(ids), dtype=np.int64)  # local id of the (n-1)-gram at each position
+    # Local id of the (n-1)-gram at each position; before unigrams, the position's group.
+    prefix = np.repeat(groups, lengths)
     offset = 0
     for n in range(1, max_order + 1):
         starts = np.flatnonzero(remaining > n - 1) if n > 1 else positions
-        last = ids[starts + n - 1]
-        before = prefix[starts] if n > 1 else np.zeros(len(starts), dtype=np.int64)
-        known = (last >= 0) & (before >= 0)
-        key = before * vocab + last
-        if ngrams is None:
-            distinct, local = np.unique(key, return_inverse=True)
-            keys_by_order.append(distinct)
-        else:
-            distinct = ngrams.keys[n - 1]
-            local = np.searchsorted(distinct, key)
-            local[local == len(distinct)] = 0
-            known &= distinct[local] == key if len(distinct) else np.zeros(len(key), dtype=bool)
-            local = np.where(known, local, -1)
+        distinct, local = unique_inverse(prefix[starts] * vocab + ids[starts + n - 1])
+        keys_by_order.append(distinct)
         prefix = np.full(len(ids), -1, dtype=np.int64)
         prefix[starts] = local
-        found.append((starts, np.where(local >= 0, local + offset, -1)))
+        found.append((starts, local + offset))
         offset += len(distinct)
-    if ngrams is None:
-        sizes = [len(k) for k in keys_by_order]
-        ngrams = Ngrams(keys_by_order, np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), vocab)
-    return found, ngrams
+    sizes = [len(k) for k in keys_by_order]
+    return found, Ngrams(keys_by_order, np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), vocab)
 
 
-def line_of(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def held_occurrences(ids: np.ndarray, lengths: np.ndarray, ngrams: Ngrams, groups: np.ndarray, runs: list):
+    """Per order, (start positions, ids) of the n-grams of token ids (lines of ``lengths``; id < 0:
+    unknown) that ``ngrams`` (numbered with ``groups``) holds, in position order. Only n-grams
+    whose first n-1 tokens it holds are looked up, so each order looks up fewer; from bigrams on,
+    only among the continuations of their first n-1 tokens (``runs``: ``ngrams.continuations()``)."""
+    ends = np.repeat(np.cumsum(lengths), lengths)  # each position's line end
+    starts = np.flatnonzero(ids >= 0)
+    local = np.repeat(groups, lengths)[starts]  # before unigrams: the line's group
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for n in range(1, len(ngrams.keys) + 1):
+        distinct = ngrams.keys[n - 1]
+        if n > 1:
+            room = starts + n - 1 < ends[starts]
+            starts, local = starts[room], local[room]
+            last = ids[starts + n - 1]
+            known = last >= 0
+            starts, local, last = starts[known], local[known], last[known]
+            key = local * ngrams.vocab + last
+            first = runs[n - 2][local]
+            at = _lower_bound(distinct, key, first, runs[n - 2][local + 1] - first)
+        else:
+            key = local * ngrams.vocab + ids[starts]
+            at = np.searchsorted(distinct, key)
+        at = np.minimum(at, max(len(distinct) - 1, 0))
+        hit = distinct[at] == key if len(distinct) else np.zeros(len(key), dtype=bool)
+        starts, local = starts[hit], at[hit]
+        found.append((starts, local + ngrams.offsets[n - 1]))
+    return found
+
+
+def _lower_bound(table: np.ndarray, keys: np.ndarray, first: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Where each key would go in the sorted ``table``, searched only in ``first`` .. ``first +
+    size`` (runs of a few entries: a few vectorised halvings beat ``searchsorted``'s long ones)."""
+    at = first.copy()
+    for _ in range(int(size.max(initial=0)).bit_length()):
+        half = size >> 1
+        beyond = (size > 0) & (table[np.minimum(at + half, len(table) - 1)] < keys)
+        at += beyond * (half + 1)
+        size = np.where(beyond, size - half - 1, half)
+    return at
+
+
+def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` of non-negative int64 keys, by one sort of the keys
+    packed with their positions (several times faster than the argsort ``np.unique`` runs) when
+    both fit in 63 bits; without a sort when the keys are few (below 4 per key)."""
+    bits = max(len(keys) - 1, 1).bit_length()
+    largest = int(keys.max(initial=-1))
+    if 0 <= largest < _DENSE_KEYS * len(keys):  # a table of the keys 0..largest, which are there
+        there = np.bincount(keys, minlength=largest + 1) > 0
+        rank = np.cumsum(there) - 1
+        return np.flatnonzero(there), rank[keys]
+    if len(keys) == 0 or largest.bit_length() + bits > 63:
+        return np.unique(keys, return_inverse=True)
+    packed = keys << bits
+    packed |= np.arange(len(keys))
+    packed.sort()
+    ordered = packed >> bits
+    first = np.empty(len(keys), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[packed & ((1 << bits) - 1)] = NUMPY.group_numbers(first[1:])
+    return ordered[first], inverse
+
+
+def position_lines(lengths: np.ndarray) -> np.ndarray:
     """The line (index) of each token position."""
-    return np.repeat(np.arange(len(lengths)), lengths)[starts]
-
-
-def pair_counts(rows: np.ndarray, cols: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct (row, col) pairs, sorted, with their number of occurrences."""
-    packed, counts = np.unique(rows * width + cols, return_counts=True)
-    return packed // width, packed % width, counts
+    return np.repeat(np.arange(len(lengths)), lengths)

@@ -199,13 +199,13 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """Exact NIST of each resample (float64): the information weights recomputed from the
         resampled reference corpus, from the matches per n-gram that ``segment_statistics`` carries."""
-        detail = getattr(statistics, "detail", None)
-        if detail is None:
+        pending = getattr(statistics, "detail", None)  # a references.PendingDetail
+        if pending is None:
             raise BleuInputError(
                 "NIST resamples need the statistics of segment_statistics (they carry the matches per n-gram): "
                 "rows alone, sliced, merged or loaded, cannot be resampled exactly"
             )
-        return self.scores_of_sums(resampled_rows(np.asarray(statistics), detail, weights, self.max_order))
+        return self.scores_of_sums(resampled_rows(np.asarray(statistics), pending.detail, weights, self.max_order))
 
     def _signature(self, nrefs: int | str) -> Signature:
         return Signature(

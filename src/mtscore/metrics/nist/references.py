@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from itertools import pairwise
+from functools import cached_property
+from itertools import chain
 
 import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
-from .counting import LOG2, line_of, occurrences, pair_counts
+from .counting import LOG2, held_occurrences, occurrences, position_lines
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
 
 
@@ -59,7 +60,11 @@ class Detail:
 
 
 class PreparedReferences(References):
-    """Reference token ids counted over the whole corpus (each reference stream counts)."""
+    """Reference token ids counted over the whole corpus (each reference stream counts).
+
+    Besides the corpus's n-grams (``ngrams``, for the information weights), each segment's distinct
+    n-grams over all its streams are numbered ("pairs", ascending by (segment, n-gram): the order
+    the rows sum in) with their count in each stream; ``pair_table`` finds a hypothesis's pairs."""
 
     def __init__(self, tokens: TokenKeys, present: np.ndarray, max_order: int, variant: str, zero: TokenKeys):
         super().__init__(present)
@@ -68,12 +73,31 @@ class PreparedReferences(References):
         ids = tokens.expand(ids)  # the held (distinct) lines' ids as every line's
         lengths = tokens.line_lengths().reshape(present.shape)
         self.lengths = lengths  # streams x segments (0 where missing)
-        n_segments = present.shape[1]
-        found, self.ngrams = occurrences(ids, lengths.ravel(), max_order)
-        size = max(self.ngrams.size, 1)
-        stream_segment = np.concatenate([line_of(starts, lengths.ravel()) for starts, _ in found])
-        gids = np.concatenate([g for _, g in found])
-        counts = np.bincount(gids, minlength=self.ngrams.size).astype(np.float64)
+        n_streams, n_segments = present.shape
+        line_lengths = lengths.ravel()
+        # Each segment's distinct n-grams over its streams (pairs), numbered order by order within
+        # the segment; then the corpus's n-grams, numbered from the pairs. Ranked by (segment,
+        # order, n-gram), the pairs ascend by segment * size + n-gram (an order's n-gram ids, like
+        # its pairs', ascend by prefix's then last token): the order the rows sum in.
+        segments = np.tile(np.arange(n_segments), n_streams)
+        in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
+        self.pair_runs = self.pair_table.continuations()
+        self.ngrams, entry_ngram = self.pair_table.ungrouped()
+        size = self.size = max(self.ngrams.size, 1)
+        self.pair_of, entry_segment = self.pair_table.group_ranks(n_segments)  # table entry -> pair
+        n_pairs = len(self.pair_of)
+        self.pair_keys = np.empty(n_pairs, dtype=np.int64)  # per pair: segment * size + n-gram
+        self.pair_keys[self.pair_of] = entry_segment * size + entry_ngram
+        # Per pair, its count in each stream.
+        pair = self.pair_of[np.concatenate([local for _, local in in_segment])]  # of each occurrence
+        stream = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])] // n_segments
+        per_stream = np.bincount(stream * n_pairs + pair, minlength=n_streams * n_pairs)
+        self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
+        self.max_counts = self.stream_counts.max(axis=0, initial=0)
+        self.sum_counts = self.stream_counts.sum(axis=0)
+        self.pair_segment, self.pair_ngram = np.divmod(self.pair_keys, size)
+        # The information weights, from the corpus's counts.
+        counts = np.bincount(self.pair_ngram, weights=self.sum_counts, minlength=self.ngrams.size)
         self.total_words = int(lengths.sum())
         prefixes = self.prefixes = self.ngrams.prefixes()
         if variant == "mteval":
@@ -87,110 +111,109 @@ class PreparedReferences(References):
         prefix_counts = np.where(prefixes >= 0, counts[np.maximum(prefixes, 0)], float(self.total_words))
         self.info = information(counts, prefix_counts, variant)
         self.counts, self.prefix_counts = counts, prefix_counts  # NLTK's weights of near-ties
-        # Per (stream, segment): each n-gram's count; per segment: the largest and the sum over streams.
-        s_row, self.s_ngram, self.s_count = pair_counts(stream_segment, gids, size)
-        self.s_stream, self.s_segment = np.divmod(s_row, n_segments)
-        self.s_key = self.s_segment * size + self.s_ngram  # sorted within each stream
-        self.size = size
-        keys, where = np.unique(self.s_key, return_inverse=True)
-        most = np.zeros(len(keys), dtype=np.int64)
-        np.maximum.at(most, where, self.s_count)
-        total = np.bincount(where, weights=self.s_count, minlength=len(keys)).astype(np.int64)
-        self.max_keys, self.max_counts, self.sum_counts = keys, most, total
+        self.pair_order = self.ngrams.order_of(self.pair_ngram)
+        self.pair_info = self.info[self.pair_ngram]
         self.ref_words = (lengths * present).sum(axis=0)
         self.n_present = present.sum(axis=0)
+
+    @cached_property
+    def digest(self) -> str:
+        """Names this reference corpus (its n-grams and weights)."""
         digest = hashlib.blake2b(digest_size=12)
-        for part in (present, lengths, *self.ngrams.keys, self.info):
+        for part in (self.present, self.lengths, *self.ngrams.keys, self.info):
             digest.update(np.ascontiguousarray(part).tobytes())
-        self.digest = digest.hexdigest()  # names this reference corpus (its n-grams and weights)
+        return digest.hexdigest()
 
-    def _hypothesis_counts(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[tuple[np.ndarray, ...], list, list]:
-        """Distinct (segment, n-gram) of the hypotheses that the references hold, with counts; and
-        per order, the segment and n-gram id (-1: unknown) of each occurrence, in position order."""
-        found, _ = occurrences(ids, lengths, self.max_order, self.ngrams)
-        by_order = [line_of(starts, lengths) for starts, _ in found]
-        gids_by_order = [g for _, g in found]
-        segments, gids = np.concatenate(by_order), np.concatenate(gids_by_order)
-        known = gids >= 0
-        return pair_counts(segments[known], gids[known], self.size), by_order, gids_by_order
+    def _hypothesis_pairs(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, list]:
+        """The pair of each hypothesis n-gram that its segment's references hold, all orders
+        together; and per order, the (start, pair) of each, in position order."""
+        found = held_occurrences(ids, lengths, self.pair_table, np.arange(len(lengths)), self.pair_runs)
+        by_order = [(starts, self.pair_of[local]) for starts, local in found]
+        return np.concatenate([pairs for _, pairs in by_order]), by_order
 
-    def rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, Detail]:
-        """Per segment, the row of statistics of hypotheses (token ids, -1 unknown; ``lengths``)."""
+    def rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
+        """Per segment, the row of statistics of hypotheses (token ids, -1 unknown; ``lengths``),
+        and what ``Detail`` needs, made into one only when asked (resampling)."""
         n, big_n = self.n_segments, self.max_order
-        (segment, ngram, count), hyp_segments, hyp_ngrams = self._hypothesis_counts(ids, lengths)
-        order = self.ngrams.order_of(ngram)
+        pairs, by_order = self._hypothesis_pairs(ids, lengths)
+        per_pair = np.bincount(pairs, minlength=len(self.pair_keys))
+        held = np.flatnonzero(per_pair)  # the pairs the hypotheses hold, by (segment, n-gram)
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)
         if self.variant == "mteval":
-            clipped = np.minimum(count, _lookup(self.max_keys, self.max_counts, segment * self.size + ngram))
+            segment, order = self.pair_segment[held], self.pair_order[held]
+            clipped = np.minimum(per_pair[held], self.max_counts[held])
             matches = _per_order(segment, order, clipped, n, big_n)
-            info = _per_order(segment, order, clipped * self.info[ngram], n, big_n)
+            info = _per_order(segment, order, clipped * self.pair_info[held], n, big_n)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ref_len = np.where(self.n_present > 0, self.ref_words / np.maximum(self.n_present, 1), 0.0)
-            keep = clipped > 0
-            detail = self._detail(segment[keep], ngram[keep], clipped[keep], order[keep])
+            detail = PendingDetail(self, held, clipped[None])
         else:
-            occurrences_ = (hyp_segments, hyp_ngrams)
-            matches, info, ref_len, detail = self._nltk_rows(segment, ngram, count, order, totals, occurrences_)
+            matches, info, ref_len, detail = self._nltk_rows(held, per_pair, totals, lengths, by_order)
         rows = np.hstack([matches, totals, info, lengths[:, None], ref_len[:, None]]).astype(np.float64)
         return rows, detail
 
-    def _nltk_rows(self, segment, ngram, count, order, totals, hypotheses):
+    def _nltk_rows(self, held, per_pair, totals, lengths, by_order):
         """NLTK's rule: per segment and order, the reference with the best precision (then the
         larger information sum, then the longer reference) gives the numerator and reference length;
-        near-ties are settled in NLTK's arithmetic (``ties``). ``hypotheses``: per order, each
-        occurrence's segment and n-gram id, in position order."""
+        near-ties are settled in NLTK's arithmetic (``ties``). ``held``: the pairs the hypotheses
+        hold (``per_pair``: how often each pair occurs); ``by_order``: per order, each occurrence's
+        start and pair."""
         n, big_n = self.n_segments, self.max_order
         n_streams = self.present.shape[0]
-        keys = segment * self.size + ngram
-        bounds = np.searchsorted(self.s_stream, np.arange(n_streams + 1))  # s_* are sorted by stream
-        ref_keys = [self.s_key[a:b] for a, b in pairwise(bounds)]
-        ref_counts = [self.s_count[a:b] for a, b in pairwise(bounds)]
-        per_stream = []
-        entries = []
-        overlaps: tuple[list, list, list] = ([], [], [])  # per stream: keys, clipped, cells
-        for stream in range(n_streams):
-            clipped = np.minimum(count, _lookup(ref_keys[stream], ref_counts[stream], keys))
-            per_stream.append(
-                (
-                    _per_order(segment, order, clipped, n, big_n),
-                    _per_order(segment, order, clipped * self.info[ngram], n, big_n),
-                )
-            )
-            keep = clipped > 0
-            entries.append((stream * n + segment[keep], ngram[keep], clipped[keep], order[keep]))
-            for part, values in zip(
-                overlaps, (keys[keep], clipped[keep], segment[keep] * big_n + order[keep] - 1), strict=True
-            ):
-                part.append(values)
+        segment, order = self.pair_segment[held], self.pair_order[held]
+        weighted = self.pair_info[held]
+        clipped = np.minimum(per_pair[held], self.stream_counts[:, held])  # streams x held pairs
+        per_stream = [
+            (_per_order(segment, order, part, n, big_n), _per_order(segment, order, part * weighted, n, big_n))
+            for part in clipped
+        ]
         matches = np.stack([m for m, _ in per_stream])  # streams x segments x N
         numerators = np.stack([i for _, i in per_stream])
-        lengths = np.where(self.present, self.lengths, -1)
-        classes = overlap_classes(*overlaps, n * big_n).reshape(n_streams, n, big_n)
-        ties = NltkTies(hypotheses[0], hypotheses[1], ref_keys, ref_counts, totals, lengths, classes, self.size)
-        best, unsure = choose_nltk(numerators, totals, lengths, classes)
+        ref_lengths = np.where(self.present, self.lengths, -1)
+        classes = overlap_classes(clipped, segment * big_n + order - 1, n * big_n).reshape(n_streams, n, big_n)
+        lines = position_lines(lengths)
+        hyp_segments = [lines[starts] for starts, _ in by_order]
+        hyp_pairs = [pairs for _, pairs in by_order]
+        ties = NltkTies(
+            hyp_segments, hyp_pairs, self.pair_ngram, per_pair, self.stream_counts, totals, ref_lengths, classes
+        )
+        best, unsure = choose_nltk(numerators, totals, ref_lengths, classes)
         cells = [(int(s), int(o) + 1) for s, o in zip(*np.nonzero(unsure), strict=True)]
         ties.prepare(cells)
-        for s, o in cells:
-            used = ties.used(s, o)
-            best[s, o - 1] = ties.decide(s, o, nltk_weights(self.prefix_counts[used], self.counts[used]))
+        used = [ties.used(s, o) for s, o in cells]
+        flat = np.fromiter(chain.from_iterable(used), dtype=np.int64)
+        weights = nltk_weights(self.prefix_counts[flat], self.counts[flat])  # all cells' at once
+        start = 0
+        for (s, o), ngrams in zip(cells, used, strict=True):
+            best[s, o - 1] = ties.decide(s, o, weights[start : start + len(ngrams)])
+            start += len(ngrams)
         take = np.take_along_axis
         chosen_matches = take(matches, best[None], 0)[0]
         chosen_info = take(numerators, best[None], 0)[0]
-        ref_len = take(np.broadcast_to(lengths[:, :, None], numerators.shape), best[None], 0)[0].sum(axis=1)
-        rows, ngrams, clipped, orders = (np.concatenate(parts) for parts in zip(*entries, strict=True))
-        detail = self._detail(rows, ngrams, clipped, orders, totals, lengths, ties)
+        ref_len = take(np.broadcast_to(ref_lengths[:, :, None], numerators.shape), best[None], 0)[0].sum(axis=1)
+        detail = PendingDetail(self, held, clipped, (totals, ref_lengths, ties))
         return chosen_matches, chosen_info, ref_len.astype(np.float64), detail
 
-    def _detail(self, rows, ngrams, clipped, orders, denominators=None, ref_lengths=None, ties=None) -> Detail:
-        """The matches per n-gram restricted to the matched n-grams (their prefixes are matched too)."""
+    def detail(self, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None) -> Detail:
+        """The matches per n-gram restricted to the matched n-grams (their prefixes are matched too),
+        of the ``held`` pairs clipped to ``clipped`` (1 x held for mteval, streams x held for NLTK,
+        with NLTK's (denominators, reference lengths, ties))."""
+        parts = []
+        for stream, counts in enumerate(clipped):
+            keep = held[counts > 0]
+            segment = self.pair_segment[keep] + stream * self.n_segments
+            parts.append((segment, self.pair_ngram[keep], counts[counts > 0], self.pair_order[keep]))
+        rows, ngrams, clipped, orders = (np.concatenate(column) for column in zip(*parts, strict=True))
         kept, local = np.unique(ngrams, return_inverse=True)
-        prefixes = self.prefixes[kept]
-        kept_prefix = np.where(prefixes >= 0, np.searchsorted(kept, prefixes), -1)
+        index = np.full(self.size, -1, dtype=np.int64)  # n-gram -> its index in kept
+        index[kept] = np.arange(len(kept))
+        kept_prefix = index[np.maximum(self.prefixes[kept], 0)]
+        kept_prefix[self.prefixes[kept] < 0] = -1
         # The references' counts of the kept n-grams, per segment (summed over streams).
-        ref_segment, ref_ngram = np.divmod(self.max_keys, self.size)
-        at = np.searchsorted(kept, ref_ngram)
-        hit = (at < len(kept)) & (kept[np.minimum(at, len(kept) - 1)] == ref_ngram) if len(kept) else at < 0
+        at = index[self.pair_ngram]
+        hit = at >= 0
         by_ngram = np.argsort(at[hit], kind="stable")
+        denominators, ref_lengths, ties = (None, None, None) if nltk is None else nltk
         return Detail(
             self.variant,
             rows,
@@ -198,7 +221,7 @@ class PreparedReferences(References):
             clipped.astype(np.float64),
             orders,
             kept_prefix,
-            ref_segment[hit][by_ngram],
+            self.pair_segment[hit][by_ngram],
             at[hit][by_ngram],
             self.sum_counts[hit][by_ngram].astype(np.float64),
             self.ref_words.astype(np.float64),
@@ -211,12 +234,18 @@ class PreparedReferences(References):
         )
 
 
-def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """``values`` at each wanted key in the sorted ``keys``, 0 where absent."""
-    if len(keys) == 0:
-        return np.zeros(len(wanted), dtype=values.dtype)
-    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-    return np.where(keys[at] == wanted, values[at], 0)
+class PendingDetail:
+    """A system's ``Detail``, made on first use from what its rows were counted with: only
+    resampling needs it, and making it costs more than the rows."""
+
+    def __init__(
+        self, references: PreparedReferences, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None
+    ):
+        self._references, self._held, self._clipped, self._nltk = references, held, clipped, nltk
+
+    @cached_property
+    def detail(self) -> Detail:
+        return self._references.detail(self._held, self._clipped, self._nltk)
 
 
 def _per_order(segment: np.ndarray, order: np.ndarray, values: np.ndarray, n: int, big_n: int) -> np.ndarray:

@@ -23,7 +23,6 @@ differ) settles its own unsure cells with ``decide`` and its own weights, from t
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,44 +65,39 @@ def _near_best(values: np.ndarray, axis: int, tie: np.ndarray) -> np.ndarray:
     return values >= best - tie * np.abs(best)
 
 
-def overlap_classes(keys: list[np.ndarray], clipped: list[np.ndarray], cells: list[np.ndarray], n_cells: int):
+def overlap_classes(clipped: np.ndarray, cells: np.ndarray, n_cells: int) -> np.ndarray:
     """Per stream and cell (segment * N + order - 1), the first stream whose clipped overlap with the
-    hypothesis is the same (same n-grams, same counts): ``keys`` (segment * size + n-gram, sorted),
-    ``clipped`` and ``cells`` of each stream's overlap entries. Shape streams x cells."""
-    n_streams = len(keys)
-    sizes = [np.bincount(c, minlength=n_cells) for c in cells]
+    hypothesis is the same (same n-grams, same counts): ``clipped`` (streams x n-grams the
+    hypotheses hold) and the cell of each of those n-grams. Shape streams x cells."""
+    n_streams = len(clipped)
     classes = np.tile(np.arange(n_streams)[:, None], (1, n_cells))
     for b in range(1, n_streams):
         for a in range(b):
-            same = np.zeros(len(keys[b]), dtype=bool)
-            if len(keys[a]):
-                at = np.minimum(np.searchsorted(keys[a], keys[b]), len(keys[a]) - 1)
-                same = (keys[a][at] == keys[b]) & (clipped[a][at] == clipped[b])
-            alike = (sizes[a] == sizes[b]) & (np.bincount(cells[b][same], minlength=n_cells) == sizes[b])
+            alike = np.bincount(cells[clipped[a] != clipped[b]], minlength=n_cells) == 0
             classes[b] = np.where(alike & (classes[b] == b), classes[a], classes[b])
     return classes
 
 
 @dataclass
 class NltkTies:
-    """What settling an unsure cell needs: the hypotheses' n-gram ids per order in position order
-    (``hyp_segments`` ascending, ``hyp_ngrams`` global ids, -1 where the references lack one),
-    each stream's reference counts per (segment, n-gram) (``ref_keys`` sorted, segment * size +
-    n-gram), the hypothesis n-grams per segment and order, the reference lengths (streams x
-    segments, -1: missing), and the overlap classes (streams x segments x N)."""
+    """What settling an unsure cell needs: the hypotheses' n-grams that their segment's references
+    hold, per order in position order (``hyp_segments`` ascending, ``hyp_pairs`` the (segment,
+    n-gram) pair of each), per pair its n-gram (``pair_ngrams``, global ids), its count in
+    the hypothesis and in each reference stream (``stream_counts``, streams x pairs), the
+    hypothesis n-grams per segment and order, the reference lengths (streams x segments, -1:
+    missing), and the overlap classes (streams x segments x N)."""
 
     hyp_segments: list[np.ndarray]
-    hyp_ngrams: list[np.ndarray]
-    ref_keys: list[np.ndarray]
-    ref_counts: list[np.ndarray]
+    hyp_pairs: list[np.ndarray]
+    pair_ngrams: np.ndarray
+    hyp_counts: np.ndarray
+    stream_counts: np.ndarray
     totals: np.ndarray
     lengths: np.ndarray
     classes: np.ndarray
-    size: int
 
     def __post_init__(self) -> None:
         self._cells: dict[tuple[int, int], tuple[list[int], list[tuple[int, list[tuple[int, int]]]]]] = {}
-        self._bounds: dict[int, list[int]] = {}  # per order: where each segment's occurrences start
         self._lengths: list[list[int]] = self.lengths.tolist()
         self._totals: list[list[int]] = self.totals.tolist()
 
@@ -131,36 +125,30 @@ class NltkTies:
         return self._overlaps(segment, order)[0]
 
     def prepare(self, cells: list[tuple[int, int]]) -> None:
-        """Work out the overlaps of these (segment, order) cells together, one reference lookup per
-        stream: each stream's clipped overlap (n-gram, count) in the order of first occurrence in the
+        """Work out the overlaps of these (segment, order) cells together, order by order: each
+        present stream's clipped overlap (n-gram, count) in the order of first occurrence in the
         hypothesis, and the n-grams any of them overlaps (sorted). Kept: a resample asks for the
         same cells again under other weights."""
         todo = sorted({cell for cell in cells if cell not in self._cells})
-        if not todo:
-            return
-        hyps: list[Counter[int]] = []
-        wanted: list[int] = []
-        for segment, order in todo:
-            if order not in self._bounds:
-                starts = np.searchsorted(self.hyp_segments[order - 1], np.arange(len(self._totals) + 1))
-                self._bounds[order] = starts.tolist()
-            lo, hi = self._bounds[order][segment : segment + 2]
-            hyp = Counter(self.hyp_ngrams[order - 1][lo:hi].tolist())  # first occurrences first
-            hyp.pop(-1, None)  # n-grams no reference holds overlap nothing
-            hyps.append(hyp)
-            wanted.extend(segment * self.size + g for g in hyp)
-        keys = np.asarray(wanted, dtype=np.int64)
-        found = [_lookup(k, c, keys).tolist() for k, c in zip(self.ref_keys, self.ref_counts, strict=True)]
-        start = 0
-        for (segment, order), hyp in zip(todo, hyps, strict=True):
-            overlaps = []
-            for stream, counts in enumerate(found):
-                if self._lengths[stream][segment] >= 0:
-                    refs = counts[start : start + len(hyp)]
-                    clipped = [(g, min(h, r)) for (g, h), r in zip(hyp.items(), refs, strict=True)]
-                    overlaps.append((stream, [(g, c) for g, c in clipped if c > 0]))
-            start += len(hyp)
-            self._cells[segment, order] = (sorted({g for _, pairs in overlaps for g, _ in pairs}), overlaps)
+        for order in sorted({order for _, order in todo}):
+            segments = np.array([segment for segment, o in todo if o == order], dtype=np.int64)
+            asked = np.zeros(len(self._totals), dtype=bool)
+            asked[segments] = True
+            hyp_segments, hyp_pairs = self.hyp_segments[order - 1], self.hyp_pairs[order - 1]
+            at = np.flatnonzero(asked[hyp_segments])
+            _, first = np.unique(hyp_pairs[at], return_index=True)
+            at = at[np.sort(first)]  # each pair's first occurrence, in position order
+            pairs = hyp_pairs[at]
+            bounds = np.searchsorted(hyp_segments[at], np.append(segments, len(self._totals))).tolist()
+            ngrams = self.pair_ngrams[pairs].tolist()
+            clipped = np.minimum(self.hyp_counts[pairs], self.stream_counts[:, pairs]).tolist()
+            for segment, lo, hi in zip(segments.tolist(), bounds, bounds[1:], strict=False):
+                overlaps = [
+                    (stream, [(g, c) for g, c in zip(ngrams[lo:hi], clipped[stream][lo:hi], strict=True) if c > 0])
+                    for stream in range(len(clipped))
+                    if self._lengths[stream][segment] >= 0
+                ]
+                self._cells[segment, order] = (sorted({g for _, pairs in overlaps for g, _ in pairs}), overlaps)
 
     def _overlaps(self, segment: int, order: int) -> tuple[list[int], list[tuple[int, list[tuple[int, int]]]]]:
         """``prepare``'s overlaps of one cell."""
@@ -174,11 +162,3 @@ def nltk_weights(prefix_counts: np.ndarray, counts: np.ndarray) -> list[float]:
     from ``math.log`` in the last bit); the counts are whole numbers, so their float64 quotient is
     NLTK's integer true division."""
     return [math.log(ratio, 2) for ratio in (prefix_counts / counts).tolist()]
-
-
-def _lookup(keys: np.ndarray, values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """``values`` at each wanted key in the sorted ``keys``, 0 where absent."""
-    if len(keys) == 0:
-        return np.zeros(len(wanted), dtype=np.int64)
-    at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-    return np.where(keys[at] == wanted, values[at], 0)
