@@ -24,11 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
-_WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
-_FEW = 64  # pairs too few for a chunk of their own: each chunk costs a step per hypothesis token
-_BATCH_BUDGET = 1 << 23  # ... and per batch of chunks walked back together (128 MiB for VP and VN)
-_LOOKUP_WORDS = 3  # from this many words per reference, match vectors are looked up, not compared
-_PAD = -2  # padding, equal to no token id (ids are >= 0; hypothesis words no reference has may be -1)
+_BATCH_BUDGET = 1 << 23  # 64-bit words of VP (and of VN) per batch: bounds the memory of one batch
+_STEPS_KEPT = 1 << 20  # walk-back steps kept before they are counted
 
 
 class TooLong(ValueError):
@@ -78,8 +75,8 @@ def edit_counts(pairs: Pairs) -> np.ndarray:
     counts[:, DELETION] = np.where(n_hyp == 0, n_ref, 0)
     counts[:, INSERTION] = np.where(n_ref == 0, n_hyp, 0)
     both = np.flatnonzero((n_ref > 0) & (n_hyp > 0))
-    for batch in _batches(_chunks(both, n_ref, n_hyp), n_ref, n_hyp):
-        counts += _walk_back(middles, _Vertical(middles, batch), np.concatenate(batch))
+    for batch in _batches(both, n_ref, n_hyp):
+        counts[batch] += _walk_back(middles, _Vertical(middles, batch))
     return counts
 
 
@@ -91,7 +88,7 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
     middle_ref, middle_hyp = middles.ref[prefix:][:i], middles.hyp[prefix:][:j]
     steps = [HIT] * suffix
     if i and j:
-        vertical = _Vertical(middles, [np.zeros(1, dtype=np.int64)])
+        vertical = _Vertical(middles, np.zeros(1, dtype=np.int64))
         pair = np.zeros(1, dtype=np.int64)
 
         def rises(i: int, j: int) -> bool:
@@ -174,202 +171,172 @@ def _common_run(pairs: Pairs, most: np.ndarray, ref_at: np.ndarray, hyp_at: np.n
     return run
 
 
-def _chunks(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
-    """``pairs`` by reference length, cut so that each chunk's bit vectors stay in budget and its
-    widest reference has at most twice the words of its narrowest (unless fewer than ``_FEW``
-    pairs would be left); each chunk ordered by hypothesis length, longest first (the pairs still
-    going at row j are a prefix)."""
-    pairs = pairs[np.argsort(n_ref[pairs], kind="stable")]
-    words = (n_ref[pairs] + 63) // 64
-    chunks, start = [], 0
+def _batches(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
+    """``pairs`` by hypothesis length, cut where their bit vectors would pass ``_BATCH_BUDGET``
+    words (a pair alone may pass it): the steps of a batch are its longest hypothesis's, so
+    sorting keeps the short ones' batches short."""
+    pairs = pairs[np.argsort(n_hyp[pairs], kind="stable")]
+    words = (n_ref[pairs] + 63) >> 6
+    cost = np.cumsum(words * n_hyp[pairs] + words * (words + 1) // 2)  # as ``_Vertical`` lays them out
+    batches, start, before = [], 0, 0
     while start < len(pairs):
-        cost = np.cumsum(n_hyp[pairs[start:]] + 1) * np.maximum.accumulate(words[start:])
-        end = start + max(1, int(np.searchsorted(cost, _WORD_BUDGET, side="right")))
-        if len(pairs) - int(np.searchsorted(words, 2 * words[start], side="right")) >= _FEW:
-            end = min(end, int(np.searchsorted(words, 2 * words[start], side="right")))  # little padding
-        chunk = pairs[start:end]
-        chunks.append(chunk[np.argsort(-n_hyp[chunk], kind="stable")])
-        start = end
-    return chunks
-
-
-def _batches(chunks: list[np.ndarray], n_ref: np.ndarray, n_hyp: np.ndarray) -> list[list[np.ndarray]]:
-    """Consecutive chunks grouped while their bit vectors stay in budget together (one walk-back each)."""
-    batches: list[list[np.ndarray]] = []
-    total = _BATCH_BUDGET
-    for chunk in chunks:
-        cost = int((n_hyp[chunk] + 1).sum() * ((n_ref[chunk].max() + 63) // 64))
-        if total + cost > _BATCH_BUDGET:
-            batches.append([])
-            total = 0
-        batches[-1].append(chunk)
-        total += cost
+        end = max(start + 1, int(np.searchsorted(cost, before + _BATCH_BUDGET, side="right")))
+        batches.append(pairs[start:end])
+        start, before = end, int(cost[end - 1])
     return batches
 
 
-def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int, width: int) -> np.ndarray:
-    positions = np.arange(width)
-    inside = positions < lengths[:, None]
-    out = np.full((len(lengths), width), pad, dtype=np.int64)
-    out[inside] = flat[(starts[:, None] + positions)[inside]]
-    return out
-
-
 class _Vertical:
-    """``D[i][j] - D[i-1][j]`` of the middles of the pairs of some chunks, as the bit vectors of
-    Hyyrö's bit-parallel Levenshtein: per hypothesis position ``j`` and 64 reference positions,
-    VP (difference +1) and VN (-1). In a chunk (pairs ordered by hypothesis length, longest first),
-    row ``j`` keeps the pairs with ``n_hyp >= j``, the row of the chunk's ``p``-th pair at
-    ``start[chunk, j] + p * words``."""
+    """``D[i][j] - D[i-1][j]`` of the middles of ``pairs``, as the bit vectors of Hyyrö's
+    bit-parallel Levenshtein (rapidfuzz's): VP (difference +1) and VN (-1) of a *cell*, 64
+    reference positions of a pair (its word ``w``), per hypothesis position ``j``. A word needs
+    only the carry its lower word produces at the same column, so word ``w`` runs ``w`` steps
+    behind word 0: at step ``t`` every cell computes its column ``t - w`` at once, with the carry
+    of step ``t - 1``, and no word waits for another to settle. Cells are ordered by their last
+    step, latest first, so the cells still going at step ``t`` are a prefix: row ``t`` of VP and
+    VN (row 0: column 0) holds them from ``start[t]``, a cell at its ``place``."""
 
-    def __init__(self, middles: _Middles, chunks: list[np.ndarray]):
-        n_pairs, longest = len(middles.n_ref), int(middles.n_hyp.max())
-        self.start = np.zeros((len(chunks), longest + 1), dtype=np.int64)
-        self.chunk = np.zeros(n_pairs, dtype=np.int64)
-        self.offset = np.zeros(n_pairs, dtype=np.int64)
-        vps, vns, size = [], [], 0
-        for number, chunk in enumerate(chunks):
-            n_ref, n_hyp = middles.n_ref[chunk], middles.n_hyp[chunk]
-            words = int((n_ref.max() + 63) // 64)
-            ref = _padded(middles.ref, middles.ref_start[chunk], n_ref, _PAD, 64 * words)
-            hyp = _padded(middles.hyp, middles.hyp_start[chunk], n_hyp, _PAD, int(n_hyp.max()))
-            vp, vn, start = _columns(ref, hyp, n_ref, n_hyp)
-            self.start[number, : len(start)] = start + size
-            self.chunk[chunk], self.offset[chunk] = number, np.arange(len(chunk)) * words
-            vps.append(vp)
-            vns.append(vn)
-            size += len(vp)
-        self.vp, self.vn = np.concatenate(vps), np.concatenate(vns)
+    def __init__(self, middles: _Middles, pairs: np.ndarray):
+        self.pairs = pairs
+        n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
+        words = (n_ref + 63) >> 6
+        self.first = _starts(words)  # each pair's word 0 among the cells (pair by pair)
+        n_cells = int(words.sum())
+        cell_pair = np.repeat(np.arange(len(pairs)), words)
+        cell_word = np.arange(n_cells) - self.first[cell_pair]
+        last = n_hyp[cell_pair] + cell_word  # the step of the cell's last column
+        order = np.argsort(-last, kind="stable")
+        self.place = np.empty(n_cells, dtype=np.int64)
+        self.place[order] = np.arange(n_cells)
+        going = np.searchsorted(-last[order], -np.arange(int(last.max()) + 1), side="right")  # cells at step t
+        going[0] = n_cells
+        self.start = _starts(going)
+        self.vp = np.empty(int(going.sum()), dtype=np.uint64)
+        self.vn = np.empty_like(self.vp)
+        self.vp[:n_cells], self.vn[:n_cells] = ~np.uint64(0), 0  # column 0: D[i][0] = i
+        word = cell_word[order]
+        lower = np.where(word > 0, self.place[order - 1], n_cells)  # the cell of word w - 1 (none: word 0)
+        table, column_at, hyp_at = _match_vectors(middles, pairs, words, int(words.max()))
+        self._forward(going, word, lower, table, column_at, hyp_at[cell_pair[order]] - word)
+
+    def _forward(
+        self,
+        going: np.ndarray,
+        word: np.ndarray,
+        lower: np.ndarray,
+        table: np.ndarray,
+        column_at: np.ndarray,
+        hyp_at: np.ndarray,
+    ) -> None:
+        """Every step of Hyyrö's block algorithm; a cell not started (``t <= w``) keeps column 0.
+        The match vectors of a cell's column ``t - w`` start at ``column_at[hyp_at + t]``."""
+        vp_rows, vn_rows, start, widest = self.vp, self.vn, self.start, int(word.max()) + 1
+        carry_p = np.zeros(len(word) + 1, dtype=np.uint64)  # the horizontal differences each cell
+        carry_n = np.zeros_like(carry_p)  # passes up; the last, into word 0: D[0][j] - D[0][j-1] = 1
+        carry_p[-1] = 1
+        for t in range(1, len(going)):
+            k, row, before = int(going[t]), int(start[t]), int(start[t - 1])
+            vp, vn = vp_rows[before : before + k], vn_rows[before : before + k]
+            equal = table[column_at[hyp_at[:k] + t] + word[:k]]
+            hp_in, hn_in = carry_p[lower[:k]], carry_n[lower[:k]]
+            x = equal | hn_in
+            d0 = (((x & vp) + vp) ^ vp) | x | vn
+            hp = vn | ~(d0 | vp)
+            hn = d0 & vp
+            carry_p[:k], carry_n[:k] = hp >> 63, hn >> 63
+            hp = (hp << 1) | hp_in
+            hn = (hn << 1) | hn_in
+            vp_rows[row : row + k] = hn | ~(d0 | hp)
+            vn_rows[row : row + k] = hp & d0
+            if t < widest:
+                waiting = row + np.flatnonzero(word[:k] >= t)
+                vp_rows[waiting], vn_rows[waiting] = ~np.uint64(0), 0
+
+    def cells(self, pair: np.ndarray, i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The cell of reference position ``i`` (1 ..) of ``pair``: its place in a row, its word
+        ``w`` (column ``j`` is in row ``j + w``), and the bit of ``i``."""
+        above = i - 1
+        word = above >> 6
+        return self.place[self.first[pair] + word], word, (above & 63).astype(np.uint64)
 
     def rises(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether ``D[i][j] = D[i-1][j] + 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
-        return self._bit(self.vp, pair, i, j)
+        place, word, bit = self.cells(pair, i)
+        return ((self.vp[self.start[j + word] + place] >> bit) & 1).astype(bool)
 
     def falls(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Whether ``D[i][j] = D[i-1][j] - 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
-        return self._bit(self.vn, pair, i, j)
-
-    def _bit(self, vectors: np.ndarray, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        index = self.start[self.chunk[pair], j] + self.offset[pair] + ((i - 1) >> 6)
-        return ((vectors[index] >> ((i - 1) & 63).astype(np.uint64)) & 1).astype(bool)
+        """Whether ``D[i][j] = D[i-1][j] - 1`` (``1 <= i <= n_ref``, ``0 <= j <= n_hyp``) for ``pair``."""
+        place, word, bit = self.cells(pair, i)
+        return ((self.vn[self.start[j + word] + place] >> bit) & 1).astype(bool)
 
 
-def _columns(
-    ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray
+def _match_vectors(
+    middles: _Middles, pairs: np.ndarray, words: np.ndarray, widest: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One chunk's VP and VN, every row's concatenated, and where each row ``j >= 1`` starts.
-    Within a row, each word takes a carry (the horizontal difference at its lowest position) from
-    the word below it: the words are computed together, again while some carry changed."""
-    n_pairs, words = len(ref), ref.shape[1] // 64
-    # the words past a pair's reference hold values never read: their carries need not settle
-    needed = np.arange(1, words) < (n_ref[:, None] + 63) // 64
-    going = np.searchsorted(-n_hyp, -np.arange(hyp.shape[1] + 1), side="right")  # pairs with n_hyp >= j
-    sizes = going * words
-    sizes[0] = 0
-    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
-    vp_rows = np.empty(int(sizes.sum()), dtype=np.uint64)
-    vn_rows = np.empty_like(vp_rows)
-    # few words: comparing a row's positions is cheaper than building the lookup (measured on WMT22)
-    equal_rows = _matches(ref, hyp, going) if words >= _LOOKUP_WORDS else None
-    vp = np.full((n_pairs, words), ~np.uint64(0))  # column 0: D[i][0] = i
-    vn = np.zeros_like(vp)
-    carries = np.zeros((2, n_pairs, words), dtype=np.uint64)  # a first guess: the last row's
-    carries[0, :, 0] = 1  # into word 0: D[0][j] - D[0][j-1] = 1
-    for j in range(1, hyp.shape[1] + 1):
-        k = int(going[j])
-        vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
-        if equal_rows is None:
-            equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
-        else:
-            equal = equal_rows[start[j] : start[j] + k * words].reshape(k, words)
-        vp, vn = _next_column(equal, vp, vn, carries, needed)
-        vp_rows[start[j] : start[j] + k * words] = vp.ravel()
-        vn_rows[start[j] : start[j] + k * words] = vn.ravel()
-    return vp_rows, vn_rows, start
-
-
-def _matches(ref: np.ndarray, hyp: np.ndarray, going: np.ndarray) -> np.ndarray:
-    """Every row's match vectors (bit ``i`` of pair ``p``'s words at row ``j``: ``ref[p, i] ==
-    hyp[p, j - 1]``), laid out as the rows of VP: from each pair's reference positions per token
-    (Hyyrö's pattern-match vectors), looked up by the hypothesis token, never compared cell by cell."""
-    words = ref.shape[1] // 64
-    base = int(max(ref.max(initial=0), hyp.max(initial=0))) + 2  # tokens >= -1 (_PAD in no key)
-    pair, position = np.nonzero(ref != _PAD)
-    keys = pair * base + ref[pair, position] + 1  # (pair, token), with the word of the position
-    cells = keys * words + (position >> 6)
-    order = np.argsort(cells)
-    cells = cells[order]
+    """Hyyrö's pattern-match vectors: per pair and token of its reference, the pair's words with
+    bit ``i`` set where reference position ``i`` has that token, in ``table`` (between ``widest``
+    zero words before and after: no match); per hypothesis position, where its token's vectors
+    start (``column_at``); and per pair, ``hyp_at``: column ``j``'s entry is ``column_at[hyp_at + j]``
+    (from ``j = 1 - widest`` on, the entries before its own being no pair's or another pair's)."""
+    n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
+    ref_pair = np.repeat(np.arange(len(pairs)), n_ref)
+    position = np.arange(len(ref_pair)) - np.repeat(_starts(n_ref), n_ref)
+    tokens = middles.ref[np.repeat(middles.ref_start[pairs], n_ref) + position]
+    hyp_pair = np.repeat(np.arange(len(pairs)), n_hyp)
+    hyp_tokens = middles.hyp[np.repeat(middles.hyp_start[pairs] - _starts(n_hyp), n_hyp) + np.arange(len(hyp_pair))]
+    base = int(max(tokens.max(initial=0), hyp_tokens.max(initial=0))) + 2  # tokens >= -1
+    keys = ref_pair * base + tokens + 1
+    order = np.argsort(keys, kind="stable")  # by key, then position
+    keys = keys[order]
+    new = np.r_[True, keys[1:] != keys[:-1]]
+    unique = keys[new]
+    key_words = words[unique // base]
+    rows = widest + _starts(key_words)  # where each key's words start in the table
+    cells = rows[np.cumsum(new) - 1] + (position[order] >> 6)
     bits = np.left_shift(np.uint64(1), (position[order] & 63).astype(np.uint64))
     first = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
-    sums = np.add.reduceat(bits, first) if len(first) else bits  # distinct bits: the sum is the OR
-    cells = cells[first]
-    keys = cells // words  # sorted: each distinct key's row is the number of keys before it
-    new = np.r_[True, keys[1:] != keys[:-1]] if len(keys) else np.zeros(0, dtype=bool)
-    tokens, row_of_cell = keys[new], np.cumsum(new) - 1
-    vectors = np.zeros((len(tokens) + 1, words), dtype=np.uint64)  # the last: no match
-    vectors[row_of_cell, cells % words] = sums
-    rows = np.arange(1, hyp.shape[1] + 1)
-    counts = going[1:]
-    row_pair = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    wanted = row_pair * base + hyp[row_pair, np.repeat(rows, counts) - 1] + 1
-    found = np.minimum(np.searchsorted(tokens, wanted), len(tokens) - 1)
-    found = np.where(tokens[found] == wanted, found, len(tokens)) if len(tokens) else np.zeros_like(wanted)
-    return vectors[found].ravel()
+    table = np.zeros(2 * widest + int(key_words.sum()), dtype=np.uint64)
+    table[cells[first]] = np.add.reduceat(bits, first)  # distinct bits: the sum is the OR
+    wanted = hyp_pair * base + hyp_tokens + 1
+    found = np.minimum(np.searchsorted(unique, wanted), len(unique) - 1)
+    at = np.where(unique[found] == wanted, rows[found], 0)
+    column_at = np.concatenate([np.zeros(widest, dtype=np.int64), at])
+    return table, column_at, widest + _starts(n_hyp) - 1
 
 
-def _next_column(
-    equal: np.ndarray, vp: np.ndarray, vn: np.ndarray, carries: np.ndarray, needed: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """One step of Hyyrö's block algorithm (as rapidfuzz's) for every pair and word at once;
-    ``carries`` (the horizontal differences entering each word, +1 and -1; word 0's is fixed) start
-    as a guess and end as this row's wherever ``needed`` (words 1 .. of each pair's reference)."""
-    hp_in, hn_in = carries
-    while True:  # once when there is one word
-        x = equal | hn_in
-        d0 = (((x & vp) + vp) ^ vp) | x | vn
-        hp = vn | ~(d0 | vp)
-        hn = d0 & vp
-        if hp.shape[1] == 1:
-            break
-        hp_top, hn_top = hp[:, :-1] >> 63, hn[:, :-1] >> 63
-        if not (((hp_top != hp_in[:, 1:]) | (hn_top != hn_in[:, 1:])) & needed).any():
-            break
-        hp_in[:, 1:], hn_in[:, 1:] = hp_top, hn_top
-    hp = (hp << 1) | hp_in
-    hn = (hn << 1) | hn_in
-    return hn | ~(d0 | hp), hp & d0
-
-
-def _walk_back(middles: _Middles, vertical: _Vertical, pairs: np.ndarray) -> np.ndarray:
-    """rapidfuzz's backtrace of the middles of ``pairs``, all in step: [H, S, D, I] per pair."""
-    n_pairs = len(middles.n_ref)
-    live, i, j = pairs, middles.n_ref[pairs], middles.n_hyp[pairs]
-    # per live pair, fixed while it goes: where its rows start (flat, by j), its words, its tokens
-    width = vertical.start.shape[1]
-    starts = vertical.start.ravel()
-    row, offset = vertical.chunk[live] * width, vertical.offset[live]
-    ref_at, hyp_at = middles.ref_start[live] - 1, middles.hyp_start[live] - 1
-    steps, kinds = [], []
+def _walk_back(middles: _Middles, vertical: _Vertical) -> np.ndarray:
+    """rapidfuzz's backtrace of the middles of ``vertical.pairs``, all in step: [H, S, D, I] per pair."""
+    pairs = vertical.pairs
+    n_pairs = len(pairs)
+    live, i, j = np.arange(n_pairs), middles.n_ref[pairs], middles.n_hyp[pairs]
+    ref_at, hyp_at = middles.ref_start[pairs] - 1, middles.hyp_start[pairs] - 1
+    starts, vp, vn = vertical.start, vertical.vp, vertical.vn
+    counts = np.zeros(4 * n_pairs, dtype=np.int64)
+    steps: list[np.ndarray] = []
+    size = 0
     left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
     while live.size:
-        word = offset + ((i - 1) >> 6)
-        shift = ((i - 1) & 63).astype(np.uint64)
-        deletion = ((vertical.vp[starts[row + j] + word] >> shift) & 1).astype(bool)
-        falls = ((vertical.vn[starts[row + np.maximum(j - 1, 1)] + word] >> shift) & 1).astype(bool)
-        insertion = ~deletion & (j > 1) & falls
-        diagonal = ~deletion & ~insertion
+        place, word, bit = vertical.cells(live, i)
+        row = j + word
+        deletion = (vp[starts[row] + place] >> bit) & np.uint64(1)
+        falls = (vn[starts[row - 1] + place] >> bit) & np.uint64(1)  # column 0 never falls
+        insertion = ~deletion & falls
+        diagonal = (deletion | insertion) ^ np.uint64(1)
         differ = middles.ref[ref_at + i] != middles.hyp[hyp_at + j]
-        steps.append(live)
-        kinds.append(np.where(diagonal, differ.astype(np.int64), np.where(deletion, DELETION, INSERTION)))
-        i = i - (deletion | diagonal)
-        j = j - ~deletion
+        kind = (2 * deletion + 3 * insertion).astype(np.int64) + (diagonal.astype(bool) & differ)
+        steps.append(4 * live + kind)
+        size += len(live)
+        i = i - (deletion | diagonal).astype(np.int64)
+        j = j - (insertion | diagonal).astype(np.int64)
         going = (i > 0) & (j > 0)
         if not going.all():
             done = ~going
             left_i[live[done]], left_j[live[done]] = i[done], j[done]
-            live, i, j = live[going], i[going], j[going]
-            row, offset, ref_at, hyp_at = row[going], offset[going], ref_at[going], hyp_at[going]
-    counts = np.bincount(np.concatenate(steps) * 4 + np.concatenate(kinds), minlength=4 * n_pairs).reshape(n_pairs, 4)
+            live, i, j, ref_at, hyp_at = live[going], i[going], j[going], ref_at[going], hyp_at[going]
+        if size > _STEPS_KEPT or not live.size:  # the steps counted now and then: bounded memory
+            counts += np.bincount(np.concatenate(steps), minlength=4 * n_pairs)
+            steps, size = [], 0
+    counts = counts.reshape(n_pairs, 4)
     counts[:, DELETION] += left_i
     counts[:, INSERTION] += left_j
     return counts
