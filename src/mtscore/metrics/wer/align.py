@@ -94,8 +94,8 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
         def rises(i: int, j: int) -> bool:
             return bool(vertical.rises(pair, np.array([i]), np.array([j]))[0])
 
-        def falls(i: int, j: int) -> bool:
-            return bool(vertical.falls(pair, np.array([i]), np.array([j]))[0])
+        def fell(i: int, j: int) -> bool:
+            return bool(vertical.fell(pair, np.array([i]), np.array([j]))[0])
 
         while i and j:
             if rises(i, j):
@@ -103,7 +103,7 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
                 i -= 1
                 continue
             j -= 1
-            if j and falls(i, j):
+            if fell(i, j + 1):  # column 0 never falls
                 steps.append(INSERTION)
                 continue
             i -= 1
@@ -193,8 +193,9 @@ class _Vertical:
     only the carry its lower word produces at the same column, so word ``w`` runs ``w`` steps
     behind word 0: at step ``t`` every cell computes its column ``t - w`` at once, with the carry
     of step ``t - 1``, and no word waits for another to settle. Cells are ordered by their last
-    step, latest first, so the cells still going at step ``t`` are a prefix: row ``t`` of VP and
-    VN (row 0: column 0) holds them from ``start[t]``, a cell at its ``place``."""
+    step, latest first, so the cells still going at step ``t`` are a prefix: row ``t`` holds them
+    from ``start[t]``, a cell at its ``place``, as [VP of column ``t - w``, VN of column ``t - w - 1``]
+    (what the walk back reads at one cell; row 0: column 0's VP)."""
 
     def __init__(self, middles: _Middles, pairs: np.ndarray):
         self.pairs = pairs
@@ -208,12 +209,12 @@ class _Vertical:
         order = np.argsort(-last, kind="stable")
         self.place = np.empty(n_cells, dtype=np.int64)
         self.place[order] = np.arange(n_cells)
-        going = np.searchsorted(-last[order], -np.arange(int(last.max()) + 1), side="right")  # cells at step t
+        going = np.searchsorted(-last[order], -np.arange(int(last.max()) + 2), side="right")  # cells at step t
         going[0] = n_cells
         self.start = _starts(going)
-        self.vp = np.empty(int(going.sum()), dtype=np.uint64)
-        self.vn = np.empty_like(self.vp)
-        self.vp[:n_cells], self.vn[:n_cells] = ~np.uint64(0), 0  # column 0: D[i][0] = i
+        self.rows = np.empty((int(going.sum()), 2), dtype=np.uint64)
+        self.rows[:n_cells, 0] = ~np.uint64(0)  # column 0: D[i][0] = i
+        self.rows[n_cells : 2 * n_cells, 1] = 0
         word = cell_word[order]
         lower = np.where(word > 0, self.place[order - 1], n_cells)  # the cell of word w - 1 (none: word 0)
         table, column_at, hyp_at = _match_vectors(middles, pairs, words, int(words.max()))
@@ -230,13 +231,14 @@ class _Vertical:
     ) -> None:
         """Every step of Hyyrö's block algorithm; a cell not started (``t <= w``) keeps column 0.
         The match vectors of a cell's column ``t - w`` start at ``column_at[hyp_at + t]``."""
-        vp_rows, vn_rows, start, widest = self.vp, self.vn, self.start, int(word.max()) + 1
+        rows, start, widest = self.rows, self.start, int(word.max()) + 1
         carry_p = np.zeros(len(word) + 1, dtype=np.uint64)  # the horizontal differences each cell
         carry_n = np.zeros_like(carry_p)  # passes up; the last, into word 0: D[0][j] - D[0][j-1] = 1
         carry_p[-1] = 1
-        for t in range(1, len(going)):
-            k, row, before = int(going[t]), int(start[t]), int(start[t - 1])
-            vp, vn = vp_rows[before : before + k], vn_rows[before : before + k]
+        for t in range(1, len(going) - 1):
+            k, after = int(going[t]), int(going[t + 1])
+            row, before, ahead = int(start[t]), int(start[t - 1]), int(start[t + 1])
+            vp, vn = rows[before : before + k, 0], rows[row : row + k, 1]
             equal = table[column_at[hyp_at[:k] + t] + word[:k]]
             hp_in, hn_in = carry_p[lower[:k]], carry_n[lower[:k]]
             x = equal | hn_in
@@ -246,28 +248,25 @@ class _Vertical:
             carry_p[:k], carry_n[:k] = hp >> 63, hn >> 63
             hp = (hp << 1) | hp_in
             hn = (hn << 1) | hn_in
-            vp_rows[row : row + k] = hn | ~(d0 | hp)
-            vn_rows[row : row + k] = hp & d0
+            rows[row : row + k, 0] = hn | ~(d0 | hp)
+            rows[ahead : ahead + after, 1] = (hp & d0)[:after]
             if t < widest:
-                waiting = row + np.flatnonzero(word[:k] >= t)
-                vp_rows[waiting], vn_rows[waiting] = ~np.uint64(0), 0
+                waiting = np.flatnonzero(word[:k] >= t)
+                rows[row + waiting, 0], rows[ahead + waiting, 1] = ~np.uint64(0), 0
 
-    def cells(self, pair: np.ndarray, i: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The cell of reference position ``i`` (1 ..) of ``pair``: its place in a row, its word
-        ``w`` (column ``j`` is in row ``j + w``), and the bit of ``i``."""
+    def _bits(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         above = i - 1
         word = above >> 6
-        return self.place[self.first[pair] + word], word, (above & 63).astype(np.uint64)
+        cells = self.rows.take(self.start[j + word] + self.place[self.first[pair] + word], axis=0)
+        return ((cells >> (above & 63).astype(np.uint64)[:, None]) & np.uint64(1)).astype(bool)
 
     def rises(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether ``D[i][j] = D[i-1][j] + 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
-        place, word, bit = self.cells(pair, i)
-        return ((self.vp[self.start[j + word] + place] >> bit) & 1).astype(bool)
+        return self._bits(pair, i, j)[:, 0]
 
-    def falls(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Whether ``D[i][j] = D[i-1][j] - 1`` (``1 <= i <= n_ref``, ``0 <= j <= n_hyp``) for ``pair``."""
-        place, word, bit = self.cells(pair, i)
-        return ((self.vn[self.start[j + word] + place] >> bit) & 1).astype(bool)
+    def fell(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether ``D[i][j-1] = D[i-1][j-1] - 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
+        return self._bits(pair, i, j)[:, 1]
 
 
 def _match_vectors(
@@ -305,38 +304,44 @@ def _match_vectors(
 
 
 def _walk_back(middles: _Middles, vertical: _Vertical) -> np.ndarray:
-    """rapidfuzz's backtrace of the middles of ``vertical.pairs``, all in step: [H, S, D, I] per pair."""
+    """rapidfuzz's backtrace of the middles of ``vertical.pairs``, all in step: [H, S, D, I] per pair.
+    Only deletions and substitutions are counted: H + S + D and H + S + I are the middles' lengths."""
     pairs = vertical.pairs
     n_pairs = len(pairs)
-    live, i, j = np.arange(n_pairs), middles.n_ref[pairs], middles.n_hyp[pairs]
-    ref_at, hyp_at = middles.ref_start[pairs] - 1, middles.hyp_start[pairs] - 1
-    starts, vp, vn = vertical.start, vertical.vp, vertical.vn
-    counts = np.zeros(4 * n_pairs, dtype=np.int64)
+    n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
+    rows, starts, place, ref, hyp = vertical.rows, vertical.start, vertical.place, middles.ref, middles.hyp
+    # per pair still going: 3 x its number (+ 1: a deletion, + 2: a substitution), i, j, and where
+    # its tokens and its cells start: one array, so that the pairs done are dropped at once
+    state = np.stack([3 * np.arange(n_pairs), n_ref, n_hyp, middles.ref_start[pairs] - 1, middles.hyp_start[pairs] - 1, vertical.first])
+    tally = np.zeros(3 * n_pairs, dtype=np.int64)
     steps: list[np.ndarray] = []
     size = 0
-    left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
-    while live.size:
-        place, word, bit = vertical.cells(live, i)
-        row = j + word
-        deletion = (vp[starts[row] + place] >> bit) & np.uint64(1)
-        falls = (vn[starts[row - 1] + place] >> bit) & np.uint64(1)  # column 0 never falls
-        insertion = ~deletion & falls
-        diagonal = (deletion | insertion) ^ np.uint64(1)
-        differ = middles.ref[ref_at + i] != middles.hyp[hyp_at + j]
-        kind = (2 * deletion + 3 * insertion).astype(np.int64) + (diagonal.astype(bool) & differ)
-        steps.append(4 * live + kind)
-        size += len(live)
-        i = i - (deletion | diagonal).astype(np.int64)
-        j = j - (insertion | diagonal).astype(np.int64)
-        going = (i > 0) & (j > 0)
+    left_i = np.zeros(n_pairs, dtype=np.int64)
+    while state.shape[1]:
+        code, i, j, ref_at, hyp_at, first = state
+        above = i - 1
+        word = above >> 6
+        cells = rows.take(starts[j + word] + place[first + word], axis=0)  # faster than rows[...]
+        bits = ((cells >> (above & 63).astype(np.uint64)[:, None]) & np.uint64(1)).view(np.int64)
+        deletion, fell = bits[:, 0], bits[:, 1]  # column 0 never falls
+        diagonal = (deletion | fell) ^ 1
+        steps.append(code + deletion + 2 * (diagonal & (ref[ref_at + i] != hyp[hyp_at + j])))
+        size += len(code)
+        i += fell & (deletion ^ 1)  # an insertion keeps i
+        i -= 1
+        j += deletion
+        j -= 1
+        going = i * j
         if not going.all():
-            done = ~going
-            left_i[live[done]], left_j[live[done]] = i[done], j[done]
-            live, i, j, ref_at, hyp_at = live[going], i[going], j[going], ref_at[going], hyp_at[going]
-        if size > _STEPS_KEPT or not live.size:  # the steps counted now and then: bounded memory
-            counts += np.bincount(np.concatenate(steps), minlength=4 * n_pairs)
+            done = going == 0
+            left_i[code[done] // 3] = i[done]
+            state = state[:, ~done]
+        if size > _STEPS_KEPT or not state.shape[1]:  # the steps counted now and then: bounded memory
+            tally += np.bincount(np.concatenate(steps), minlength=3 * n_pairs)
             steps, size = [], 0
-    counts = counts.reshape(n_pairs, 4)
-    counts[:, DELETION] += left_i
-    counts[:, INSERTION] += left_j
+    counts = np.empty((n_pairs, 4), dtype=np.int64)
+    counts[:, DELETION] = tally[1::3] + left_i
+    counts[:, SUBSTITUTION] = tally[2::3]
+    counts[:, HIT] = n_ref - counts[:, SUBSTITUTION] - counts[:, DELETION]
+    counts[:, INSERTION] = n_hyp - counts[:, HIT] - counts[:, SUBSTITUTION]
     return counts
