@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine.keys import ranges
+
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
-_BATCH_BUDGET = 1 << 23  # 64-bit words of VP (and of VN) per batch: bounds the memory of one batch
+_BATCH_BUDGET = 1 << 22  # 8-byte words of memory per batch (32 MiB): 2 per cell and step (VP and VN) ...
+_TOKEN_WORDS = 4  # ... and about 4 per token (the working arrays of its match vectors)
 _STEPS_KEPT = 1 << 20  # walk-back steps kept before they are counted
 
 
@@ -46,13 +49,19 @@ class Pairs:
     ``ref_start[p]`` in ``ref`` (likewise its hypothesis)."""
 
     def __init__(self, ref: np.ndarray, n_ref: np.ndarray, hyp: np.ndarray, n_hyp: np.ndarray):
-        self.ref, self.n_ref, self.ref_start = np.asarray(ref, dtype=np.int64), n_ref, _starts(n_ref)
-        self.hyp, self.n_hyp, self.hyp_start = np.asarray(hyp, dtype=np.int64), n_hyp, _starts(n_hyp)
+        self.ref, self.n_ref, self.ref_start = _ids(ref), n_ref, _starts(n_ref)
+        self.hyp, self.n_hyp, self.hyp_start = _ids(hyp), n_hyp, _starts(n_hyp)
 
     @classmethod
     def of(cls, refs: list[np.ndarray], hyps: list[np.ndarray]) -> Pairs:
         """Pairs from one id array per reference and per hypothesis."""
         return cls(*_flat(refs), *_flat(hyps))
+
+
+def _ids(tokens: np.ndarray) -> np.ndarray:
+    """Token ids as a signed integer array: int32 ones (characters) kept, half the memory of int64."""
+    tokens = np.asarray(tokens)
+    return tokens if tokens.dtype in (np.int32, np.int64) else tokens.astype(np.int64)
 
 
 def _starts(lengths: np.ndarray) -> np.ndarray:
@@ -172,12 +181,13 @@ def _common_run(pairs: Pairs, most: np.ndarray, ref_at: np.ndarray, hyp_at: np.n
 
 
 def _batches(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
-    """``pairs`` by hypothesis length, cut where their bit vectors would pass ``_BATCH_BUDGET``
-    words (a pair alone may pass it): the steps of a batch are its longest hypothesis's, so
-    sorting keeps the short ones' batches short."""
+    """``pairs`` by hypothesis length, cut where a batch's memory would pass ``_BATCH_BUDGET``
+    (a pair alone may pass it): the steps of a batch are its longest hypothesis's, so sorting
+    keeps the short ones' batches short."""
     pairs = pairs[np.argsort(n_hyp[pairs], kind="stable")]
     words = (n_ref[pairs] + 63) >> 6
-    cost = np.cumsum(words * n_hyp[pairs] + words * (words + 1) // 2)  # as ``_Vertical`` lays them out
+    cells = words * n_hyp[pairs] + words * (words + 1) // 2  # cells and steps, as ``_Vertical`` lays them out
+    cost = np.cumsum(2 * cells + _TOKEN_WORDS * (n_ref[pairs] + n_hyp[pairs]))
     batches, start, before = [], 0, 0
     while start < len(pairs):
         end = max(start + 1, int(np.searchsorted(cost, before + _BATCH_BUDGET, side="right")))
@@ -276,30 +286,42 @@ def _match_vectors(
     bit ``i`` set where reference position ``i`` has that token, in ``table`` (between ``widest``
     zero words before and after: no match); per hypothesis position, where its token's vectors
     start (``column_at``); and per pair, ``hyp_at``: column ``j``'s entry is ``column_at[hyp_at + j]``
-    (from ``j = 1 - widest`` on, the entries before its own being no pair's or another pair's)."""
+    (from ``j = 1 - widest`` on, the entries before its own being no pair's or another pair's).
+    The working arrays, a few per token, are dropped as soon as done with."""
     n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
-    ref_pair = np.repeat(np.arange(len(pairs)), n_ref)
-    position = np.arange(len(ref_pair)) - np.repeat(_starts(n_ref), n_ref)
-    tokens = middles.ref[np.repeat(middles.ref_start[pairs], n_ref) + position]
-    hyp_pair = np.repeat(np.arange(len(pairs)), n_hyp)
-    hyp_tokens = middles.hyp[np.repeat(middles.hyp_start[pairs] - _starts(n_hyp), n_hyp) + np.arange(len(hyp_pair))]
+    tokens = middles.ref[ranges(middles.ref_start[pairs], n_ref)]
+    hyp_tokens = middles.hyp[ranges(middles.hyp_start[pairs], n_hyp)]
     base = int(max(tokens.max(initial=0), hyp_tokens.max(initial=0))) + 2  # tokens >= -1
-    keys = ref_pair * base + tokens + 1
+    keys = np.repeat(np.arange(len(pairs)) * base + 1, n_ref)  # (pair, token)
+    keys += tokens
+    del tokens
     order = np.argsort(keys, kind="stable")  # by key, then position
     keys = keys[order]
-    new = np.r_[True, keys[1:] != keys[:-1]]
+    position = ranges(np.zeros_like(n_ref), n_ref)[order]
+    del order
+    new = np.ones(len(keys), dtype=bool)
+    np.not_equal(keys[1:], keys[:-1], out=new[1:])
     unique = keys[new]
+    del keys
     key_words = words[unique // base]
     rows = widest + _starts(key_words)  # where each key's words start in the table
-    cells = rows[np.cumsum(new) - 1] + (position[order] >> 6)
-    bits = np.left_shift(np.uint64(1), (position[order] & 63).astype(np.uint64))
+    cells = np.cumsum(new)
+    del new
+    cells = rows[cells - 1]
+    cells += position >> 6
+    bits = np.left_shift(np.uint64(1), (position & 63).astype(np.uint64))
+    del position
     first = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
     table = np.zeros(2 * widest + int(key_words.sum()), dtype=np.uint64)
     table[cells[first]] = np.add.reduceat(bits, first)  # distinct bits: the sum is the OR
-    wanted = hyp_pair * base + hyp_tokens + 1
-    found = np.minimum(np.searchsorted(unique, wanted), len(unique) - 1)
-    at = np.where(unique[found] == wanted, rows[found], 0)
-    column_at = np.concatenate([np.zeros(widest, dtype=np.int64), at])
+    del cells, bits, first
+    wanted = np.repeat(np.arange(len(pairs)) * base + 1, n_hyp)
+    wanted += hyp_tokens
+    del hyp_tokens
+    found = np.searchsorted(unique, wanted)
+    np.minimum(found, len(unique) - 1, out=found)
+    column_at = np.zeros(widest + len(wanted), dtype=np.int64)
+    column_at[widest:] = np.where(unique[found] == wanted, rows[found], 0)
     return table, column_at, widest + _starts(n_hyp) - 1
 
 
