@@ -26,7 +26,8 @@ from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
 from ...errors import BleuInputError
-from .align import Tokens, align, ranges
+from ...engine.keys import ranges
+from .align import Tokens, align
 from .options import OPTIONS
 from .porter import stem
 from .wordnet import WordNet, find_wordnet
@@ -62,14 +63,16 @@ class METEORScore(SacrebleuFormat):
 
 class Lexicon:
     """Ids of words and of stems, each word's stem and each stem's synonyms: computed once per
-    word type and kept for every later call (stems and synonyms are what is slow)."""
+    word type, on first need (a word only ever matched exactly is never stemmed), and kept for
+    every later call (stems and synonyms are what is slow)."""
 
     def __init__(self, wordnet: WordNet | None):
         self.wordnet = wordnet
         self.words: dict[str, int] = {}
         self.stems: dict[str, int] = {}
+        self._word_names: list[str] = []
         self._stem_names: list[str] = []
-        self._stem_of: list[int] = []
+        self._stem_of = np.zeros(0, dtype=np.int64)  # word id -> stem id, -1: not stemmed yet
         self._related: dict[int, np.ndarray] = {}
 
     def ids(self, sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
@@ -77,7 +80,7 @@ class Lexicon:
         known = len(self.words)
         add = self.words.setdefault
         ids = np.array([add(word, len(self.words)) for words in sentences for word in words], dtype=np.int64)
-        self._stem_of += [self._stem_id(stem(word)) for word in itertools.islice(self.words, known, None)]
+        self._word_names += itertools.islice(self.words, known, None)
         return ids, np.array([len(words) for words in sentences], dtype=np.int64)
 
     def _stem_id(self, name: str) -> int:
@@ -86,9 +89,17 @@ class Lexicon:
             self._stem_names.append(name)
         return self.stems[name]
 
-    def stem_of(self) -> np.ndarray:
-        """Word id -> stem id."""
-        return np.array(self._stem_of, dtype=np.int64)
+    def stem_ids(self, word_ids: np.ndarray) -> np.ndarray:
+        """The stem id of each word id; the words never stemmed before are stemmed now."""
+        if len(self._stem_of) < len(self._word_names):
+            more = np.full(len(self._word_names) - len(self._stem_of), -1, dtype=np.int64)
+            self._stem_of = np.concatenate([self._stem_of, more])
+        wanted = np.zeros(len(self._stem_of), dtype=bool)
+        wanted[word_ids] = True
+        new = np.flatnonzero(wanted & (self._stem_of < 0))
+        names = self._word_names
+        self._stem_of[new] = [self._stem_id(stem(names[word])) for word in new.tolist()]
+        return self._stem_of[word_ids]
 
     def related(self, stem_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The stem ids of the WordNet synonyms of each stem (NLTK looks up stems), the stem itself
@@ -191,7 +202,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         ref_index = ref_index + np.repeat(offsets[streams], ref_lengths)
         ref = Tokens(np.repeat(pairs, ref_lengths), ref_place, ref_words[ref_index])
         related = self.lexicon.related if self.synonyms else None
-        matches, chunks = align(hyp, ref, self.lexicon.stem_of(), related, len(pairs))
+        matches, chunks = align(hyp, ref, self.lexicon.stem_ids, related, len(pairs))
         counts = np.stack([matches, chunks, hyp_lengths[segments], ref_lengths], axis=1)
         scores = np.full(prepared.present.shape, -np.inf)
         scores[streams, segments] = sentence_scores(counts, self.alpha, self.beta, self.gamma)

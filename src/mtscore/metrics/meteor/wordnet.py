@@ -45,6 +45,12 @@ DETACHMENTS = {
     "adv": (),
 }
 
+# The same rules by the last letter of their suffix: a word is tried only on those it may end with.
+_BY_LAST = {
+    part: {end[-1]: tuple(rule for rule in rules if rule[0][-1] == end[-1]) for end, _ in rules}
+    for part, rules in DETACHMENTS.items()
+}
+
 MISSING = (
     "METEOR's synonym stage needs the WordNet 3.0 database, which was not found{where}. "
     "Install it (Debian/Ubuntu: apt-get install wordnet-base; or NLTK: python -m nltk.downloader wordnet), "
@@ -166,8 +172,11 @@ class WordNet:
         if word in exceptions:
             forms = exceptions[word]
         else:
-            forms = [word[: len(word) - len(end)] + new for end, new in DETACHMENTS[part] if word.endswith(end)]
+            rules = _BY_LAST[part].get(word[-1:], ())
+            forms = [word[: len(word) - len(end)] + new for end, new in rules if word.endswith(end)]
         index = self.index(part)
+        if not forms:
+            return [word] if word in index else []
         return list(dict.fromkeys(form for form in [word, *forms] if form in index))
 
     def offsets(self, lemma: str, part: str) -> list[int]:
@@ -182,21 +191,20 @@ class WordNet:
         if part not in self._data:
             self._data[part] = self.read(f"data.{part}")
         data = self._data[part]
-        fields = data[offset : data.index(b"\n", offset)].split(b"|", 1)[0].decode("utf-8").split()
+        # offset, lex_filenum, ss_type, w_cnt (hex), then w_cnt (word, lex_id): only those are split off
+        fields = data[offset : data.index(b"\n", offset)].split(b" ", 4)
         count = int(fields[3], 16)
-        return [lemma_name(fields[4 + 2 * k]) for k in range(count)]
+        words = fields[4].split(b" ", 2 * count)[: 2 * count : 2]
+        return [lemma_name(word.decode("utf-8")) for word in words]
 
     def synonyms(self, word: str) -> frozenset[str]:
         """Lemma names without an underscore of all synsets of ``word`` (lowercased), as METEOR matches them."""
         if word not in self._synonyms:
             lower = word.lower()
-            names = {
-                name
-                for part in PARTS
-                for form in self.base_forms(lower, part)
-                for offset in self.offsets(form, part)
-                for name in self.lemma_names(part, offset)
-                if "_" not in name
-            }
-            self._synonyms[word] = frozenset(names)
+            names: set[str] = set()
+            for part in PARTS:
+                for form in self.base_forms(lower, part):
+                    for offset in self.offsets(form, part):
+                        names.update(self.lemma_names(part, offset))
+            self._synonyms[word] = frozenset(name for name in names if "_" not in name)
         return self._synonyms[word]
