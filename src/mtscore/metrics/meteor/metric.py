@@ -73,15 +73,17 @@ class Lexicon:
         self._word_names: list[str] = []
         self._stem_names: list[str] = []
         self._stem_of = np.zeros(0, dtype=np.int64)  # word id -> stem id, -1: not stemmed yet
-        self._related: dict[int, np.ndarray] = {}
+        self._related: dict[int, list[int]] = {}
 
     def ids(self, sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-        """The word ids of all sentences, flat, and each sentence's length."""
-        known = len(self.words)
-        add = self.words.setdefault
-        ids = np.array([add(word, len(self.words)) for words in sentences for word in words], dtype=np.int64)
-        self._word_names += itertools.islice(self.words, known, None)
-        return ids, np.array([len(words) for words in sentences], dtype=np.int64)
+        """The word ids of all sentences, flat, and each sentence's length (a loop over new words only)."""
+        words, flat = self.words, itertools.chain.from_iterable
+        lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        new = [word for word in dict.fromkeys(flat(sentences)) if word not in words]
+        words.update(zip(new, itertools.count(len(words))))
+        self._word_names += new
+        ids = np.fromiter(map(words.__getitem__, flat(sentences)), dtype=np.int64, count=int(lengths.sum()))
+        return ids, lengths
 
     def _stem_id(self, name: str) -> int:
         if name not in self.stems:
@@ -104,16 +106,17 @@ class Lexicon:
     def related(self, stem_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The stem ids of the WordNet synonyms of each stem (NLTK looks up stems), the stem itself
         left out: how many each has, and all of them concatenated."""
-        arrays = [self._synonyms_of(stem_id) for stem_id in stem_ids.tolist()]
-        counts = np.array([len(array) for array in arrays], dtype=np.int64)
-        return counts, np.concatenate([np.zeros(0, dtype=np.int64), *arrays])
+        cache = self._related
+        lists = [cache[i] if i in cache else self._synonyms_of(i) for i in stem_ids.tolist()]
+        counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        return counts, np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=int(counts.sum()))
 
-    def _synonyms_of(self, stem_id: int) -> np.ndarray:
-        if stem_id not in self._related:
-            assert self.wordnet is not None
-            name = self._stem_names[stem_id]
-            ids = {self._stem_id(synonym) for synonym in self.wordnet.synonyms(name) if synonym != name}
-            self._related[stem_id] = np.array(sorted(ids), dtype=np.int64)
+    def _synonyms_of(self, stem_id: int) -> list[int]:
+        assert self.wordnet is not None
+        name, stems = self._stem_names[stem_id], self.stems
+        synonyms = self.wordnet.synonyms(name)
+        ids = {stems[word] if word in stems else self._stem_id(word) for word in synonyms if word != name}
+        self._related[stem_id] = sorted(ids)
         return self._related[stem_id]
 
 

@@ -14,6 +14,7 @@ NLTK's data folders (``$NLTK_DATA``, ``~/nltk_data``, ... holding ``corpora/word
 
 from __future__ import annotations
 
+import mmap
 import os
 import sys
 import zipfile
@@ -92,6 +93,11 @@ class _FolderFiles:
     def __call__(self, name: str) -> bytes:
         return (self.location / name).read_bytes()
 
+    def mapped(self, name: str) -> mmap.mmap | bytes:
+        """The file mapped into memory, read only where it is looked at (a data file's few synsets)."""
+        with open(self.location / name, "rb") as handle:
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(handle.fileno()).st_size else b""
+
 
 class _ZipFiles:
     """The database's files in NLTK's ``wordnet.zip``, by base name."""
@@ -102,6 +108,8 @@ class _ZipFiles:
     def __call__(self, name: str) -> bytes:
         with zipfile.ZipFile(self.location) as archive:
             return archive.read(self.names[name])
+
+    mapped = __call__  # a zip's member is read whole
 
 
 def reader(location: Path) -> Callable[[str], bytes] | None:
@@ -149,8 +157,12 @@ class WordNet:
         self.read = read  # one of the database's files (``FILES``) by name, as bytes
         self._index: dict[str, dict[str, str]] = {}
         self._exceptions: dict[str, dict[str, list[str]]] = {}
-        self._data: dict[str, bytes] = {}
+        self._data: dict[str, mmap.mmap | bytes] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
+
+    def __getstate__(self) -> dict:
+        """Pickled without the data files (a mapped file does not pickle): mapped again when used."""
+        return {**self.__dict__, "_data": {}}
 
     def index(self, part: str) -> dict[str, str]:
         """Lemma -> its line of ``index.<part>`` (the license lines, which start with a space, left out)."""
@@ -189,13 +201,13 @@ class WordNet:
     def lemma_names(self, part: str, offset: int) -> list[str]:
         """The lemma names of the synset at ``offset`` of ``data.<part>``."""
         if part not in self._data:
-            self._data[part] = self.read(f"data.{part}")
+            self._data[part] = getattr(self.read, "mapped", self.read)(f"data.{part}")
         data = self._data[part]
         # offset, lex_filenum, ss_type, w_cnt (hex), then w_cnt (word, lex_id): only those are split off
-        fields = data[offset : data.index(b"\n", offset)].split(b" ", 4)
+        fields = data[offset : data.find(b"\n", offset)].decode("utf-8").split(" ", 4)
         count = int(fields[3], 16)
-        words = fields[4].split(b" ", 2 * count)[: 2 * count : 2]
-        return [lemma_name(word.decode("utf-8")) for word in words]
+        words = fields[4].split(" ", 2 * count)[: 2 * count : 2]
+        return [lemma_name(word) if word[-1] == ")" else word for word in words]
 
     def synonyms(self, word: str) -> frozenset[str]:
         """Lemma names without an underscore of all synsets of ``word`` (lowercased), as METEOR matches them."""
