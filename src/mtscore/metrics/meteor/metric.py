@@ -25,8 +25,8 @@ from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
-from ...errors import BleuInputError
 from ...engine.keys import ranges
+from ...errors import BleuInputError
 from .align import Tokens, align
 from .options import OPTIONS
 from .porter import stem

@@ -10,9 +10,10 @@ when ``j > 1`` and ``D[i][j-1] = D[i-1][j-1] - 1``; else the diagonal (a hit or 
 
 The vertical differences ``D[i][j] - D[i-1][j]`` (all the walk needs) are computed as rapidfuzz
 does, with Hyyrö's bit-parallel algorithm: one step per hypothesis token updates 64 reference
-positions per machine word, for every pair of a chunk at once (pairs of similar reference length;
-the pairs still going at a step are a prefix, longest hypothesis first). The bit vectors of every
-step are kept, and all pairs of a chunk are walked back in step.
+positions per machine word, for every word of every pair of a batch at once, each pair with its own
+number of words (no padding); word ``w`` runs ``w`` steps behind word 0, so that the carry it takes
+from the word below is always ready (``_Vertical``). The bit vectors of every step are kept, and all
+pairs of a batch are walked back in step. Batches (pairs by hypothesis length) bound the memory.
 
 From 4194304 middle cells (2048 x 2048; with 65 reference and 10 hypothesis tokens or more) rapidfuzz switches to
 Hirschberg's algorithm, which may choose another path among the shortest: such pairs are refused
@@ -334,7 +335,16 @@ def _walk_back(middles: _Middles, vertical: _Vertical) -> np.ndarray:
     rows, starts, place, ref, hyp = vertical.rows, vertical.start, vertical.place, middles.ref, middles.hyp
     # per pair still going: 3 x its number (+ 1: a deletion, + 2: a substitution), i, j, and where
     # its tokens and its cells start: one array, so that the pairs done are dropped at once
-    state = np.stack([3 * np.arange(n_pairs), n_ref, n_hyp, middles.ref_start[pairs] - 1, middles.hyp_start[pairs] - 1, vertical.first])
+    state = np.stack(
+        [
+            3 * np.arange(n_pairs),
+            n_ref,
+            n_hyp,
+            middles.ref_start[pairs] - 1,
+            middles.hyp_start[pairs] - 1,
+            vertical.first,
+        ]
+    )
     tally = np.zeros(3 * n_pairs, dtype=np.int64)
     steps: list[np.ndarray] = []
     size = 0
