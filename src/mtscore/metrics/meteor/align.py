@@ -87,11 +87,16 @@ def synonym_matches(hyp: Tokens, ref: Tokens, related: Related) -> tuple[np.ndar
     targets = flat[ranges(np.cumsum(counts)[which] - per_token, per_token)]
     hyp_of = np.repeat(np.arange(len(hyp.pair)), per_token)
     width = int(max(targets.max(initial=0), ref.word.max())) + 1
+    some_reference = np.zeros(width, dtype=bool)
+    some_reference[ref.word] = True
+    kept = some_reference[targets]  # the synonyms no reference token has, dropped before searching
+    hyp_of, targets = hyp_of[kept], targets[kept]
     wanted = hyp.pair[hyp_of].astype(np.int64) * width + targets
     offered = ref.pair.astype(np.int64) * width + ref.word
     order = np.argsort(offered, kind="stable")
-    low = np.searchsorted(offered[order], wanted, "left")
-    found = np.searchsorted(offered[order], wanted, "right") - low
+    offered = offered[order]
+    low = np.searchsorted(offered, wanted, "left")
+    found = np.searchsorted(offered, wanted, "right") - low
     edge_hyp, edge_ref = np.repeat(hyp_of, found), order[ranges(low, found)]
     # Hypothesis tokens last first, and for each its reference candidates last first.
     edges = np.lexsort((-ref.position[edge_ref], -hyp.position[edge_hyp], hyp.pair[edge_hyp]))
