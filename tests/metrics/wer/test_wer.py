@@ -138,12 +138,12 @@ def rapidfuzz_counts(ref: list[int], hyp: list[int]) -> list[int]:
     return tally
 
 
-@pytest.mark.parametrize("lookup_words", [1, 10**6])
-def test_match_vectors_looked_up_or_compared(monkeypatch, lookup_words):
-    """Match vectors looked up per token (Hyyrö's pattern-match vectors) or compared position by
-    position, whatever the reference's words (issue 13): rapidfuzz's counts either way, unknown
-    hypothesis tokens (-1) included."""
-    monkeypatch.setattr(align, "_LOOKUP_WORDS", lookup_words)
+@pytest.mark.parametrize("steps_kept", [1, 10**6])
+def test_match_vectors_looked_up_and_steps_counted(monkeypatch, steps_kept):
+    """Match vectors looked up per token (Hyyrö's pattern-match vectors) whatever the reference's
+    words (issue 13), and the walk-back's steps counted at every step or at the end: rapidfuzz's
+    counts either way, unknown hypothesis tokens (-1) included."""
+    monkeypatch.setattr(align, "_STEPS_KEPT", steps_kept)
     rng = np.random.default_rng(2)
     refs = [rng.integers(0, 4, size=int(n)) for n in rng.integers(0, 200, size=30)]
     hyps = [rng.integers(-1, 4, size=int(n)) for n in rng.integers(0, 200, size=30)]
@@ -152,8 +152,7 @@ def test_match_vectors_looked_up_or_compared(monkeypatch, lookup_words):
         assert row.tolist() == rapidfuzz_counts(list(ref), list(hyp))
 
 
-def test_long_pairs_in_many_chunks_and_batches(monkeypatch):
-    monkeypatch.setattr(align, "_WORD_BUDGET", 50)
+def test_long_pairs_in_many_batches(monkeypatch):
     monkeypatch.setattr(align, "_BATCH_BUDGET", 200)
     rng = np.random.default_rng(1)
     refs = [rng.integers(0, 3, size=int(n)) for n in rng.integers(0, 300, size=40)]

@@ -50,11 +50,10 @@ class CER(EditRate[CERScore]):
         return list(characters(line))
 
     def _ids(self, lines: Sequence[str], vocabulary: dict[str, int], add: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Code points, concatenated (one encoding of the whole text), and the stripped lengths."""
+        """Code points (int32: all fit), concatenated (one encoding of the whole text), and the stripped lengths."""
         stripped = [characters(line) for line in lines]
         lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
-        codes = np.frombuffer("".join(stripped).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        return codes.astype(np.int64), lengths
+        return np.frombuffer("".join(stripped).encode("utf-32-le", "surrogatepass"), dtype="<i4"), lengths
 
     def _score(self, statistics: np.ndarray, references: EditReferences | None) -> CERScore:
         h, s, d, i = self._sums(statistics)

@@ -18,6 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...engine.keys import ranges
+
 # Stem ids -> (how many synonyms each has, their stem ids concatenated), each stem itself left out.
 Related = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -82,14 +84,19 @@ def synonym_matches(hyp: Tokens, ref: Tokens, related: Related) -> tuple[np.ndar
     stems, which = np.unique(hyp.word, return_inverse=True)
     counts, flat = related(stems)
     per_token = counts[which]
-    targets = flat[ranges(np.concatenate(([0], np.cumsum(counts)[:-1]))[which], per_token)]
+    targets = flat[ranges(np.cumsum(counts)[which] - per_token, per_token)]
     hyp_of = np.repeat(np.arange(len(hyp.pair)), per_token)
     width = int(max(targets.max(initial=0), ref.word.max())) + 1
+    some_reference = np.zeros(width, dtype=bool)
+    some_reference[ref.word] = True
+    kept = some_reference[targets]  # the synonyms no reference token has, dropped before searching
+    hyp_of, targets = hyp_of[kept], targets[kept]
     wanted = hyp.pair[hyp_of].astype(np.int64) * width + targets
     offered = ref.pair.astype(np.int64) * width + ref.word
     order = np.argsort(offered, kind="stable")
-    low = np.searchsorted(offered[order], wanted, "left")
-    found = np.searchsorted(offered[order], wanted, "right") - low
+    offered = offered[order]
+    low = np.searchsorted(offered, wanted, "left")
+    found = np.searchsorted(offered, wanted, "right") - low
     edge_hyp, edge_ref = np.repeat(hyp_of, found), order[ranges(low, found)]
     # Hypothesis tokens last first, and for each its reference candidates last first.
     edges = np.lexsort((-ref.position[edge_ref], -hyp.position[edge_hyp], hyp.pair[edge_hyp]))
@@ -104,25 +111,20 @@ def synonym_matches(hyp: Tokens, ref: Tokens, related: Related) -> tuple[np.ndar
     return np.array(hyp_matched, dtype=np.int64), np.array(ref_matched, dtype=np.int64)
 
 
-def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """The concatenated ranges ``starts[k] .. starts[k] + counts[k] - 1``."""
-    ends = np.cumsum(counts)
-    return np.repeat(starts - (ends - counts), counts) + np.arange(int(ends[-1]) if len(ends) else 0)
-
-
 def align(
     hyp: Tokens,
     ref: Tokens,
-    stem_of: np.ndarray,
+    stem_ids: Callable[[np.ndarray], np.ndarray],
     related: Related | None,
     n_pairs: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per pair the number of matched words and of chunks (0 without matches); ``stem_of`` maps a
-    word id to its stem id, ``related`` gives stems' synonyms (``None``: no third stage)."""
+    """Per pair the number of matched words and of chunks (0 without matches); ``stem_ids`` maps
+    word ids to stem ids (asked only for the words left after the exact stage), ``related`` gives
+    stems' synonyms (``None``: no third stage)."""
     h_exact, r_exact = pair_up(hyp, ref, hyp.word, ref.word)
     hyp_left, ref_left = _unmatched(hyp, h_exact), _unmatched(ref, r_exact)
-    hyp_left = Tokens(hyp_left.pair, hyp_left.position, stem_of[hyp_left.word])
-    ref_left = Tokens(ref_left.pair, ref_left.position, stem_of[ref_left.word])
+    hyp_left = Tokens(hyp_left.pair, hyp_left.position, stem_ids(hyp_left.word))
+    ref_left = Tokens(ref_left.pair, ref_left.position, stem_ids(ref_left.word))
     h_stem, r_stem = pair_up(hyp_left, ref_left, hyp_left.word, ref_left.word)
     pairs = [hyp.pair[h_exact], hyp_left.pair[h_stem]]
     hyp_positions = [hyp.position[h_exact], hyp_left.position[h_stem]]

@@ -25,8 +25,9 @@ from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
+from ...engine.keys import ranges
 from ...errors import BleuInputError
-from .align import Tokens, align, ranges
+from .align import Tokens, align
 from .options import OPTIONS
 from .porter import stem
 from .wordnet import WordNet, find_wordnet
@@ -62,23 +63,27 @@ class METEORScore(SacrebleuFormat):
 
 class Lexicon:
     """Ids of words and of stems, each word's stem and each stem's synonyms: computed once per
-    word type and kept for every later call (stems and synonyms are what is slow)."""
+    word type, on first need (a word only ever matched exactly is never stemmed), and kept for
+    every later call (stems and synonyms are what is slow)."""
 
     def __init__(self, wordnet: WordNet | None):
         self.wordnet = wordnet
         self.words: dict[str, int] = {}
         self.stems: dict[str, int] = {}
+        self._word_names: list[str] = []
         self._stem_names: list[str] = []
-        self._stem_of: list[int] = []
-        self._related: dict[int, np.ndarray] = {}
+        self._stem_of = np.zeros(0, dtype=np.int64)  # word id -> stem id, -1: not stemmed yet
+        self._related: dict[int, list[int]] = {}
 
     def ids(self, sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-        """The word ids of all sentences, flat, and each sentence's length."""
-        known = len(self.words)
-        add = self.words.setdefault
-        ids = np.array([add(word, len(self.words)) for words in sentences for word in words], dtype=np.int64)
-        self._stem_of += [self._stem_id(stem(word)) for word in itertools.islice(self.words, known, None)]
-        return ids, np.array([len(words) for words in sentences], dtype=np.int64)
+        """The word ids of all sentences, flat, and each sentence's length (a loop over new words only)."""
+        words, flat = self.words, itertools.chain.from_iterable
+        lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        new = [word for word in dict.fromkeys(flat(sentences)) if word not in words]
+        words.update(zip(new, itertools.count(len(words))))
+        self._word_names += new
+        ids = np.fromiter(map(words.__getitem__, flat(sentences)), dtype=np.int64, count=int(lengths.sum()))
+        return ids, lengths
 
     def _stem_id(self, name: str) -> int:
         if name not in self.stems:
@@ -86,23 +91,32 @@ class Lexicon:
             self._stem_names.append(name)
         return self.stems[name]
 
-    def stem_of(self) -> np.ndarray:
-        """Word id -> stem id."""
-        return np.array(self._stem_of, dtype=np.int64)
+    def stem_ids(self, word_ids: np.ndarray) -> np.ndarray:
+        """The stem id of each word id; the words never stemmed before are stemmed now."""
+        if len(self._stem_of) < len(self._word_names):
+            more = np.full(len(self._word_names) - len(self._stem_of), -1, dtype=np.int64)
+            self._stem_of = np.concatenate([self._stem_of, more])
+        wanted = np.zeros(len(self._stem_of), dtype=bool)
+        wanted[word_ids] = True
+        new = np.flatnonzero(wanted & (self._stem_of < 0))
+        names = self._word_names
+        self._stem_of[new] = [self._stem_id(stem(names[word])) for word in new.tolist()]
+        return self._stem_of[word_ids]
 
     def related(self, stem_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The stem ids of the WordNet synonyms of each stem (NLTK looks up stems), the stem itself
         left out: how many each has, and all of them concatenated."""
-        arrays = [self._synonyms_of(stem_id) for stem_id in stem_ids.tolist()]
-        counts = np.array([len(array) for array in arrays], dtype=np.int64)
-        return counts, np.concatenate([np.zeros(0, dtype=np.int64), *arrays])
+        cache = self._related
+        lists = [cache[i] if i in cache else self._synonyms_of(i) for i in stem_ids.tolist()]
+        counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        return counts, np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=int(counts.sum()))
 
-    def _synonyms_of(self, stem_id: int) -> np.ndarray:
-        if stem_id not in self._related:
-            assert self.wordnet is not None
-            name = self._stem_names[stem_id]
-            ids = {self._stem_id(synonym) for synonym in self.wordnet.synonyms(name) if synonym != name}
-            self._related[stem_id] = np.array(sorted(ids), dtype=np.int64)
+    def _synonyms_of(self, stem_id: int) -> list[int]:
+        assert self.wordnet is not None
+        name, stems = self._stem_names[stem_id], self.stems
+        synonyms = self.wordnet.synonyms(name)
+        ids = {stems[word] if word in stems else self._stem_id(word) for word in synonyms if word != name}
+        self._related[stem_id] = sorted(ids)
         return self._related[stem_id]
 
 
@@ -191,7 +205,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         ref_index = ref_index + np.repeat(offsets[streams], ref_lengths)
         ref = Tokens(np.repeat(pairs, ref_lengths), ref_place, ref_words[ref_index])
         related = self.lexicon.related if self.synonyms else None
-        matches, chunks = align(hyp, ref, self.lexicon.stem_of(), related, len(pairs))
+        matches, chunks = align(hyp, ref, self.lexicon.stem_ids, related, len(pairs))
         counts = np.stack([matches, chunks, hyp_lengths[segments], ref_lengths], axis=1)
         scores = np.full(prepared.present.shape, -np.inf)
         scores[streams, segments] = sentence_scores(counts, self.alpha, self.beta, self.gamma)

@@ -223,13 +223,20 @@ def step_5b(word: str) -> str:
     return word[:-1] if word.endswith("ll") and measure(word[:-1]) > 1 else word
 
 
+# The last letters of every suffix a step tests (steps 1a, 2, 3, 4; 1b's -ed/-ing, 1c's -y, 5a's -e,
+# 5b's -ll): no step changes a word ending otherwise, so neither does the chain.
+_LAST_LETTERS = frozenset(
+    [suffix[-1] for step in (STEP_1A, STEP_2, STEP_3, STEP_4) for suffix in step.endings] + ["d", "g", "y", "e", "l"]
+)
+
+
 @lru_cache(maxsize=1 << 18)
 def stem(word: str) -> str:
     """The stem NLTK's ``PorterStemmer().stem(word)`` gives (lowercased); kept for the most recent words."""
     lower = word.lower()
     if lower in IRREGULAR:
         return IRREGULAR[lower]
-    if len(word) <= 2:  # the length before lowercasing, as NLTK measures it
+    if len(word) <= 2 or lower[-1] not in _LAST_LETTERS:  # the length before lowercasing, as NLTK measures it
         return lower
     lower = step_2(step_1c(step_1b(step_1a(lower))))
     lower = first_rule(first_rule(lower, STEP_3), STEP_4)

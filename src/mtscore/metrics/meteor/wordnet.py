@@ -14,6 +14,7 @@ NLTK's data folders (``$NLTK_DATA``, ``~/nltk_data``, ... holding ``corpora/word
 
 from __future__ import annotations
 
+import mmap
 import os
 import sys
 import zipfile
@@ -43,6 +44,12 @@ DETACHMENTS = {
     "verb": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
     "adj": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
     "adv": (),
+}
+
+# The same rules by the last letter of their suffix: a word is tried only on those it may end with.
+_BY_LAST = {
+    part: {end[-1]: tuple(rule for rule in rules if rule[0][-1] == end[-1]) for end, _ in rules}
+    for part, rules in DETACHMENTS.items()
 }
 
 MISSING = (
@@ -86,6 +93,11 @@ class _FolderFiles:
     def __call__(self, name: str) -> bytes:
         return (self.location / name).read_bytes()
 
+    def mapped(self, name: str) -> mmap.mmap | bytes:
+        """The file mapped into memory, read only where it is looked at (a data file's few synsets)."""
+        with open(self.location / name, "rb") as handle:
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(handle.fileno()).st_size else b""
+
 
 class _ZipFiles:
     """The database's files in NLTK's ``wordnet.zip``, by base name."""
@@ -96,6 +108,8 @@ class _ZipFiles:
     def __call__(self, name: str) -> bytes:
         with zipfile.ZipFile(self.location) as archive:
             return archive.read(self.names[name])
+
+    mapped = __call__  # a zip's member is read whole
 
 
 def reader(location: Path) -> Callable[[str], bytes] | None:
@@ -143,8 +157,12 @@ class WordNet:
         self.read = read  # one of the database's files (``FILES``) by name, as bytes
         self._index: dict[str, dict[str, str]] = {}
         self._exceptions: dict[str, dict[str, list[str]]] = {}
-        self._data: dict[str, bytes] = {}
+        self._data: dict[str, mmap.mmap | bytes] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
+
+    def __getstate__(self) -> dict:
+        """Pickled without the data files (a mapped file does not pickle): mapped again when used."""
+        return {**self.__dict__, "_data": {}}
 
     def index(self, part: str) -> dict[str, str]:
         """Lemma -> its line of ``index.<part>`` (the license lines, which start with a space, left out)."""
@@ -162,13 +180,17 @@ class WordNet:
 
     def base_forms(self, word: str, part: str) -> list[str]:
         """``morphy``: the word and its exception or detached forms that are lemmas of ``part``."""
-        exceptions = self.exceptions(part)
+        exceptions, index = self.exceptions(part), self.index(part)
         if word in exceptions:
             forms = exceptions[word]
         else:
-            forms = [word[: len(word) - len(end)] + new for end, new in DETACHMENTS[part] if word.endswith(end)]
-        index = self.index(part)
-        return list(dict.fromkeys(form for form in [word, *forms] if form in index))
+            rules = _BY_LAST[part].get(word[-1:], ())
+            forms = [word[: len(word) - len(end)] + new for end, new in rules if word.endswith(end)]
+        found = [word] if word in index else []
+        for form in forms:  # a few: a list keeps them in order, without repeats, faster than a dict
+            if form in index and form not in found:
+                found.append(form)
+        return found
 
     def offsets(self, lemma: str, part: str) -> list[int]:
         """The byte offsets in ``data.<part>`` of the synsets of an indexed ``lemma``."""
@@ -180,23 +202,22 @@ class WordNet:
     def lemma_names(self, part: str, offset: int) -> list[str]:
         """The lemma names of the synset at ``offset`` of ``data.<part>``."""
         if part not in self._data:
-            self._data[part] = self.read(f"data.{part}")
+            self._data[part] = getattr(self.read, "mapped", self.read)(f"data.{part}")
         data = self._data[part]
-        fields = data[offset : data.index(b"\n", offset)].split(b"|", 1)[0].decode("utf-8").split()
+        # offset, lex_filenum, ss_type, w_cnt (hex), then w_cnt (word, lex_id): only those are split off
+        fields = data[offset : data.find(b"\n", offset)].decode("utf-8").split(" ", 4)
         count = int(fields[3], 16)
-        return [lemma_name(fields[4 + 2 * k]) for k in range(count)]
+        words = fields[4].split(" ", 2 * count)[: 2 * count : 2]
+        return [lemma_name(word) if word[-1] == ")" else word for word in words]
 
     def synonyms(self, word: str) -> frozenset[str]:
         """Lemma names without an underscore of all synsets of ``word`` (lowercased), as METEOR matches them."""
         if word not in self._synonyms:
             lower = word.lower()
-            names = {
-                name
-                for part in PARTS
-                for form in self.base_forms(lower, part)
-                for offset in self.offsets(form, part)
-                for name in self.lemma_names(part, offset)
-                if "_" not in name
-            }
-            self._synonyms[word] = frozenset(names)
+            names: set[str] = set()
+            for part in PARTS:
+                for form in self.base_forms(lower, part):
+                    for offset in self.offsets(form, part):
+                        names.update(self.lemma_names(part, offset))
+            self._synonyms[word] = frozenset(name for name in names if "_" not in name)
         return self._synonyms[word]

@@ -10,9 +10,10 @@ when ``j > 1`` and ``D[i][j-1] = D[i-1][j-1] - 1``; else the diagonal (a hit or 
 
 The vertical differences ``D[i][j] - D[i-1][j]`` (all the walk needs) are computed as rapidfuzz
 does, with Hyyrö's bit-parallel algorithm: one step per hypothesis token updates 64 reference
-positions per machine word, for every pair of a chunk at once (pairs of similar reference length;
-the pairs still going at a step are a prefix, longest hypothesis first). The bit vectors of every
-step are kept, and all pairs of a chunk are walked back in step.
+positions per machine word, for every word of every pair of a batch at once, each pair with its own
+number of words (no padding); word ``w`` runs ``w`` steps behind word 0, so that the carry it takes
+from the word below is always ready (``_Vertical``). The bit vectors of every step are kept, and all
+pairs of a batch are walked back in step. Batches (pairs by hypothesis length) bound the memory.
 
 From 4194304 middle cells (2048 x 2048; with 65 reference and 10 hypothesis tokens or more) rapidfuzz switches to
 Hirschberg's algorithm, which may choose another path among the shortest: such pairs are refused
@@ -23,12 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine.keys import ranges
+
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
-_WORD_BUDGET = 1 << 22  # 64-bit words of VP (and of VN) per chunk: bounds the memory of one chunk
-_FEW = 64  # pairs too few for a chunk of their own: each chunk costs a step per hypothesis token
-_BATCH_BUDGET = 1 << 23  # ... and per batch of chunks walked back together (128 MiB for VP and VN)
-_LOOKUP_WORDS = 3  # from this many words per reference, match vectors are looked up, not compared
-_PAD = -2  # padding, equal to no token id (ids are >= 0; hypothesis words no reference has may be -1)
+_BATCH_BUDGET = 1 << 22  # 8-byte words of memory per batch (32 MiB): 2 per cell and step (VP and VN) ...
+_TOKEN_WORDS = 4  # ... and about 4 per token (the working arrays of its match vectors)
+_STEPS_KEPT = 1 << 20  # walk-back steps kept before they are counted
 
 
 class TooLong(ValueError):
@@ -49,13 +50,19 @@ class Pairs:
     ``ref_start[p]`` in ``ref`` (likewise its hypothesis)."""
 
     def __init__(self, ref: np.ndarray, n_ref: np.ndarray, hyp: np.ndarray, n_hyp: np.ndarray):
-        self.ref, self.n_ref, self.ref_start = np.asarray(ref, dtype=np.int64), n_ref, _starts(n_ref)
-        self.hyp, self.n_hyp, self.hyp_start = np.asarray(hyp, dtype=np.int64), n_hyp, _starts(n_hyp)
+        self.ref, self.n_ref, self.ref_start = _ids(ref), n_ref, _starts(n_ref)
+        self.hyp, self.n_hyp, self.hyp_start = _ids(hyp), n_hyp, _starts(n_hyp)
 
     @classmethod
     def of(cls, refs: list[np.ndarray], hyps: list[np.ndarray]) -> Pairs:
         """Pairs from one id array per reference and per hypothesis."""
         return cls(*_flat(refs), *_flat(hyps))
+
+
+def _ids(tokens: np.ndarray) -> np.ndarray:
+    """Token ids as a signed integer array: int32 ones (characters) kept, half the memory of int64."""
+    tokens = np.asarray(tokens)
+    return tokens if tokens.dtype in (np.int32, np.int64) else tokens.astype(np.int64)
 
 
 def _starts(lengths: np.ndarray) -> np.ndarray:
@@ -78,8 +85,8 @@ def edit_counts(pairs: Pairs) -> np.ndarray:
     counts[:, DELETION] = np.where(n_hyp == 0, n_ref, 0)
     counts[:, INSERTION] = np.where(n_ref == 0, n_hyp, 0)
     both = np.flatnonzero((n_ref > 0) & (n_hyp > 0))
-    for batch in _batches(_chunks(both, n_ref, n_hyp), n_ref, n_hyp):
-        counts += _walk_back(middles, _Vertical(middles, batch), np.concatenate(batch))
+    for batch in _batches(both, n_ref, n_hyp):
+        counts[batch] += _walk_back(middles, _Vertical(middles, batch))
     return counts
 
 
@@ -91,14 +98,14 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
     middle_ref, middle_hyp = middles.ref[prefix:][:i], middles.hyp[prefix:][:j]
     steps = [HIT] * suffix
     if i and j:
-        vertical = _Vertical(middles, [np.zeros(1, dtype=np.int64)])
+        vertical = _Vertical(middles, np.zeros(1, dtype=np.int64))
         pair = np.zeros(1, dtype=np.int64)
 
         def rises(i: int, j: int) -> bool:
             return bool(vertical.rises(pair, np.array([i]), np.array([j]))[0])
 
-        def falls(i: int, j: int) -> bool:
-            return bool(vertical.falls(pair, np.array([i]), np.array([j]))[0])
+        def fell(i: int, j: int) -> bool:
+            return bool(vertical.fell(pair, np.array([i]), np.array([j]))[0])
 
         while i and j:
             if rises(i, j):
@@ -106,7 +113,7 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
                 i -= 1
                 continue
             j -= 1
-            if j and falls(i, j):
+            if fell(i, j + 1):  # column 0 never falls
                 steps.append(INSERTION)
                 continue
             i -= 1
@@ -174,202 +181,199 @@ def _common_run(pairs: Pairs, most: np.ndarray, ref_at: np.ndarray, hyp_at: np.n
     return run
 
 
-def _chunks(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
-    """``pairs`` by reference length, cut so that each chunk's bit vectors stay in budget and its
-    widest reference has at most twice the words of its narrowest (unless fewer than ``_FEW``
-    pairs would be left); each chunk ordered by hypothesis length, longest first (the pairs still
-    going at row j are a prefix)."""
-    pairs = pairs[np.argsort(n_ref[pairs], kind="stable")]
-    words = (n_ref[pairs] + 63) // 64
-    chunks, start = [], 0
+def _batches(pairs: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray) -> list[np.ndarray]:
+    """``pairs`` by hypothesis length, cut where a batch's memory would pass ``_BATCH_BUDGET``
+    (a pair alone may pass it): the steps of a batch are its longest hypothesis's, so sorting
+    keeps the short ones' batches short."""
+    pairs = pairs[np.argsort(n_hyp[pairs], kind="stable")]
+    words = (n_ref[pairs] + 63) >> 6
+    cells = words * n_hyp[pairs] + words * (words + 1) // 2  # cells and steps, as ``_Vertical`` lays them out
+    cost = np.cumsum(2 * cells + _TOKEN_WORDS * (n_ref[pairs] + n_hyp[pairs]))
+    batches, start, before = [], 0, 0
     while start < len(pairs):
-        cost = np.cumsum(n_hyp[pairs[start:]] + 1) * np.maximum.accumulate(words[start:])
-        end = start + max(1, int(np.searchsorted(cost, _WORD_BUDGET, side="right")))
-        if len(pairs) - int(np.searchsorted(words, 2 * words[start], side="right")) >= _FEW:
-            end = min(end, int(np.searchsorted(words, 2 * words[start], side="right")))  # little padding
-        chunk = pairs[start:end]
-        chunks.append(chunk[np.argsort(-n_hyp[chunk], kind="stable")])
-        start = end
-    return chunks
-
-
-def _batches(chunks: list[np.ndarray], n_ref: np.ndarray, n_hyp: np.ndarray) -> list[list[np.ndarray]]:
-    """Consecutive chunks grouped while their bit vectors stay in budget together (one walk-back each)."""
-    batches: list[list[np.ndarray]] = []
-    total = _BATCH_BUDGET
-    for chunk in chunks:
-        cost = int((n_hyp[chunk] + 1).sum() * ((n_ref[chunk].max() + 63) // 64))
-        if total + cost > _BATCH_BUDGET:
-            batches.append([])
-            total = 0
-        batches[-1].append(chunk)
-        total += cost
+        end = max(start + 1, int(np.searchsorted(cost, before + _BATCH_BUDGET, side="right")))
+        batches.append(pairs[start:end])
+        start, before = end, int(cost[end - 1])
     return batches
 
 
-def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int, width: int) -> np.ndarray:
-    positions = np.arange(width)
-    inside = positions < lengths[:, None]
-    out = np.full((len(lengths), width), pad, dtype=np.int64)
-    out[inside] = flat[(starts[:, None] + positions)[inside]]
-    return out
-
-
 class _Vertical:
-    """``D[i][j] - D[i-1][j]`` of the middles of the pairs of some chunks, as the bit vectors of
-    Hyyrö's bit-parallel Levenshtein: per hypothesis position ``j`` and 64 reference positions,
-    VP (difference +1) and VN (-1). In a chunk (pairs ordered by hypothesis length, longest first),
-    row ``j`` keeps the pairs with ``n_hyp >= j``, the row of the chunk's ``p``-th pair at
-    ``start[chunk, j] + p * words``."""
+    """``D[i][j] - D[i-1][j]`` of the middles of ``pairs``, as the bit vectors of Hyyrö's
+    bit-parallel Levenshtein (rapidfuzz's): VP (difference +1) and VN (-1) of a *cell*, 64
+    reference positions of a pair (its word ``w``), per hypothesis position ``j``. A word needs
+    only the carry its lower word produces at the same column, so word ``w`` runs ``w`` steps
+    behind word 0: at step ``t`` every cell computes its column ``t - w`` at once, with the carry
+    of step ``t - 1``, and no word waits for another to settle. Cells are ordered by their last
+    step, latest first, so the cells still going at step ``t`` are a prefix: row ``t`` holds them
+    from ``start[t]``, a cell at its ``place``, as [VP of column ``t - w``, VN of column ``t - w - 1``]
+    (what the walk back reads at one cell; row 0: column 0's VP)."""
 
-    def __init__(self, middles: _Middles, chunks: list[np.ndarray]):
-        n_pairs, longest = len(middles.n_ref), int(middles.n_hyp.max())
-        self.start = np.zeros((len(chunks), longest + 1), dtype=np.int64)
-        self.chunk = np.zeros(n_pairs, dtype=np.int64)
-        self.offset = np.zeros(n_pairs, dtype=np.int64)
-        vps, vns, size = [], [], 0
-        for number, chunk in enumerate(chunks):
-            n_ref, n_hyp = middles.n_ref[chunk], middles.n_hyp[chunk]
-            words = int((n_ref.max() + 63) // 64)
-            ref = _padded(middles.ref, middles.ref_start[chunk], n_ref, _PAD, 64 * words)
-            hyp = _padded(middles.hyp, middles.hyp_start[chunk], n_hyp, _PAD, int(n_hyp.max()))
-            vp, vn, start = _columns(ref, hyp, n_ref, n_hyp)
-            self.start[number, : len(start)] = start + size
-            self.chunk[chunk], self.offset[chunk] = number, np.arange(len(chunk)) * words
-            vps.append(vp)
-            vns.append(vn)
-            size += len(vp)
-        self.vp, self.vn = np.concatenate(vps), np.concatenate(vns)
+    def __init__(self, middles: _Middles, pairs: np.ndarray):
+        self.pairs = pairs
+        n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
+        words = (n_ref + 63) >> 6
+        self.first = _starts(words)  # each pair's word 0 among the cells (pair by pair)
+        n_cells = int(words.sum())
+        cell_pair = np.repeat(np.arange(len(pairs)), words)
+        cell_word = np.arange(n_cells) - self.first[cell_pair]
+        last = n_hyp[cell_pair] + cell_word  # the step of the cell's last column
+        order = np.argsort(-last, kind="stable")
+        self.place = np.empty(n_cells, dtype=np.int64)
+        self.place[order] = np.arange(n_cells)
+        going = np.searchsorted(-last[order], -np.arange(int(last.max()) + 2), side="right")  # cells at step t
+        going[0] = n_cells
+        self.start = _starts(going)
+        self.rows = np.empty((int(going.sum()), 2), dtype=np.uint64)
+        self.rows[:n_cells, 0] = ~np.uint64(0)  # column 0: D[i][0] = i
+        self.rows[n_cells : 2 * n_cells, 1] = 0
+        word = cell_word[order]
+        lower = np.where(word > 0, self.place[order - 1], n_cells)  # the cell of word w - 1 (none: word 0)
+        table, column_at, hyp_at = _match_vectors(middles, pairs, words, int(words.max()))
+        self._forward(going, word, lower, table, column_at, hyp_at[cell_pair[order]] - word)
+
+    def _forward(
+        self,
+        going: np.ndarray,
+        word: np.ndarray,
+        lower: np.ndarray,
+        table: np.ndarray,
+        column_at: np.ndarray,
+        hyp_at: np.ndarray,
+    ) -> None:
+        """Every step of Hyyrö's block algorithm; a cell not started (``t <= w``) keeps column 0.
+        The match vectors of a cell's column ``t - w`` start at ``column_at[hyp_at + t]``."""
+        rows, start, widest = self.rows, self.start, int(word.max()) + 1
+        carry_p = np.zeros(len(word) + 1, dtype=np.uint64)  # the horizontal differences each cell
+        carry_n = np.zeros_like(carry_p)  # passes up; the last, into word 0: D[0][j] - D[0][j-1] = 1
+        carry_p[-1] = 1
+        for t in range(1, len(going) - 1):
+            k, after = int(going[t]), int(going[t + 1])
+            row, before, ahead = int(start[t]), int(start[t - 1]), int(start[t + 1])
+            vp, vn = rows[before : before + k, 0], rows[row : row + k, 1]
+            equal = table[column_at[hyp_at[:k] + t] + word[:k]]
+            hp_in, hn_in = carry_p[lower[:k]], carry_n[lower[:k]]
+            x = equal | hn_in
+            d0 = (((x & vp) + vp) ^ vp) | x | vn
+            hp = vn | ~(d0 | vp)
+            hn = d0 & vp
+            carry_p[:k], carry_n[:k] = hp >> 63, hn >> 63
+            hp = (hp << 1) | hp_in
+            hn = (hn << 1) | hn_in
+            rows[row : row + k, 0] = hn | ~(d0 | hp)
+            rows[ahead : ahead + after, 1] = (hp & d0)[:after]
+            if t < widest:
+                waiting = np.flatnonzero(word[:k] >= t)
+                rows[row + waiting, 0], rows[ahead + waiting, 1] = ~np.uint64(0), 0
+
+    def _bits(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        above = i - 1
+        word = above >> 6
+        cells = self.rows.take(self.start[j + word] + self.place[self.first[pair] + word], axis=0)
+        return ((cells >> (above & 63).astype(np.uint64)[:, None]) & np.uint64(1)).astype(bool)
 
     def rises(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether ``D[i][j] = D[i-1][j] + 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
-        return self._bit(self.vp, pair, i, j)
+        return self._bits(pair, i, j)[:, 0]
 
-    def falls(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """Whether ``D[i][j] = D[i-1][j] - 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
-        return self._bit(self.vn, pair, i, j)
-
-    def _bit(self, vectors: np.ndarray, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        index = self.start[self.chunk[pair], j] + self.offset[pair] + ((i - 1) >> 6)
-        return ((vectors[index] >> ((i - 1) & 63).astype(np.uint64)) & 1).astype(bool)
+    def fell(self, pair: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether ``D[i][j-1] = D[i-1][j-1] - 1`` (``1 <= i <= n_ref``, ``1 <= j <= n_hyp``) for ``pair``."""
+        return self._bits(pair, i, j)[:, 1]
 
 
-def _columns(
-    ref: np.ndarray, hyp: np.ndarray, n_ref: np.ndarray, n_hyp: np.ndarray
+def _match_vectors(
+    middles: _Middles, pairs: np.ndarray, words: np.ndarray, widest: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One chunk's VP and VN, every row's concatenated, and where each row ``j >= 1`` starts.
-    Within a row, each word takes a carry (the horizontal difference at its lowest position) from
-    the word below it: the words are computed together, again while some carry changed."""
-    n_pairs, words = len(ref), ref.shape[1] // 64
-    # the words past a pair's reference hold values never read: their carries need not settle
-    needed = np.arange(1, words) < (n_ref[:, None] + 63) // 64
-    going = np.searchsorted(-n_hyp, -np.arange(hyp.shape[1] + 1), side="right")  # pairs with n_hyp >= j
-    sizes = going * words
-    sizes[0] = 0
-    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # row j after rows 1 .. j-1
-    vp_rows = np.empty(int(sizes.sum()), dtype=np.uint64)
-    vn_rows = np.empty_like(vp_rows)
-    # few words: comparing a row's positions is cheaper than building the lookup (measured on WMT22)
-    equal_rows = _matches(ref, hyp, going) if words >= _LOOKUP_WORDS else None
-    vp = np.full((n_pairs, words), ~np.uint64(0))  # column 0: D[i][0] = i
-    vn = np.zeros_like(vp)
-    carries = np.zeros((2, n_pairs, words), dtype=np.uint64)  # a first guess: the last row's
-    carries[0, :, 0] = 1  # into word 0: D[0][j] - D[0][j-1] = 1
-    for j in range(1, hyp.shape[1] + 1):
-        k = int(going[j])
-        vp, vn, carries, needed = vp[:k], vn[:k], carries[:, :k], needed[:k]
-        if equal_rows is None:
-            equal = np.packbits(ref[:k] == hyp[:k, j - 1 : j], axis=1, bitorder="little").view("<u8")
-        else:
-            equal = equal_rows[start[j] : start[j] + k * words].reshape(k, words)
-        vp, vn = _next_column(equal, vp, vn, carries, needed)
-        vp_rows[start[j] : start[j] + k * words] = vp.ravel()
-        vn_rows[start[j] : start[j] + k * words] = vn.ravel()
-    return vp_rows, vn_rows, start
-
-
-def _matches(ref: np.ndarray, hyp: np.ndarray, going: np.ndarray) -> np.ndarray:
-    """Every row's match vectors (bit ``i`` of pair ``p``'s words at row ``j``: ``ref[p, i] ==
-    hyp[p, j - 1]``), laid out as the rows of VP: from each pair's reference positions per token
-    (Hyyrö's pattern-match vectors), looked up by the hypothesis token, never compared cell by cell."""
-    words = ref.shape[1] // 64
-    base = int(max(ref.max(initial=0), hyp.max(initial=0))) + 2  # tokens >= -1 (_PAD in no key)
-    pair, position = np.nonzero(ref != _PAD)
-    keys = pair * base + ref[pair, position] + 1  # (pair, token), with the word of the position
-    cells = keys * words + (position >> 6)
-    order = np.argsort(cells)
-    cells = cells[order]
-    bits = np.left_shift(np.uint64(1), (position[order] & 63).astype(np.uint64))
+    """Hyyrö's pattern-match vectors: per pair and token of its reference, the pair's words with
+    bit ``i`` set where reference position ``i`` has that token, in ``table`` (between ``widest``
+    zero words before and after: no match); per hypothesis position, where its token's vectors
+    start (``column_at``); and per pair, ``hyp_at``: column ``j``'s entry is ``column_at[hyp_at + j]``
+    (from ``j = 1 - widest`` on, the entries before its own being no pair's or another pair's).
+    The working arrays, a few per token, are dropped as soon as done with."""
+    n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
+    tokens = middles.ref[ranges(middles.ref_start[pairs], n_ref)]
+    hyp_tokens = middles.hyp[ranges(middles.hyp_start[pairs], n_hyp)]
+    base = int(max(tokens.max(initial=0), hyp_tokens.max(initial=0))) + 2  # tokens >= -1
+    keys = np.repeat(np.arange(len(pairs)) * base + 1, n_ref)  # (pair, token)
+    keys += tokens
+    del tokens
+    order = np.argsort(keys, kind="stable")  # by key, then position
+    keys = keys[order]
+    position = ranges(np.zeros_like(n_ref), n_ref)[order]
+    del order
+    new = np.ones(len(keys), dtype=bool)
+    np.not_equal(keys[1:], keys[:-1], out=new[1:])
+    unique = keys[new]
+    del keys
+    key_words = words[unique // base]
+    rows = widest + _starts(key_words)  # where each key's words start in the table
+    cells = np.cumsum(new)
+    del new
+    cells = rows[cells - 1]
+    cells += position >> 6
+    bits = np.left_shift(np.uint64(1), (position & 63).astype(np.uint64))
+    del position
     first = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
-    sums = np.add.reduceat(bits, first) if len(first) else bits  # distinct bits: the sum is the OR
-    cells = cells[first]
-    keys = cells // words  # sorted: each distinct key's row is the number of keys before it
-    new = np.r_[True, keys[1:] != keys[:-1]] if len(keys) else np.zeros(0, dtype=bool)
-    tokens, row_of_cell = keys[new], np.cumsum(new) - 1
-    vectors = np.zeros((len(tokens) + 1, words), dtype=np.uint64)  # the last: no match
-    vectors[row_of_cell, cells % words] = sums
-    rows = np.arange(1, hyp.shape[1] + 1)
-    counts = going[1:]
-    row_pair = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    wanted = row_pair * base + hyp[row_pair, np.repeat(rows, counts) - 1] + 1
-    found = np.minimum(np.searchsorted(tokens, wanted), len(tokens) - 1)
-    found = np.where(tokens[found] == wanted, found, len(tokens)) if len(tokens) else np.zeros_like(wanted)
-    return vectors[found].ravel()
+    table = np.zeros(2 * widest + int(key_words.sum()), dtype=np.uint64)
+    table[cells[first]] = np.add.reduceat(bits, first)  # distinct bits: the sum is the OR
+    del cells, bits, first
+    wanted = np.repeat(np.arange(len(pairs)) * base + 1, n_hyp)
+    wanted += hyp_tokens
+    del hyp_tokens
+    found = np.searchsorted(unique, wanted)
+    np.minimum(found, len(unique) - 1, out=found)
+    column_at = np.zeros(widest + len(wanted), dtype=np.int64)
+    column_at[widest:] = np.where(unique[found] == wanted, rows[found], 0)
+    return table, column_at, widest + _starts(n_hyp) - 1
 
 
-def _next_column(
-    equal: np.ndarray, vp: np.ndarray, vn: np.ndarray, carries: np.ndarray, needed: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """One step of Hyyrö's block algorithm (as rapidfuzz's) for every pair and word at once;
-    ``carries`` (the horizontal differences entering each word, +1 and -1; word 0's is fixed) start
-    as a guess and end as this row's wherever ``needed`` (words 1 .. of each pair's reference)."""
-    hp_in, hn_in = carries
-    while True:  # once when there is one word
-        x = equal | hn_in
-        d0 = (((x & vp) + vp) ^ vp) | x | vn
-        hp = vn | ~(d0 | vp)
-        hn = d0 & vp
-        if hp.shape[1] == 1:
-            break
-        hp_top, hn_top = hp[:, :-1] >> 63, hn[:, :-1] >> 63
-        if not (((hp_top != hp_in[:, 1:]) | (hn_top != hn_in[:, 1:])) & needed).any():
-            break
-        hp_in[:, 1:], hn_in[:, 1:] = hp_top, hn_top
-    hp = (hp << 1) | hp_in
-    hn = (hn << 1) | hn_in
-    return hn | ~(d0 | hp), hp & d0
-
-
-def _walk_back(middles: _Middles, vertical: _Vertical, pairs: np.ndarray) -> np.ndarray:
-    """rapidfuzz's backtrace of the middles of ``pairs``, all in step: [H, S, D, I] per pair."""
-    n_pairs = len(middles.n_ref)
-    live, i, j = pairs, middles.n_ref[pairs], middles.n_hyp[pairs]
-    # per live pair, fixed while it goes: where its rows start (flat, by j), its words, its tokens
-    width = vertical.start.shape[1]
-    starts = vertical.start.ravel()
-    row, offset = vertical.chunk[live] * width, vertical.offset[live]
-    ref_at, hyp_at = middles.ref_start[live] - 1, middles.hyp_start[live] - 1
-    steps, kinds = [], []
-    left_i, left_j = np.zeros(n_pairs, dtype=np.int64), np.zeros(n_pairs, dtype=np.int64)
-    while live.size:
-        word = offset + ((i - 1) >> 6)
-        shift = ((i - 1) & 63).astype(np.uint64)
-        deletion = ((vertical.vp[starts[row + j] + word] >> shift) & 1).astype(bool)
-        falls = ((vertical.vn[starts[row + np.maximum(j - 1, 1)] + word] >> shift) & 1).astype(bool)
-        insertion = ~deletion & (j > 1) & falls
-        diagonal = ~deletion & ~insertion
-        differ = middles.ref[ref_at + i] != middles.hyp[hyp_at + j]
-        steps.append(live)
-        kinds.append(np.where(diagonal, differ.astype(np.int64), np.where(deletion, DELETION, INSERTION)))
-        i = i - (deletion | diagonal)
-        j = j - ~deletion
-        going = (i > 0) & (j > 0)
+def _walk_back(middles: _Middles, vertical: _Vertical) -> np.ndarray:
+    """rapidfuzz's backtrace of the middles of ``vertical.pairs``, all in step: [H, S, D, I] per pair.
+    Only deletions and substitutions are counted: H + S + D and H + S + I are the middles' lengths."""
+    pairs = vertical.pairs
+    n_pairs = len(pairs)
+    n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
+    rows, starts, place, ref, hyp = vertical.rows, vertical.start, vertical.place, middles.ref, middles.hyp
+    # per pair still going: 3 x its number (+ 1: a deletion, + 2: a substitution), i, j, and where
+    # its tokens and its cells start: one array, so that the pairs done are dropped at once
+    state = np.stack(
+        [
+            3 * np.arange(n_pairs),
+            n_ref,
+            n_hyp,
+            middles.ref_start[pairs] - 1,
+            middles.hyp_start[pairs] - 1,
+            vertical.first,
+        ]
+    )
+    tally = np.zeros(3 * n_pairs, dtype=np.int64)
+    steps: list[np.ndarray] = []
+    size = 0
+    left_i = np.zeros(n_pairs, dtype=np.int64)
+    while state.shape[1]:
+        code, i, j, ref_at, hyp_at, first = state
+        above = i - 1
+        word = above >> 6
+        cells = rows.take(starts[j + word] + place[first + word], axis=0)  # faster than rows[...]
+        bits = ((cells >> (above & 63).astype(np.uint64)[:, None]) & np.uint64(1)).view(np.int64)
+        deletion, fell = bits[:, 0], bits[:, 1]  # column 0 never falls
+        diagonal = (deletion | fell) ^ 1
+        steps.append(code + deletion + 2 * (diagonal & (ref[ref_at + i] != hyp[hyp_at + j])))
+        size += len(code)
+        i += fell & (deletion ^ 1)  # an insertion keeps i
+        i -= 1
+        j += deletion
+        j -= 1
+        going = i * j
         if not going.all():
-            done = ~going
-            left_i[live[done]], left_j[live[done]] = i[done], j[done]
-            live, i, j = live[going], i[going], j[going]
-            row, offset, ref_at, hyp_at = row[going], offset[going], ref_at[going], hyp_at[going]
-    counts = np.bincount(np.concatenate(steps) * 4 + np.concatenate(kinds), minlength=4 * n_pairs).reshape(n_pairs, 4)
-    counts[:, DELETION] += left_i
-    counts[:, INSERTION] += left_j
+            done = going == 0
+            left_i[code[done] // 3] = i[done]
+            state = state[:, ~done]
+        if size > _STEPS_KEPT or not state.shape[1]:  # the steps counted now and then: bounded memory
+            tally += np.bincount(np.concatenate(steps), minlength=3 * n_pairs)
+            steps, size = [], 0
+    counts = np.empty((n_pairs, 4), dtype=np.int64)
+    counts[:, DELETION] = tally[1::3] + left_i
+    counts[:, SUBSTITUTION] = tally[2::3]
+    counts[:, HIT] = n_ref - counts[:, SUBSTITUTION] - counts[:, DELETION]
+    counts[:, INSERTION] = n_hyp - counts[:, HIT] - counts[:, SUBSTITUTION]
     return counts
