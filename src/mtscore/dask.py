@@ -147,9 +147,7 @@ def with_sentence_scores(
     """
     scorer = ColumnScorer(metric, options, hypothesis, references)
     meta = frame._meta.assign(**{column: np.zeros(0, dtype=np.float64)})
-    if not scorer.needs_context():
-        return frame.map_partitions(_SentenceScores(scorer.for_sentences(), column), meta=meta)
-    context = _tree(frame[list(scorer.references)], scorer.context, split_every)
+    context = _tree(frame[list(scorer.references)], scorer.context, split_every) if scorer.needs_context() else None
     return frame.map_partitions(_SentenceScores(scorer, column), context, meta=meta)
 
 
@@ -157,7 +155,7 @@ def sentence_scores(bag: Any, metric: Metric | str = "bleu", split_every: int | 
     """A Dask Bag of each ``(hypothesis, references)`` record's sentence score (float), in order
     (NIST's after a reduction of every partition's references, as ``with_sentence_scores``)."""
     scorer = ColumnScorer(metric, options)
-    if not scorer.needs_context():
-        return bag.map_partitions(_SentenceScores(scorer.for_sentences(), "score").records)
-    context = bag.reduction(_RecordsState(scorer, context=True), merge_states, split_every=split_every)
+    context = None
+    if scorer.needs_context():
+        context = bag.reduction(_RecordsState(scorer, context=True), merge_states, split_every=split_every)
     return bag.map_partitions(_SentenceScores(scorer, "score").records, context)

@@ -14,6 +14,10 @@ different shards merge exactly (tokens united, rows renumbered, counts added: as
 commutative) and the merged state is scored with the weights of the whole corpus. The
 information sums are correctly rounded (``math.fsum``), so the score does not depend on the order
 in which shards were merged.
+
+Segment scores need the same weights: ``reference_state`` keeps a shard's reference tables alone,
+merged over every shard as states are, and ``segment_rows`` gives a shard's segments the rows the
+in-memory API gives them within the whole corpus, weighed with that merge.
 """
 
 from __future__ import annotations
