@@ -3,7 +3,9 @@
 A ``ColumnScorer`` travels to the workers (it pickles as the metric's name and options, or as the
 metric object given) and reads a batch of rows (a pyarrow Table, a pandas DataFrame or a dict of
 arrays: what Ray and Dask hand over) as a hypothesis column and reference columns. It turns the
-batch into its mergeable state (``core.sums``) or into every row's sentence score. A missing reference
+batch into its mergeable state (``core.sums``) or into every row's sentence score (for NIST,
+whose sentence scores depend on the whole corpus, in the context of every batch's reference
+counts, reduced first: ``context``, ``for_sentences``). A missing reference
 (``None``, NaN, ``pd.NA``, an Arrow null) is a missing reference for the metric, as ``None`` is
 in the in-memory API. Neither Ray, Dask, pandas nor pyarrow is imported here.
 """
@@ -16,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .core.metric import Metric
-from .core.sums import empty_state, sentence_score_array, state_of, summable
+from .core.sums import context_of, empty_state, in_context, needs_context, sentence_score_array, state_of
 from .errors import BleuInputError
 from .metrics import metric_object
 
@@ -71,10 +73,31 @@ class ColumnScorer:
             self._metric = metric_object(*recipe) if isinstance(recipe, tuple) else recipe
         return self._metric
 
-    def for_sentences(self) -> ColumnScorer:
-        """This scorer, if a batch alone gives its rows' sentence scores (not NIST's: ``summable``)."""
-        summable(self.metric)
-        return self
+    def needs_context(self) -> bool:
+        """Whether the rows' sentence scores need a context from every batch first (NIST's weights)."""
+        return needs_context(self.metric)
+
+    def empty_context(self) -> Any:
+        """The context of no rows."""
+        return self.metric.empty_sentence_context()
+
+    def context(self, batch: Any) -> Any:
+        """The batch's part of the sentence scores' context (``Metric.sentence_context``; only the
+        reference columns are read)."""
+        return context_of(self.metric, [lines_of(batch[name]) for name in self.references])
+
+    def for_sentences(self, context: Any = None) -> ColumnScorer:
+        """The scorer of the rows' sentence scores: this one, or, for a metric whose sentence scores
+        depend on the whole corpus (NIST's information weights), this one in ``context``: every
+        batch's ``context`` merged, which such a metric requires."""
+        if not self.needs_context():
+            return self
+        if context is None:
+            raise BleuInputError(
+                f"{self.metric.name}'s segment scores depend on the whole reference corpus: count every batch's "
+                "references first (the engines do when given the whole dataset)"
+            )
+        return ColumnScorer(in_context(self.metric, context), {}, self.hypothesis, self.references)
 
     def empty(self) -> Any:
         """The state of no rows."""

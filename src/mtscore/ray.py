@@ -7,13 +7,16 @@ as they arrive (or Ray's ``aggregate`` merges them, block results first, then th
 merges, and the driver receives one), and scores the merge once. Only states move, never text:
 the score is the in-memory score of all rows, to the bit for integer statistics (BLEU, chrF, ...).
 ``sentence_scores_fn`` is a ``map_batches`` function adding each row's sentence score as a
-column, for filtering. ``read_text_files`` makes a dataset of aligned plain-text files. Ray is
-imported only inside these functions (``pip install "mtscore[ray]"``).
+column, for filtering (``with_sentence_scores`` maps it); for NIST, whose segment scores weigh
+matches with the whole reference corpus, a first pass reduces the dataset's references to their
+n-gram counts, as states are reduced, and the function carries them. ``read_text_files`` makes
+a dataset of aligned plain-text files. Ray is imported only inside these functions
+(``pip install "mtscore[ray]"``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .columns import ColumnScorer, with_column
@@ -22,19 +25,20 @@ from .core.sums import merge_states, score_state, state_bytes, state_from_bytes
 from .errors import BleuInputError, LengthMismatchError
 from .files.read import read_lines
 
-__all__ = ["corpus_score", "read_text_files", "sentence_scores_fn"]
+__all__ = ["corpus_score", "read_text_files", "sentence_scores_fn", "with_sentence_scores"]
 
 
 class _BlockState:
-    """``map_batches`` function: a batch (a whole block) -> a one-row table of its state (bytes)."""
+    """``map_batches`` function: a batch (a whole block) -> a one-row table of its state (bytes);
+    ``of``: the batch's state (``ColumnScorer.state``) or its sentence scores' context (``.context``)."""
 
-    def __init__(self, scorer: ColumnScorer):
-        self.scorer = scorer
+    def __init__(self, of: Callable[[Any], Any]):
+        self.of = of
 
     def __call__(self, batch: Any) -> Any:
         import pyarrow
 
-        state = state_bytes(self.scorer.state(batch))
+        state = state_bytes(self.of(batch))
         return pyarrow.table({"state": pyarrow.array([state], type=pyarrow.binary())})
 
 
@@ -67,20 +71,23 @@ def corpus_score(
         print(corpus_score(dataset, "bleu"))
         ```
     """
+    scorer = ColumnScorer(metric, options, hypothesis, references)
+    columns = [hypothesis, *scorer.references]
+    total = _reduced(dataset.select_columns(columns), scorer.state, scorer.empty(), merge)
+    return score_state(scorer.metric, total, "nothing to score: the dataset has no rows")
+
+
+def _reduced(dataset: Any, of: Callable[[Any], Any], empty: Any, merge: str) -> Any:
+    """The merge of every block's state (``of`` a block), streamed to the driver or aggregated by Ray."""
     if merge not in ("stream", "aggregate"):
         raise BleuInputError(f'merge must be "stream" or "aggregate", got {merge!r}')
-    scorer = ColumnScorer(metric, options, hypothesis, references)
-    empty = scorer.empty()
-    states = dataset.select_columns([hypothesis, *scorer.references]).map_batches(
-        _BlockState(scorer), batch_format="pyarrow", batch_size=None
-    )
-    if merge == "stream":
-        total = empty
-        for batch in states.iter_batches(batch_format="pyarrow", batch_size=None):
-            total = merge_states([total, *_states(batch)])
-    else:
-        total = _aggregated(states, empty)
-    return score_state(scorer.metric, total, "nothing to score: the dataset has no rows")
+    states = dataset.map_batches(_BlockState(of), batch_format="pyarrow", batch_size=None)
+    if merge == "aggregate":
+        return _aggregated(states, empty)
+    total = empty
+    for batch in states.iter_batches(batch_format="pyarrow", batch_size=None):
+        total = merge_states([total, *_states(batch)])
+    return total
 
 
 def _states(table: Any) -> list[Any]:
@@ -127,11 +134,19 @@ def sentence_scores_fn(
     hypothesis: str = "hyp",
     references: str | Sequence[str] = ("ref",),
     column: str = "score",
+    dataset: Any = None,
+    merge: str = "stream",
     **options: Any,
 ) -> Any:
     """A function for ``Dataset.map_batches`` that adds each row's sentence score (the metric's
     ``sentence_scores``: BLEU's with sacrebleu's sentence defaults) as the float64 column
     ``column``. It takes every batch format (``"numpy"``, ``"pandas"``, ``"pyarrow"``).
+
+    NIST's sentence scores weigh matches with the information of the whole reference corpus, so
+    NIST needs ``dataset`` (the one to be mapped): its reference columns are reduced to their
+    n-gram counts here, before the map (a first pass, merged as ``corpus_score``'s ``merge``
+    says), and the function carries them; each row then gets the score the in-memory API gives
+    it within the whole corpus. Other metrics ignore ``dataset``.
 
     Example:
         ```python
@@ -139,9 +154,37 @@ def sentence_scores_fn(
 
         scored = dataset.map_batches(sentence_scores_fn("chrf"), batch_format="pyarrow")
         kept = scored.filter(expr="score >= 30")
+        nist = dataset.map_batches(sentence_scores_fn("nist", dataset=dataset), batch_format="pyarrow")
         ```
     """
-    return _SentenceScores(ColumnScorer(metric, options, hypothesis, references).for_sentences(), column)
+    scorer = ColumnScorer(metric, options, hypothesis, references)
+    context = None
+    if scorer.needs_context():
+        if dataset is None:
+            raise BleuInputError(
+                f"{scorer.metric.name}'s segment scores depend on the whole reference corpus: pass the dataset "
+                "(sentence_scores_fn(..., dataset=dataset)) so that its references are counted first"
+            )
+        context = _reduced(
+            dataset.select_columns(list(scorer.references)), scorer.context, scorer.empty_context(), merge
+        )
+    return _SentenceScores(scorer.for_sentences(context), column)
+
+
+def with_sentence_scores(
+    dataset: Any,
+    metric: Metric | str = "bleu",
+    hypothesis: str = "hyp",
+    references: str | Sequence[str] = ("ref",),
+    column: str = "score",
+    merge: str = "stream",
+    **options: Any,
+) -> Any:
+    """``dataset`` with each row's sentence score as the float64 column ``column``: a
+    ``map_batches`` of ``sentence_scores_fn`` (for NIST after the pass over the dataset's
+    references that its weights need)."""
+    fn = sentence_scores_fn(metric, hypothesis, references, column, dataset=dataset, merge=merge, **options)
+    return dataset.map_batches(fn, batch_format="pyarrow")
 
 
 def read_text_files(

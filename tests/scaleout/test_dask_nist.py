@@ -1,14 +1,14 @@
 """NIST through ``mtscore.dask`` (issue 16) on a real ``distributed.LocalCluster`` of 2 worker
 processes: the partitions' n-gram tables merged by a tree reduction score a DataFrame and a Bag as
 the in-memory API scores the whole corpus, both variants, with uneven and empty partitions and
-references missing for some segments. Skipped without Dask."""
+references missing for some segments (its sentence scores: ``test_dask_nist_sentences``). Skipped
+without Dask."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import SHARDS
 
-from mtscore.errors import BleuInputError
 from mtscore.metrics.nist import NIST
 
 dask = pytest.importorskip("dask", reason='Dask is optional: pip install "mtscore[dask]"')
@@ -17,7 +17,7 @@ dd = pytest.importorskip("dask.dataframe", reason='Dask is optional: pip install
 pd = pytest.importorskip("pandas")
 import dask.bag as db  # noqa: E402
 
-from mtscore.dask import corpus_score, sentence_scores, with_sentence_scores  # noqa: E402
+from mtscore.dask import corpus_score  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +54,3 @@ def test_nist_of_a_frame_and_a_bag_is_the_in_memory_score(collections, engine_co
             whole.ref_len,
         )
         assert ours == single  # any tree of merges: the whole corpus's single state
-
-
-def test_nist_sentence_scores_are_refused(collections):
-    frame, bag = collections
-    with pytest.raises(BleuInputError, match="whole reference corpus"):
-        with_sentence_scores(frame, "nist", references=["ref", "ref_b"])
-    with pytest.raises(BleuInputError, match="whole reference corpus"):
-        sentence_scores(bag, "nist")

@@ -56,7 +56,7 @@ def test_options_metric_objects_and_what_is_refused(dataset, engine_corpus, runt
     assert corpus_score(dataset, chrf_pp, references=["ref", "ref_b"]) == expected  # an object travels too
     # Ray's distributed aggregation (partial sums in the workers) gives the very same result.
     assert corpus_score(dataset, chrf_pp, references=["ref", "ref_b"], merge="aggregate") == expected
-    with pytest.raises(BleuInputError, match="whole reference corpus"):  # its segment scores need every batch
+    with pytest.raises(BleuInputError, match="whole reference corpus"):  # its segment scores need the dataset
         sentence_scores_fn("nist", references=["ref", "ref_b"])
     empty = ray.data.from_arrow(pa.Table.from_pylist(engine_corpus[2]).slice(0, 0))
     with pytest.raises(BleuInputError, match="nothing to score"):

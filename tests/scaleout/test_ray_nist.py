@@ -44,10 +44,10 @@ def test_nist_of_a_dataset_is_the_in_memory_score(dataset, engine_corpus, varian
     assert ours == metric.score_shard_state(metric.shard_state(hypotheses, streams))
 
 
-def test_nist_objects_travel_and_sentence_scores_are_refused(dataset, engine_corpus):
+def test_nist_objects_travel_and_sentence_scores_need_the_dataset(dataset, engine_corpus):
     hypotheses, streams, _ = engine_corpus
     metric = NIST(variant="nltk", max_order=4, case_sensitive=True)
     ours = corpus_score(dataset, metric, references=["ref", "ref_b"])
     assert ours.score == pytest.approx(metric.corpus_score(hypotheses, streams).score, rel=0, abs=1e-9)
-    with pytest.raises(BleuInputError, match="whole reference corpus"):
+    with pytest.raises(BleuInputError, match="whole reference corpus"):  # given it: test_ray_nist_sentences
         sentence_scores_fn("nist", references=["ref", "ref_b"])

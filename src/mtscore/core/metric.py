@@ -139,6 +139,24 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The state that ``state_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
         return np.asarray(arrays["row"])
 
+    # Sentence scores of a shard that depend on the whole corpus: engines reduce every shard's
+    # ``sentence_context`` with ``+`` first, then score shards with ``in_context(merged)``.
+
+    def empty_sentence_context(self) -> Any:
+        """The context of no references (``+``'s neutral element); ``None``, the default: the sentence
+        scores need nothing from the corpus, a shard alone gives its segments' scores."""
+        return None
+
+    def sentence_context(self, references: Any) -> Any:
+        """What the sentence scores need from the whole corpus, of a shard's reference streams:
+        merged with ``+`` over every shard (``None`` when ``empty_sentence_context`` is)."""
+        return None
+
+    def in_context(self, context: Any) -> Metric:
+        """The metric whose ``sentence_scores`` of a shard are this one's of the same segments within
+        the whole corpus, ``context`` being every shard's ``sentence_context`` merged (this one by default)."""
+        return self
+
     # The shared flow.
 
     def signature(self, nrefs: int | str | None = None) -> Signature:

@@ -4,7 +4,9 @@ A metric says what a shard's state is (``Metric.shard_state``): for most, one ro
 of its per-segment statistics, then its number of segments (int64 where the statistics are
 integers, so sums stay exact however many shards are added; float64 otherwise); for NIST, n-gram
 tables (``metrics.nist.state``). States merge with ``+`` (exact and associative); the corpus
-result is the metric's score of their merge. ``mtscore.torch``, ``mtscore.ray`` and
+result is the metric's score of their merge. Sentence scores that depend on the whole corpus
+(NIST's) take two passes: every shard's context (NIST: its reference counts) merged the same way,
+then each shard scored by the metric in that context. ``mtscore.torch``, ``mtscore.ray`` and
 ``mtscore.dask`` build on these, with no branch per metric.
 """
 
@@ -22,16 +24,24 @@ from ..errors import BleuInputError
 from .metric import Metric
 
 
-def summable(metric: Metric) -> Metric:
-    """``metric`` itself, if a batch's own statistics give its segments' scores (``Metric.additive``);
-    a ``BleuInputError`` for a metric whose segment scores depend on the whole corpus (NIST), whose
-    sentence scores a batch alone cannot give (its corpus score merges exactly: ``shard_state``)."""
-    if not metric.additive:
-        raise BleuInputError(
-            f"{metric.name}'s segment scores depend on the whole reference corpus, so a batch alone cannot give "
-            "them; score the whole corpus at once (its corpus score merges across batches)"
-        )
-    return metric
+def needs_context(metric: Metric) -> bool:
+    """Whether a shard's sentence scores need something of the whole corpus, reduced over every
+    shard first (``Metric.empty_sentence_context``: NIST's reference counts, for its weights)."""
+    return metric.empty_sentence_context() is not None
+
+
+def context_of(metric: Metric, references: Sequence[Sequence[Any]]) -> Any:
+    """A shard's part of what the sentence scores need from the whole corpus (``Metric.sentence_context``),
+    merged with ``merge_states``; the empty context for a shard without segments."""
+    if len(references) == 0 or len(references[0]) == 0:
+        return metric.empty_sentence_context()
+    return metric.sentence_context(references)
+
+
+def in_context(metric: Metric, context: Any) -> Metric:
+    """The metric that gives a shard's sentence scores as ``metric`` gives them within the whole
+    corpus, ``context`` being every shard's ``context_of`` merged (``Metric.in_context``)."""
+    return metric.in_context(context)
 
 
 def empty_state(metric: Metric) -> Any:

@@ -142,6 +142,19 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def state_from_arrays(self, arrays: Any) -> NISTState:
         return NISTState.from_arrays(state.options_of(self), arrays)
 
+    def empty_sentence_context(self) -> NISTState:
+        return state.empty_state(self)
+
+    def sentence_context(self, references: ReferenceStreams) -> NISTState:
+        """A shard's reference n-gram counts: merged over the corpus, its segments' information weights."""
+        return state.reference_state(self, references)
+
+    def in_context(self, context: NISTState) -> NIST:
+        """NIST with the information weights of ``context`` (``sentence_context`` of every shard, merged)."""
+        from .weighted import CorpusWeightedNIST  # it subclasses this one
+
+        return CorpusWeightedNIST(self, context)
+
     def keys(self, lines: list[str]) -> TokenKeys:
         """The lines' tokens as keys (lowercased A-Z unless case-sensitive; a repeated line tokenized once)."""
         if not self.case_sensitive:

@@ -14,6 +14,10 @@ different shards merge exactly (tokens united, rows renumbered, counts added: as
 commutative) and the merged state is scored with the weights of the whole corpus. The
 information sums are correctly rounded (``math.fsum``), so the score does not depend on the order
 in which shards were merged.
+
+Segment scores need the same weights: ``reference_state`` keeps a shard's reference tables alone,
+merged over every shard as states are, and ``segment_rows`` gives a shard's segments the rows the
+in-memory API gives them within the whole corpus, weighed with that merge.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ from typing import Any
 import numpy as np
 
 from ...core.inputs import check_hypotheses, check_references
+from ...engine.keys import TokenKeys
 from ...errors import BleuInputError
-from ...tokenizers.lines import split_lines
+from ...tokenizers.lines import Split, split_lines
 from .references import columns, information
 from .ties import choose_nltk, nltk_weights
 
@@ -160,9 +165,13 @@ def empty_state(metric: Any, streams: int = 0) -> NISTState:
     )
 
 
-def shard_state(metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> NISTState:
+def shard_state(
+    metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], per_segment: bool = False
+) -> NISTState:
     """The state of one shard: hypotheses and their reference streams (``None``: missing, which
-    adds no n-gram and leaves the segment's reference length to the references present)."""
+    adds no n-gram and leaves the segment's reference length to the references present).
+    ``per_segment``: keep NLTK's per-segment overlaps, denominators and lengths for mteval too
+    (what ``segment_rows`` reads)."""
     if len(hypotheses) == 0:
         return empty_state(metric, len(references))
     check_hypotheses(hypotheses)
@@ -206,7 +215,7 @@ def shard_state(metric: Any, hypotheses: Sequence[str], references: Sequence[Seq
             sums = np.bincount(ngram, weights=best, minlength=len(table_rows)).astype(np.int64)
             kept = np.flatnonzero(sums)
             matched.append(Table(table_rows[kept], sums[kept]))
-        else:
+        if variant != "mteval" or per_segment:
             order = np.argsort(np.flatnonzero(known)[first], kind="stable")  # by first occurrence
             order = order[clipped[order].any(axis=1)]
             overlaps.append(Overlaps(seg[order], table_rows[ngram[order]], clipped[order]))
@@ -224,8 +233,64 @@ def shard_state(metric: Any, hypotheses: Sequence[str], references: Sequence[Seq
     )
     if variant == "mteval":
         by_present = np.bincount(present.sum(axis=0), weights=words, minlength=n_streams + 1).astype(np.int64)
-        return replace(state, matched=tuple(matched), words_by_present=by_present)
+        state = replace(state, matched=tuple(matched), words_by_present=by_present)
+    if variant == "mteval" and not per_segment:
+        return state
     return replace(state, overlaps=tuple(overlaps), denominators=denominators, lengths=np.where(present, lengths, -1))
+
+
+def reference_state(metric: Any, references: Sequence[Sequence[str | None]]) -> NISTState:
+    """The state of a shard's references alone (no segment): their n-gram counts and words, what
+    a segment's score needs from the whole corpus (the information weights); merged with ``+``,
+    ``segment_rows`` scores any shard's segments with them."""
+    counted = shard_state(metric, [""] * len(references[0]) if len(references) else [], references)
+    return replace(
+        empty_state(metric), tokens=counted.tokens, references=counted.references, ref_words=counted.ref_words
+    )
+
+
+def segment_rows(
+    metric: Any, corpus: NISTState, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+) -> np.ndarray:
+    """Each segment's row of statistics (``references.columns``) as the in-memory API gives it
+    within the whole corpus: its own matches and lengths, weighed with the information of
+    ``corpus``'s reference counts (the ``reference_state`` of every shard, this one's included,
+    merged)."""
+    _check_scorable(metric, corpus)
+    big_n = metric.max_order
+    if len(hypotheses) == 0:
+        return np.zeros((0, columns(big_n)), dtype=np.float64)
+    shard = shard_state(metric, hypotheses, references, per_segment=True)
+    renumber = np.searchsorted(corpus.tokens, shard.tokens).astype(np.int64)
+    held = renumber < len(corpus.tokens)
+    if not held.all() or not np.array_equal(corpus.tokens[renumber], shard.tokens):
+        raise BleuInputError("these references are not among those of the corpus whose NIST weights were given")
+    keys = _table_keys(corpus.references, max(len(corpus.tokens), 1))
+    counted = [_counts(metric, corpus, renumber[over.rows], keys) for over in shard.overlaps]
+    ranks = _vocabulary_ranks(shard.tokens)  # each order's entries summed as the in-memory API sums them
+    sums = [
+        np.lexsort([*(ranks[over.rows[:, j]] for j in reversed(range(n))), over.segments])
+        for n, over in enumerate(shard.overlaps, 1)
+    ]
+    n_segments = shard.segments
+    rows = np.zeros((n_segments, columns(big_n)), dtype=np.float64)
+    rows[:, big_n : 2 * big_n] = shard.denominators
+    rows[:, -2] = shard.denominators[:, 0]  # the hypothesis's length
+    if metric.variant == "mteval":
+        for n, (over, (counts, prefixes), order) in enumerate(zip(shard.overlaps, counted, sums, strict=True), 1):
+            best = over.clipped[order].max(axis=1, initial=0)  # mteval clips to the largest reference count
+            info = information(counts[order].astype(np.float64), prefixes[order].astype(np.float64), "mteval")
+            segments = over.segments[order]
+            rows[:, n - 1] = np.bincount(segments, weights=best, minlength=n_segments)
+            rows[:, 2 * big_n + n - 1] = np.bincount(segments, weights=best * info, minlength=n_segments)
+        present = shard.lengths >= 0
+        words, n_present = np.where(present, shard.lengths, 0).sum(axis=0), present.sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rows[:, -1] = np.where(n_present > 0, words / np.maximum(n_present, 1), 0.0)
+        return rows
+    matches, numerators, lengths = _nltk_cells(metric, shard, counted, sums)
+    rows[:, :big_n], rows[:, 2 * big_n : 3 * big_n], rows[:, -1] = matches, numerators, lengths.sum(axis=1)
+    return rows
 
 
 def merge(first: NISTState, second: NISTState) -> NISTState:
@@ -292,11 +357,7 @@ def summed_row(metric: Any, state: NISTState) -> np.ndarray:
     """The one row of summed statistics the state stands for, computed with the information
     weights of its references (all of the corpus's, once every shard is merged): what NIST's
     in-memory corpus score sums its per-segment rows to."""
-    if state.options != options_of(metric):
-        raise BleuInputError(
-            f"a NIST state made with {_describe(state.options)} cannot be scored by NIST with "
-            f"{_describe(options_of(metric))}"
-        )
+    _check_scorable(metric, state)
     big_n = metric.max_order
     row = np.zeros(columns(big_n), dtype=np.float64)
     row[big_n : 2 * big_n] = state.totals
@@ -310,26 +371,44 @@ def summed_row(metric: Any, state: NISTState) -> np.ndarray:
         present = np.arange(len(state.words_by_present))
         row[-1] = sum(state.words_by_present[1:] / present[1:]) if len(present) > 1 else 0.0
         return row
-    matches, numerators, ref_len = _nltk_choice(metric, state, keys)
-    row[:big_n], row[2 * big_n : 3 * big_n], row[-1] = matches, numerators, ref_len
+    counted = [_counts(metric, state, over.rows, keys) for over in state.overlaps]
+    matches, numerators, lengths = _nltk_cells(metric, state, counted)
+    row[:big_n], row[-1] = matches.sum(axis=0), float(lengths.sum())
+    row[2 * big_n : 3 * big_n] = [math.fsum(column) for column in numerators.T.tolist()]
     return row
 
 
-def _nltk_choice(metric: Any, state: NISTState, keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, float]:
-    """NLTK's pick of a reference per segment and order under the state's weights (``choose_nltk``,
-    near-ties settled in NLTK's own arithmetic): the chosen matches and numerators per order and
-    the sum of the chosen reference lengths."""
+def _check_scorable(metric: Any, state: NISTState) -> None:
+    """A state is scored only by NIST with the options that made it."""
+    if state.options != options_of(metric):
+        raise BleuInputError(
+            f"a NIST state made with {_describe(state.options)} cannot be scored by NIST with "
+            f"{_describe(options_of(metric))}"
+        )
+
+
+def _nltk_cells(
+    metric: Any,
+    state: NISTState,
+    counted: list[tuple[np.ndarray, np.ndarray]],
+    sums: Sequence[np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """NLTK's pick of a reference per segment and order (``choose_nltk``, near-ties settled in
+    NLTK's own arithmetic) under the weights of ``counted`` (per order, the reference counts of the
+    state's overlap entries and of their prefixes): the chosen matches, numerators and reference
+    lengths, segments x N. ``sums``: per order, the order in which the entries' numerators add up
+    (their own by default)."""
     big_n, n_segments = metric.max_order, state.segments
     n_streams = state.lengths.shape[0]
     matches = np.zeros((n_streams, n_segments, big_n))
     numerators = np.zeros((n_streams, n_segments, big_n))
-    counted = [_counts(metric, state, over.rows, keys) for over in state.overlaps]
     for n, over in enumerate(state.overlaps, 1):
-        counts, prefixes = (values.astype(np.float64) for values in counted[n - 1])
+        order = np.arange(len(over.segments)) if sums is None else sums[n - 1]
+        counts, prefixes = (values[order].astype(np.float64) for values in counted[n - 1])
         info = information(counts, prefixes, "nltk")
-        cell = over.segments * big_n + n - 1
+        cell = over.segments[order] * big_n + n - 1
         for s in range(n_streams):
-            clipped = over.clipped[:, s].astype(np.float64)
+            clipped = over.clipped[order, s].astype(np.float64)
             shape = (n_segments, big_n)
             matches[s] += np.bincount(cell, weights=clipped, minlength=n_segments * big_n).reshape(shape)
             numerators[s] += np.bincount(cell, weights=clipped * info, minlength=n_segments * big_n).reshape(shape)
@@ -339,11 +418,7 @@ def _nltk_choice(metric: Any, state: NISTState, keys: list[np.ndarray]) -> tuple
         best[segment, index] = _nltk_pick(state, int(segment), int(index) + 1, counted[index])
     take = np.take_along_axis
     chosen_lengths = take(np.broadcast_to(state.lengths[:, :, None], numerators.shape), best[None], 0)[0]
-    return (
-        take(matches, best[None], 0)[0].sum(axis=0),
-        np.array([math.fsum(column) for column in take(numerators, best[None], 0)[0].T.tolist()]),
-        float(chosen_lengths.sum()),
-    )
+    return take(matches, best[None], 0)[0], take(numerators, best[None], 0)[0], chosen_lengths
 
 
 def _nltk_pick(state: NISTState, segment: int, order: int, counted: tuple[np.ndarray, np.ndarray]) -> int:
@@ -383,7 +458,10 @@ def _counts(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarr
     ``keys``: ``_table_keys`` of the state's references."""
     n = rows.shape[1]
     vocab = max(len(state.tokens), 1)
-    counts = state.references[n - 1].counts[_search(keys[n - 1], _row_keys(keys[: n - 1], rows, vocab))]
+    at = _search(keys[n - 1], _row_keys(keys[: n - 1], rows, vocab))
+    if (at < 0).any():
+        raise BleuInputError("these references are not among those of the corpus whose NIST weights were given")
+    counts = state.references[n - 1].counts[at]
     if n == 1:
         return counts, np.full(len(rows), state.ref_words, dtype=np.int64)
     prefix = _search(keys[n - 2], _row_keys(keys[: n - 2], rows[:, :-1], vocab))
@@ -394,6 +472,22 @@ def _counts(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarr
         if len(zero) and at[0] < len(state.tokens) and state.tokens[at[0]] == zero[0]:
             prefixes = np.where(rows[:, 0] == at[0], state.ref_words, prefixes)
     return counts, prefixes
+
+
+def _vocabulary_ranks(tokens: np.ndarray) -> np.ndarray:
+    """Each token's rank in the order of the in-memory API's token ids (``engine.keys``: the
+    vocabulary sorts tokens by key; long ones, which it numbers as they first occur in the whole
+    corpus, last, here by bytes), in which it sums a segment's information: so the sums agree to
+    the bit, but where a segment matches two long tokens at one place of n-grams of one order."""
+    sizes = np.array([len(token) for token in tokens.tolist()], dtype=np.int64)
+    ends = np.cumsum(sizes)
+    data = np.frombuffer(b"".join(tokens.tolist()), dtype=np.uint8)
+    keyed = TokenKeys.of(Split(data, ends - sizes, ends, np.array([len(sizes)])))
+    keys = keyed.keys.copy()
+    keys[keyed.long_at] = np.iinfo(np.uint64).max
+    ranks = np.empty(len(sizes), dtype=np.int64)
+    ranks[np.lexsort([np.arange(len(sizes)), keys])] = np.arange(len(sizes))  # tokens are sorted by bytes
+    return ranks
 
 
 def _words(metric: Any, lines: list[str]) -> tuple[list[bytes], np.ndarray]:
