@@ -176,7 +176,7 @@ def _split(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_blocks(path: str | os.PathLike, block_bytes: int = 16 << 20) -> Iterator[tuple[list[str], int]]:
+def read_blocks(path: str | os.PathLike, block_bytes: int = 2 << 20) -> Iterator[tuple[list[str], int]]:
     """The segments of a file in blocks of about ``block_bytes``, each with the number of bytes
     of the file consumed so far (compressed bytes for gzip, bzip2 and xz), with ``read_lines``'
     semantics: memory stays bounded by the block size, whatever the file size."""
