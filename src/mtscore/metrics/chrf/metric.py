@@ -22,6 +22,7 @@ from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
 from ...errors import BleuInputError
+from ...threads import map_threads
 from .formula import f_scores
 from .ngrams import SymbolNgrams
 from .options import OPTIONS
@@ -57,11 +58,13 @@ class PreparedReferences(References):
 
     def __init__(self, streams: list[list[str]], present: np.ndarray, kinds: list[tuple[Characters | Words, int]]):
         super().__init__(present)
-        self.ngrams = [SymbolNgrams(streams, symbols, order) for symbols, order in kinds if order > 0]
+        # Characters and chrF++'s words side by side on threads: one's Python steps overlap the other's sorts.
+        kept = [(symbols, order) for symbols, order in kinds if order > 0]
+        self.ngrams = map_threads(lambda kind: SymbolNgrams(streams, *kind), kept)
 
     def statistics(self, lines: list[str]) -> np.ndarray:
         """Per stream and segment, the flat statistics row (char orders, then word orders)."""
-        parts = [ngrams.statistics(lines) for ngrams in self.ngrams]
+        parts = map_threads(lambda ngrams: ngrams.statistics(lines), self.ngrams)
         stacked = np.concatenate(parts, axis=2)
         return stacked.reshape(stacked.shape[0], stacked.shape[1], -1)
 
