@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .metric import Metric
     from .score import SacrebleuFormat
 
-BLOCK_SEGMENTS = 20_000
+BLOCK_SEGMENTS = 40_000  # segments scored at once (BLEU on all of B: 1.46 s at 20,000, 1.27 s at 40,000)
 # Bytes read and decoded at once: about a block of segments, so little more text than one block is held
 # (16 MiB held 350 MiB at peak, this 170 MiB, at the same speed).
 BLOCK_BYTES = 2 << 20
