@@ -7,7 +7,8 @@ the information of its matches, then its length and reference length; the corpus
 sum_n info_n / max(hyp_ngrams_n, 1) times the brevity penalty exp(beta log(min(1, hyp/ref))^2),
 beta giving 0.5 at a ratio of 2/3. The rows add up to the corpus numbers, but only for the
 reference corpus they were counted against: a resample has other weights, scored by
-``resampled_scores`` from the matches per n-gram the rows carry.
+``resampled_scores`` from the matches per n-gram the rows carry. ``CorpusWeightedNIST`` scores a batch
+with a whole corpus's weights (how Ray and Dask give NIST's sentence scores).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 from ... import tokenizers
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
+from ...core.references import References
 from ...core.score import SacrebleuFormat, SegmentResults
 from ...core.signature import Signature, tool_version
 from ...core.stats import DetailedRows, Statistics
@@ -151,8 +153,6 @@ class NIST(Metric[PreparedReferences, NISTScore]):
 
     def in_context(self, context: NISTState) -> NIST:
         """NIST with the information weights of ``context`` (``sentence_context`` of every shard, merged)."""
-        from .weighted import CorpusWeightedNIST  # it subclasses this one
-
         return CorpusWeightedNIST(self, context)
 
     def keys(self, lines: list[str]) -> TokenKeys:
@@ -292,6 +292,45 @@ class NISTStatistics(Statistics):
     def from_json(cls, text: str) -> NISTStatistics:
         """Statistics from ``to_json``'s text, with their reference digest if it holds one."""
         return cls(super().from_json(text).matrix, json.loads(text).get("references"))
+
+
+class CorpusWeightedNIST(NIST):
+    """``metric``'s NIST whose information weights come from ``context`` (the reference n-gram
+    counts of every shard of a corpus merged: ``NIST.sentence_context``): a shard's segments get
+    the rows, sentence scores and sums that the in-memory API gives them within that corpus."""
+
+    def __init__(self, metric: NIST, context: NISTState):
+        super().__init__(
+            variant=metric.variant,
+            case_sensitive=metric.case_sensitive,
+            tokenize=metric.tokenizer.name,
+            max_order=metric.max_order,
+        )
+        if context.options != state.options_of(self):
+            raise BleuInputError(f"NIST weights counted with other options than this metric's ({context.options})")
+        self.context = context
+
+    def empty_sentence_context(self) -> Any:
+        """None: the sentence scores need nothing more of the corpus, they have its weights."""
+        return None
+
+    def sentence_context(self, references: Any) -> Any:
+        return None
+
+    def segment_statistics(self, hypotheses: Any, references: Any = None) -> np.ndarray:
+        """Each segment's row: its matches and lengths against ``references``, the corpus's weights
+        (no rows for a shard without segments)."""
+        if references is None:
+            raise BleuInputError("no references: pass the segments' own (the weights alone are the corpus's)")
+        return state.segment_rows(self, self.context, hypotheses, references)
+
+    def statistics(self, hypotheses: Sequence[str], references: Any = None) -> NISTStatistics:
+        return NISTStatistics(self.segment_statistics(hypotheses, references))
+
+    def corpus_score(self, hypotheses: Any, references: Any = None) -> NISTScore:
+        """The score of these segments alone, weighed with the corpus's information."""
+        rows = self.segment_statistics(hypotheses, references)
+        return self.score_statistics(rows, References(check_references(references, len(hypotheses))).nrefs)
 
 
 def corpus_nist(
