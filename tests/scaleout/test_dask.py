@@ -93,3 +93,10 @@ def test_filtering_on_the_score_column(frame, engine_corpus):
     kept = scored[scored.score >= 50].compute()
     scores = metric_class("chrf")().sentence_scores(hypotheses, streams)
     assert kept.id.tolist() == np.flatnonzero(scores >= 50).tolist()
+
+
+@pytest.mark.parametrize("split_every", [1, 0, -2, 2.5])
+def test_split_every_below_two_is_refused(frame, split_every):
+    """A merge of fewer than two states at a time would never finish (1) or merge nothing (-2)."""
+    with pytest.raises(BleuInputError, match="split_every must be an integer of at least 2"):
+        corpus_score(frame, "bleu", references=["ref", "ref_b"], split_every=split_every)

@@ -35,3 +35,14 @@ def test_states_merge_in_any_grouping_to_the_corpus_score(name):
     assert score_state(metric, metric.state_from_arrays(saved)) == score_state(metric, left)
     with pytest.raises(BleuInputError, match="nothing to score"):
         score_state(metric, parts[1])  # an empty shard
+
+
+def test_a_metric_not_additive_without_its_own_state_is_refused():
+    """Sums of rows would score such a metric wrongly: the default state refuses it, for a shard with
+    segments and for an empty one, instead of giving a plausible number."""
+    base = metric_class("bleu")
+    Whole = type("Whole", (base,), {"additive": False})
+    metric = Whole()
+    for hyps in (HYPS, []):
+        with pytest.raises(BleuInputError, match="depend on the whole corpus and it defines no mergeable state"):
+            metric.shard_state(hyps, [stream[: len(hyps)] for stream in REFS])

@@ -111,7 +111,9 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     def shard_state(self, hypotheses: Any, references: Any) -> Any:
         """A shard's mergeable state: by default one row, its statistics' column sums (int64 where
-        they are integers: exact however many shards are added), then its number of segments."""
+        they are integers: exact however many shards are added), then its number of segments. A metric
+        that is not ``additive`` must give its own (sums of its rows would not score the corpus)."""
+        self._check_summable()
         if len(hypotheses) == 0:
             return self.empty_shard_state()
         rows = np.asarray(self.segment_statistics(hypotheses, references))
@@ -120,8 +122,17 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     def empty_shard_state(self) -> Any:
         """The state of no segments, of the type ``shard_state`` gives (columns found on a one-word segment)."""
+        self._check_summable()
         probe = self.segment_statistics(["a"], [["a"]])
         return np.zeros(probe.shape[1] + 1, dtype=np.int64 if probe.dtype.kind in "iu" else np.float64)
+
+    def _check_summable(self) -> None:
+        """Refuse the default (summed) state for a metric that is not ``additive``."""
+        if not self.additive:
+            raise BleuInputError(
+                f"{self.name}'s statistics depend on the whole corpus and it defines no mergeable state: "
+                "score the whole corpus at once instead"
+            )
 
     def state_segments(self, state: Any) -> int:
         """The number of segments a state counts."""

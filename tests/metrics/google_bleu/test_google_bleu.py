@@ -354,3 +354,29 @@ def test_references_prepared_last_are_kept_for_the_same_lines_and_options():
         corpus_google_bleu(["a", "b", "c"], changed)
     large = [["a"] * (references._KEPT_LINES + 1)]
     assert metric.prepare(large) is not metric.prepare(large)
+
+
+def test_kept_references_are_not_used_by_a_tokenizer_registered_again(monkeypatch):
+    """A tokenizer name registered again is another tokenizer: references kept from the old one are
+    prepared again, not scored against hypotheses split the new way."""
+    from mtscore import tokenizers
+
+    class Split:
+        name = "test-split"
+
+        def __init__(self, characters: bool):
+            self.characters = characters
+
+        def __call__(self, line: str) -> str:
+            return " ".join(line.replace(" ", "")) if self.characters else line
+
+        def batch(self, lines: list[str]) -> list[str]:
+            return [self(line) for line in lines]
+
+    monkeypatch.setattr(tokenizers, "_REGISTRY", dict(tokenizers._REGISTRY))
+    monkeypatch.setattr(tokenizers, "_CACHE", dict(tokenizers._CACHE))
+    hyps, refs = ["ab cd", "ab"], [["ab cd", "ab x"]]
+    for characters in (False, True):
+        tokenizers.register("test-split", lambda characters=characters: Split(characters))
+        expected = nltk_gleu(hyps, refs, tokenizer=lambda line, c=characters: Split(c)(line).split())[0]
+        assert corpus_google_bleu(hyps, refs, tokenize="test-split").ratio == expected

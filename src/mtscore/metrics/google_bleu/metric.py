@@ -114,7 +114,8 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         prepared last are kept: given again (the same lines, the same options), as when systems are
         scored one call at a time (``corpus_google_bleu(hyps, refs)`` each), they are not prepared again."""
         present = check_references(references, n_hypotheses)
-        options = (self.tokenizer.name, self.lowercase, self.min_len, self.max_len)
+        # The tokenizer object, not its name: a name registered again is another tokenizer.
+        options = (self.tokenizer, self.lowercase, self.min_len, self.max_len)
         kept = LAST_PREPARED.get(options, references)
         if kept is not None:
             return kept

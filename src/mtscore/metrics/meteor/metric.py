@@ -64,7 +64,8 @@ class METEORScore(SacrebleuFormat):
 class Lexicon:
     """Ids of words and of stems, each word's stem and each stem's synonyms: computed once per
     word type, on first need (a word only ever matched exactly is never stemmed), and kept for
-    every later call (stems and synonyms are what is slow)."""
+    every later call (stems and synonyms are what is slow). It grows as it is used, without a lock:
+    give each thread its own ``METEOR`` object (processes, as Ray and Dask use, each have theirs)."""
 
     def __init__(self, wordnet: WordNet | None):
         self.wordnet = wordnet

@@ -356,7 +356,8 @@ def merge(first: NISTState, second: NISTState) -> NISTState:
 def summed_row(metric: Any, state: NISTState) -> np.ndarray:
     """The one row of summed statistics the state stands for, computed with the information
     weights of its references (all of the corpus's, once every shard is merged): what NIST's
-    in-memory corpus score sums its per-segment rows to."""
+    in-memory corpus score sums its per-segment rows to, up to float rounding (the information is
+    summed here exactly rounded, per n-gram, so the row is the same however the corpus was split)."""
     _check_scorable(metric, state)
     big_n = metric.max_order
     row = np.zeros(columns(big_n), dtype=np.float64)
