@@ -202,3 +202,16 @@ def test_bad_options(options, message):
 def test_bad_statistics(wordnet):
     with pytest.raises(BleuInputError, match="METEOR statistics must be"):
         METEOR().score_statistics(np.zeros((2, 3)))
+
+
+def test_a_used_metric_pickles_small_and_scores_the_same():
+    """Ray and Dask send the metric to every task: WordNet travels as where to read it, not as the
+    megabytes of tables it has read (nor as its mapped files, which do not pickle)."""
+    import pickle
+
+    hyps, refs = ["the cats sat quickly on mats"], [["a cat was sitting fast on the mat"]]
+    metric = METEOR()
+    expected = metric.sentence_scores(hyps, refs)
+    data = pickle.dumps(metric)
+    assert len(data) < 100_000
+    np.testing.assert_array_equal(pickle.loads(data).sentence_scores(hyps, refs), expected)

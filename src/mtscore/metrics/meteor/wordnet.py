@@ -161,8 +161,9 @@ class WordNet:
         self._synonyms: dict[str, frozenset[str]] = {}
 
     def __getstate__(self) -> dict:
-        """Pickled without the data files (a mapped file does not pickle): mapped again when used."""
-        return {**self.__dict__, "_data": {}}
+        """Pickled as where to read WordNet, nothing read (a mapped file does not pickle, and the parsed
+        tables are megabytes to send to every Ray or Dask task): read again where it is used."""
+        return {**self.__dict__, "_index": {}, "_exceptions": {}, "_data": {}, "_synonyms": {}}
 
     def index(self, part: str) -> dict[str, str]:
         """Lemma -> its line of ``index.<part>`` (the license lines, which start with a space, left out)."""
