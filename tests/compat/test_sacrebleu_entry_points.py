@@ -84,10 +84,10 @@ PATHS = {
     ],
     "compat": ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf", "corpus_ter"],
     "metrics": ["BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore", "METRICS"],
-    "metrics.bleu": ["BLEU", "BLEUScore", "MAX_NGRAM_ORDER"],
-    "metrics.chrf": ["CHRF", "CHRFScore"],
-    "metrics.ter": ["TER", "TERScore"],
-    "metrics.base": ["Score", "Signature"],
+    "metrics.bleu": ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"],
+    "metrics.chrf": ["CHRF", "CHRFScore", "CHRFSignature"],
+    "metrics.ter": ["TER", "TERScore", "TERSignature"],
+    "metrics.base": ["Metric", "Score", "Signature"],
     "metrics.helpers": ["extract_all_word_ngrams", "extract_word_ngrams", "extract_char_ngrams"],
     "significance": ["PairedTest", "Result", "estimate_ci"],
     "tokenizers": ["BaseTokenizer"],
@@ -116,6 +116,21 @@ def test_sacrebleus_module_paths(path):
         for name in PATHS[path]:  # the same classes as the package's, and tokenizers
             assert getattr(mine, name) is getattr(ours.tokenizers, name)
             assert issubclass(getattr(mine, name), ours.tokenizers.BaseTokenizer)
+
+
+def test_metrics_and_signatures_are_instances_of_the_base_names():
+    """``isinstance(m, sacrebleu.metrics.base.Metric)`` and the signature classes hold as in sacrebleu."""
+    from mtscore.sacrebleu.metrics import base, bleu, chrf, ter
+
+    for module, metric, signature in (
+        (bleu, "BLEU", "BLEUSignature"),
+        (chrf, "CHRF", "CHRFSignature"),
+        (ter, "TER", "TERSignature"),
+    ):
+        made = getattr(module, metric)()
+        assert isinstance(made, base.Metric)
+        assert isinstance(made.get_signature(), getattr(module, signature))
+        assert issubclass(getattr(module, signature), base.Signature)
 
 
 def test_attribute_access_as_sacrebleu():

@@ -1,7 +1,7 @@
 """What sacrebleu's metric classes and results add over mtscore's: ``corpus_score(...,
 n_bootstrap=)``, ``get_signature``, and results whose ``repr`` is their line and whose
 ``format(is_json=True)`` is sacrebleu's JSON; and the names of ``sacrebleu.metrics.base``
-(``Score``: every result's base, ``Signature``)."""
+(``Score``: every result's base, ``Signature``, ``Metric``: every metric's)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ...core.score import SacrebleuFormat as Score
 from ...core.signature import Signature
 from ...report.confidence import Confident, with_confidence
 
-__all__ = ["ConfidentScore", "SacrebleuMethods", "SacrebleuScore", "Score", "Signature"]
+__all__ = ["ConfidentScore", "Metric", "SacrebleuMethods", "SacrebleuScore", "Score", "Signature"]
 
 
 def _json(name: str, score: float, verbose: str, signature: str, width: int, mean: float, ci: float) -> str:
@@ -116,3 +116,7 @@ class SacrebleuMethods:
         if self.n_bootstrap is None or self.seed is None:
             return signature
         return signature.with_fields(bs=str(self.n_bootstrap), seed=self.seed)
+
+
+# sacrebleu's base class of BLEU, CHRF and TER: here the part every drop-in metric mixes in.
+Metric = SacrebleuMethods

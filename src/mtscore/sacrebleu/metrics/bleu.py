@@ -11,9 +11,9 @@ import numpy as np
 from ...metrics.bleu.metric import BLEU as _BLEU
 from ...metrics.bleu.result import BLEUScore as _BLEUScore
 from ...tokenizers import available, default_for_target
-from .base import SacrebleuMethods, SacrebleuScore
+from .base import SacrebleuMethods, SacrebleuScore, Signature
 
-__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore"]
+__all__ = ["BLEU", "MAX_NGRAM_ORDER", "BLEUScore", "BLEUSignature"]
 
 MAX_NGRAM_ORDER = 4
 
@@ -83,3 +83,7 @@ class BLEU(SacrebleuMethods, _BLEU):
             effective_order=effective_order,
         )
         return metric.score_statistics(np.array([row], dtype=np.int64))
+
+
+# sacrebleu's signature class of BLEU results: every drop-in metric's signature is mtscore's ``Signature``.
+BLEUSignature = Signature

@@ -6,9 +6,9 @@ from typing import Any, ClassVar
 
 from ...metrics.chrf.metric import CHRF as _CHRF
 from ...metrics.chrf.metric import CHRFScore as _CHRFScore
-from .base import SacrebleuMethods, SacrebleuScore
+from .base import SacrebleuMethods, SacrebleuScore, Signature
 
-__all__ = ["CHRF", "CHRFScore"]
+__all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 
 
 class CHRFScore(SacrebleuScore, _CHRFScore):
@@ -43,3 +43,7 @@ class CHRF(SacrebleuMethods, _CHRF):
             eps_smoothing=eps_smoothing,
         )
         self.order = char_order + word_order
+
+
+# sacrebleu's signature class of CHRF results: every drop-in metric's signature is mtscore's ``Signature``.
+CHRFSignature = Signature

@@ -6,9 +6,9 @@ from typing import Any
 
 from ...metrics.ter.metric import TER as _TER
 from ...metrics.ter.metric import TERScore as _TERScore
-from .base import SacrebleuMethods, SacrebleuScore
+from .base import SacrebleuMethods, SacrebleuScore, Signature
 
-__all__ = ["TER", "TERScore"]
+__all__ = ["TER", "TERScore", "TERSignature"]
 
 
 class TERScore(SacrebleuScore, _TERScore):
@@ -38,3 +38,7 @@ class TER(SacrebleuMethods, _TER):
         self.normalized, self.no_punct = normalized, no_punct
         self.asian_support, self.case_sensitive = asian_support, case_sensitive
         self.tokenizer_signature = "tercom"
+
+
+# sacrebleu's signature class of TER results: every drop-in metric's signature is mtscore's ``Signature``.
+TERSignature = Signature
