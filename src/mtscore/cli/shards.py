@@ -16,6 +16,8 @@ import argparse
 import json
 from typing import Any
 
+from ..core.inputs import check_references
+from ..core.references import References
 from ..errors import BleuInputError
 from ..metrics import METRICS, canonical, metric_class
 from ..report import Form
@@ -56,17 +58,20 @@ def run_stats(argv: list[str]) -> int:
     references = [read(path) for path in args.refs]
     hypotheses = read(args.input)
     check_counts(args.refs, list(map(len, references)), [args.input], [len(hypotheses)])
-    prepared = metric_class(args.metric)(references, **options)
     if metric.additive:
+        prepared = metric_class(args.metric)(references, **options)
         arrays = {"statistics": prepared.statistics(hypotheses).to_matrix()}
-    else:  # rows that depend on the whole corpus: the mergeable state instead
+        nrefs = prepared.signature().info.get("nrefs", "1")
+    else:  # rows that depend on the whole corpus: the mergeable state instead (references prepared there)
         state = metric.state_arrays(metric.shard_state(hypotheses, references))
         arrays = {f"state_{name}": values for name, values in state.items()}
+        present = check_references(references, len(hypotheses))
+        nrefs = metric.signature(References(present).nrefs).info.get("nrefs", "1")
     meta = {
         "format": FORMAT_VERSION,
         "metric": args.metric,
         "options": options,
-        "nrefs": prepared.signature().info.get("nrefs", "1"),
+        "nrefs": nrefs,
         "system": args.name or args.input,
         "kind": "statistics" if metric.additive else "state",
     }
