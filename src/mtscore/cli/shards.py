@@ -16,8 +16,6 @@ import argparse
 import json
 from typing import Any
 
-from ..core.inputs import check_references
-from ..core.references import References
 from ..errors import BleuInputError
 from ..metrics import METRICS, canonical, metric_class
 from ..report import Form
@@ -63,6 +61,9 @@ def run_stats(argv: list[str]) -> int:
         arrays = {"statistics": prepared.statistics(hypotheses).to_matrix()}
         nrefs = prepared.signature().info.get("nrefs", "1")
     else:  # rows that depend on the whole corpus: the mergeable state instead (references prepared there)
+        from ..core.inputs import check_references  # NumPy: not at --help
+        from ..core.references import References
+
         state = metric.state_arrays(metric.shard_state(hypotheses, references))
         arrays = {f"state_{name}": values for name, values in state.items()}
         present = check_references(references, len(hypotheses))
