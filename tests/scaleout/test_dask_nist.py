@@ -1,11 +1,13 @@
 """NIST through ``mtscore.dask`` (issue 16) on a real ``distributed.LocalCluster`` of 2 worker
 processes: the partitions' n-gram tables merged by a tree reduction score a DataFrame and a Bag as
 the in-memory API scores the whole corpus, both variants, with uneven and empty partitions and
-references missing for some segments (its sentence scores: ``test_dask_nist_sentences``). Skipped
-without Dask."""
+references missing for some segments; and its sentence scores, in one graph of two passes (every
+partition's references reduced to their n-gram counts by a tree, then every partition scored with those
+weights), each row's the in-memory API's for the whole corpus. Skipped without Dask."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import SHARDS
 
@@ -17,7 +19,7 @@ dd = pytest.importorskip("dask.dataframe", reason='Dask is optional: pip install
 pd = pytest.importorskip("pandas")
 import dask.bag as db  # noqa: E402
 
-from mtscore.dask import corpus_score  # noqa: E402
+from mtscore.dask import corpus_score, sentence_scores, with_sentence_scores  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +56,35 @@ def test_nist_of_a_frame_and_a_bag_is_the_in_memory_score(collections, engine_co
             whole.ref_len,
         )
         assert ours == single  # any tree of merges: the whole corpus's single state
+
+
+@pytest.mark.parametrize("variant", ["mteval", "nltk"])
+def test_sentence_scores_of_a_frame_and_a_bag_are_the_whole_corpus(collections, engine_corpus, variant):
+    hypotheses, streams, _ = engine_corpus
+    frame, bag = collections
+    metric = NIST(variant=variant)
+    expected = metric.sentence_scores(hypotheses, streams)
+    scored = with_sentence_scores(
+        frame, "nist", references=["ref", "ref_b"], column="s", split_every=2, variant=variant
+    )
+    computed = scored.compute()
+    assert computed.hyp.tolist() == hypotheses and computed.dtypes["s"] == np.float64
+    ours = computed.s.to_numpy()
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-9)
+    assert np.array_equal(ours, expected)  # to the bit: no segment here matches two long tokens in one place
+    from_bag = np.array(sentence_scores(bag, metric, split_every=3).compute())
+    np.testing.assert_allclose(from_bag, expected, rtol=0, atol=1e-9)
+    kept = scored[scored.s >= 3].compute()  # filtering: the column as any other
+    assert kept.id.tolist() == np.flatnonzero(expected >= 3).tolist()
+
+
+def test_options_and_an_object_travel(collections, engine_corpus):
+    hypotheses, streams, _ = engine_corpus
+    frame, bag = collections
+    metric = NIST(variant="nltk", max_order=4, case_sensitive=True)
+    expected = metric.sentence_scores(hypotheses, streams)
+    for ours in (
+        with_sentence_scores(frame, metric, references=["ref", "ref_b"]).compute().score.to_numpy(),
+        np.array(sentence_scores(bag, "nist", variant="nltk", max_order=4, case_sensitive=True).compute()),
+    ):
+        np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-9)
