@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from helpers import fixed
 from hypothesis import given
-from hypothesis import strategies as st
+from nist_corpora import VARIANTS, split_corpora
 from shared_data import read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
@@ -22,9 +22,7 @@ from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.state import NISTState
 
 TOLERANCE = 1e-9
-VARIANTS = ("mteval", "nltk")
 CUTS = [0, 7, 7, 120, 121, 1300, 2037, 2037]  # uneven shards, two empty ones
-WORDS = st.lists(st.sampled_from(["a", "b", "c", "0", "A", "."]), max_size=8).map(" ".join)
 
 
 def shard_rows(metric: NIST, hypotheses: list, streams: list, cuts: list[int]) -> np.ndarray:
@@ -78,22 +76,9 @@ def test_what_the_weighted_metric_refuses(en_de):
 
 
 @fixed(max_examples=150)
-@given(st.data())
-def test_generated_corpora_split_anywhere(data):
-    n = data.draw(st.integers(1, 6))
-    k = data.draw(st.integers(1, 3))
-    hypotheses = data.draw(st.lists(WORDS, min_size=n, max_size=n))
-    streams = [data.draw(st.lists(st.one_of(WORDS, st.none()), min_size=n, max_size=n)) for _ in range(k)]
-    for i in range(n):  # every segment keeps a reference
-        if all(stream[i] is None for stream in streams):
-            streams[0][i] = data.draw(WORDS)
-    cuts = sorted([*data.draw(st.lists(st.integers(0, n), max_size=4)), 0, n])
-    metric = NIST(
-        variant=data.draw(st.sampled_from(VARIANTS)),
-        case_sensitive=data.draw(st.booleans()),
-        max_order=data.draw(st.integers(1, 5)),
-        tokenize=data.draw(st.sampled_from(["13a", "none"])),
-    )
+@given(split_corpora())
+def test_generated_corpora_split_anywhere(corpus):
+    metric, hypotheses, streams, cuts = corpus
     whole = metric.sentence_scores(hypotheses, streams)
     ours = metric.scores_of_sums(shard_rows(metric, hypotheses, streams, cuts))
     np.testing.assert_allclose(ours, whole, rtol=0, atol=TOLERANCE)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from helpers import fixed
 from hypothesis import given
-from hypothesis import strategies as st
+from nist_corpora import VARIANTS, split_corpora
 from shared_data import SHARED_DIR, oracles_dir, read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
@@ -21,9 +21,7 @@ from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.state import NISTState
 
 TOLERANCE = 1e-9
-VARIANTS = ("mteval", "nltk")
 CUTS = [0, 7, 7, 120, 121, 1300, 2037, 2037]  # uneven shards, two empty ones
-WORDS = st.lists(st.sampled_from(["a", "b", "c", "0", "A", "."]), max_size=8).map(" ".join)
 
 
 def shard_states(metric: NIST, hypotheses: list, streams: list, cuts: list[int]) -> list[NISTState]:
@@ -143,22 +141,9 @@ def test_nltk_near_ties_after_a_merge():
 
 
 @fixed(max_examples=150)
-@given(st.data())
-def test_generated_corpora_split_anywhere(data):
-    n = data.draw(st.integers(1, 6))
-    k = data.draw(st.integers(1, 3))
-    hypotheses = data.draw(st.lists(WORDS, min_size=n, max_size=n))
-    streams = [data.draw(st.lists(st.one_of(WORDS, st.none()), min_size=n, max_size=n)) for _ in range(k)]
-    for i in range(n):  # every segment keeps a reference
-        if all(stream[i] is None for stream in streams):
-            streams[0][i] = data.draw(WORDS)
-    cuts = sorted([*data.draw(st.lists(st.integers(0, n), max_size=4)), 0, n])
-    metric = NIST(
-        variant=data.draw(st.sampled_from(VARIANTS)),
-        case_sensitive=data.draw(st.booleans()),
-        max_order=data.draw(st.integers(1, 5)),
-        tokenize=data.draw(st.sampled_from(["13a", "none"])),
-    )
+@given(split_corpora())
+def test_generated_corpora_split_anywhere(corpus):
+    metric, hypotheses, streams, cuts = corpus
     whole = metric.corpus_score(hypotheses, streams)
     states = shard_states(metric, hypotheses, streams, cuts)
     assert_same_result(metric.score_shard_state(sum(states[1:], states[0])), whole)
