@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .core.metric import Metric
-from .core.sums import context_of, empty_state, in_context, needs_context, sentence_score_array, state_of
+from .core.sums import context_of, needs_context, sentence_score_array
 from .errors import BleuInputError
 from .metrics import metric_object
 
@@ -97,11 +97,11 @@ class ColumnScorer:
                 f"{self.metric.name}'s segment scores depend on the whole reference corpus: count every batch's "
                 "references first (the engines do when given the whole dataset)"
             )
-        return ColumnScorer(in_context(self.metric, context), {}, self.hypothesis, self.references)
+        return ColumnScorer(self.metric.in_context(context), {}, self.hypothesis, self.references)
 
     def empty(self) -> Any:
         """The state of no rows."""
-        return empty_state(self.metric)
+        return self.metric.empty_shard_state()
 
     def segments(self, batch: Any) -> tuple[list[Any], list[list[Any]]]:
         """The hypotheses and reference streams of a batch of rows."""
@@ -110,7 +110,7 @@ class ColumnScorer:
 
     def state(self, batch: Any) -> Any:
         """The batch's mergeable state (``Metric.shard_state``)."""
-        return state_of(self.metric, *self.segments(batch))
+        return self.metric.shard_state(*self.segments(batch))
 
     def scores(self, batch: Any) -> np.ndarray:
         """Every row's sentence score (the metric's ``sentence_scores``), float64."""

@@ -20,7 +20,7 @@ import numpy as np
 
 from .columns import ColumnScorer, lines_of, with_column
 from .core.metric import Metric
-from .core.sums import context_of, merge_states, score_state, sentence_score_array, state_of
+from .core.sums import context_of, merge_states, score_state, sentence_score_array
 from .errors import BleuInputError
 
 __all__ = ["corpus_score", "sentence_scores", "with_sentence_scores"]
@@ -103,7 +103,7 @@ class _RecordsState:
             return context_of(self.scorer.metric, streams)
         if not hypotheses:
             return self.scorer.empty()
-        return state_of(self.scorer.metric, hypotheses, streams)
+        return self.scorer.metric.shard_state(hypotheses, streams)
 
 
 class _SentenceScores:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .core.metric import Metric
-from .core.sums import empty_state, merge_states, score_state, state_of
+from .core.sums import merge_states, score_state
 from .errors import BleuInputError
 from .metrics import metric_object
 
@@ -39,12 +39,12 @@ class StreamingScore:
         """``metric``: a metric object without references, or a name (``"bleu"``, ``"chrf"``, ...)
         with its options as keywords."""
         self.metric = metric_object(metric, options)
-        self.empty = empty_state(self.metric)
+        self.empty = self.metric.empty_shard_state()
         self.total = self.empty  # the merged state of every batch
 
     def update(self, hypotheses: Any, references: Any) -> None:
         """Add a batch: hypotheses (text, or token ids as the metric takes them) and its reference streams."""
-        self.merge_state(state_of(self.metric, hypotheses, references))
+        self.merge_state(self.metric.shard_state(hypotheses, references))
 
     def merge_state(self, state: Any) -> None:
         """Add another scorer's ``state()``, as if its batches had been given here."""

@@ -10,7 +10,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from mtscore.core.sums import context_of, in_context, merge_states, needs_context, sentence_score_array
+from mtscore.core.sums import context_of, merge_states, needs_context, sentence_score_array
 from mtscore.metrics import METRICS, metric_class
 
 HYPS = ["the cat sat on the mat", "a dog", "hello world", "0 cats sat", "the mat"]
@@ -29,7 +29,7 @@ def test_shards_scored_in_context_are_the_whole_corpus(name):
     assert needs_context(metric) == (name == "nist")
     scorer = metric
     if needs_context(metric):
-        scorer = in_context(metric, merge_states([context_of(metric, streams) for _, streams in shards]))
+        scorer = metric.in_context(merge_states([context_of(metric, streams) for _, streams in shards]))
         assert not needs_context(scorer)
     ours = np.concatenate([sentence_score_array(scorer, hyps, streams) for hyps, streams in shards])
     expected = sentence_score_array(metric, HYPS, refs)

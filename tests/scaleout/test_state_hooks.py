@@ -9,7 +9,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from mtscore.core.sums import merge_states, score_state, state_bytes, state_from_bytes, state_of
+from mtscore.core.sums import merge_states, score_state, state_bytes, state_from_bytes
 from mtscore.errors import BleuInputError
 from mtscore.metrics import METRICS, metric_class
 
@@ -26,7 +26,7 @@ def test_states_merge_in_any_grouping_to_the_corpus_score(name):
     metric = metric_class(name)()
     refs = REFS[:1] if name in ("wer", "cer") else REFS
     whole = metric.corpus_score(HYPS, refs)
-    parts = [state_of(metric, HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
+    parts = [metric.shard_state(HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
     assert [metric.state_segments(part) for part in parts] == [b - a for a, b in pairwise(CUTS)]
     left, right = merge_states(parts), merge_states([parts[0], merge_states(parts[1:])])
     for total in (left, right, merge_states([state_from_bytes(state_bytes(part)) for part in parts[::-1]])):

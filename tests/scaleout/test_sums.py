@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mtscore.columns import ColumnScorer, lines_of, with_column
-from mtscore.core.sums import empty_state, score_state, state_of
+from mtscore.core.sums import score_state
 from mtscore.errors import BleuInputError
 from mtscore.metrics import metric_class
 
@@ -19,8 +19,8 @@ REFS = [["the cat sat on a mat", "a dog ran", "hello"], ["the cat", None, "world
 
 def test_states_of_shards_add_up_to_the_corpus_score():
     bleu = metric_class("bleu")()
-    parts = [state_of(bleu, HYPS[a:b], [s[a:b] for s in REFS]) for a, b in ((0, 0), (0, 1), (1, 3))]
-    assert parts[0].tolist() == empty_state(bleu).tolist() and parts[0].dtype == np.int64
+    parts = [bleu.shard_state(HYPS[a:b], [s[a:b] for s in REFS]) for a, b in ((0, 0), (0, 1), (1, 3))]
+    assert parts[0].tolist() == bleu.empty_shard_state().tolist() and parts[0].dtype == np.int64
     assert score_state(bleu, sum(parts)) == bleu.corpus_score(HYPS, REFS)
     with pytest.raises(BleuInputError, match="nothing to score"):
         score_state(bleu, parts[0])

@@ -38,22 +38,6 @@ def context_of(metric: Metric, references: Sequence[Sequence[Any]]) -> Any:
     return metric.sentence_context(references)
 
 
-def in_context(metric: Metric, context: Any) -> Metric:
-    """The metric that gives a shard's sentence scores as ``metric`` gives them within the whole
-    corpus, ``context`` being every shard's ``context_of`` merged (``Metric.in_context``)."""
-    return metric.in_context(context)
-
-
-def empty_state(metric: Metric) -> Any:
-    """A state of no segments for ``metric`` (``Metric.empty_shard_state``)."""
-    return metric.empty_shard_state()
-
-
-def state_of(metric: Metric, hypotheses: Sequence[Any], references: Sequence[Sequence[Any]]) -> Any:
-    """The state of one shard (``Metric.shard_state``; the empty state for a shard without segments)."""
-    return metric.shard_state(hypotheses, references)
-
-
 def merge_states(states: Iterable[Any]) -> Any:
     """The sum of states (at least one): how every engine merges them, whatever the metric."""
     return reduce(operator.add, states)
