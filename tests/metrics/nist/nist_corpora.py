@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from hypothesis import strategies as st
+from shared_data import read_lines, references, system_output
 
 from mtscore.metrics.nist import NIST
 
 VARIANTS = ("mteval", "nltk")
+CUTS = [0, 7, 7, 120, 121, 1300, 2037, 2037]  # uneven shards of WMT22 en-de, two empty ones
 # Few words, a digit (mteval's "0" rule), case and punctuation: n-grams repeat across segments and shards.
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "0", "A", "."]), max_size=8).map(" ".join)
 
@@ -30,3 +32,12 @@ def split_corpora(draw) -> tuple[NIST, list[str], list[list[str | None]], list[i
         tokenize=draw(st.sampled_from(["13a", "none"])),
     )
     return metric, hypotheses, streams, cuts
+
+
+def en_de_with_gaps() -> tuple[list[str], list[list[str | None]]]:
+    """WMT22 en-de Online-A and both references, the second missing for every fifth segment."""
+    hypotheses = read_lines(system_output("en-de", "Online-A"))
+    first, second = (read_lines(path) for path in references("en-de", "all"))
+    second = [None if i % 5 == 3 else line for i, line in enumerate(second)]  # missing references
+    assert len(hypotheses) == CUTS[-1]
+    return hypotheses, [first, second]

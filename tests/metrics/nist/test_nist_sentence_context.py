@@ -14,15 +14,13 @@ import numpy as np
 import pytest
 from helpers import fixed
 from hypothesis import given
-from nist_corpora import VARIANTS, split_corpora
-from shared_data import read_lines, references, system_output
+from nist_corpora import CUTS, VARIANTS, en_de_with_gaps, split_corpora
 
 from mtscore.errors import BleuInputError
 from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.state import NISTState
 
 TOLERANCE = 1e-9
-CUTS = [0, 7, 7, 120, 121, 1300, 2037, 2037]  # uneven shards, two empty ones
 
 
 def shard_rows(metric: NIST, hypotheses: list, streams: list, cuts: list[int]) -> np.ndarray:
@@ -35,11 +33,7 @@ def shard_rows(metric: NIST, hypotheses: list, streams: list, cuts: list[int]) -
 
 @pytest.fixture(scope="module")
 def en_de():
-    hypotheses = read_lines(system_output("en-de", "Online-A"))
-    first, second = (read_lines(path) for path in references("en-de", "all"))
-    second = [None if i % 5 == 3 else line for i, line in enumerate(second)]  # missing references
-    assert len(hypotheses) == CUTS[-1]
-    return hypotheses, [first, second]
+    return en_de_with_gaps()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from helpers import fixed
 from hypothesis import given
-from nist_corpora import VARIANTS, split_corpora
+from nist_corpora import CUTS, VARIANTS, en_de_with_gaps, split_corpora
 from shared_data import SHARED_DIR, oracles_dir, read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
@@ -21,7 +21,6 @@ from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.state import NISTState
 
 TOLERANCE = 1e-9
-CUTS = [0, 7, 7, 120, 121, 1300, 2037, 2037]  # uneven shards, two empty ones
 
 
 def shard_states(metric: NIST, hypotheses: list, streams: list, cuts: list[int]) -> list[NISTState]:
@@ -40,11 +39,7 @@ def assert_same_result(ours, whole) -> None:
 
 @pytest.fixture(scope="module")
 def en_de():
-    hypotheses = read_lines(system_output("en-de", "Online-A"))
-    first, second = (read_lines(path) for path in references("en-de", "all"))
-    second = [None if i % 5 == 3 else line for i, line in enumerate(second)]  # missing references
-    assert len(hypotheses) == CUTS[-1]
-    return hypotheses, [first, second]
+    return en_de_with_gaps()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
