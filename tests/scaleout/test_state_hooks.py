@@ -1,6 +1,9 @@
 """The mergeable-state seam every engine uses (``Metric.shard_state`` and its companions, issue 16),
 for every metric without an engine: states of uneven and empty shards, merged in any grouping,
-score the corpus as the in-memory API does, and survive the ``.npz`` arrays of ``mtscore stats``."""
+score the corpus as the in-memory API does, and survive the ``.npz`` arrays of ``mtscore stats``; and
+the two-pass seam of per-shard sentence scores (``Metric.sentence_context``, ``in_context``): every
+shard's context reduced when the metric needs one (NIST: its reference counts), then each shard scored
+in it, gives the in-memory sentence scores of the whole corpus."""
 
 from __future__ import annotations
 
@@ -9,7 +12,15 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from mtscore.core.sums import merge_states, score_state, state_bytes, state_from_bytes
+from mtscore.core.sums import (
+    context_of,
+    merge_states,
+    needs_context,
+    score_state,
+    sentence_score_array,
+    state_bytes,
+    state_from_bytes,
+)
 from mtscore.errors import BleuInputError
 from mtscore.metrics import METRICS, metric_class
 
@@ -46,3 +57,18 @@ def test_a_metric_not_additive_without_its_own_state_is_refused():
     for hyps in (HYPS, []):
         with pytest.raises(BleuInputError, match="depend on the whole corpus and it defines no mergeable state"):
             metric.shard_state(hyps, [stream[: len(hyps)] for stream in REFS])
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_shards_scored_in_context_are_the_whole_corpus(name):
+    metric = metric_class(name)()
+    refs = REFS[:1] if name in ("wer", "cer") else REFS
+    shards = [(HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
+    assert needs_context(metric) == (name == "nist")
+    scorer = metric
+    if needs_context(metric):
+        scorer = metric.in_context(merge_states([context_of(metric, streams) for _, streams in shards]))
+        assert not needs_context(scorer)
+    ours = np.concatenate([sentence_score_array(scorer, hyps, streams) for hyps, streams in shards])
+    expected = sentence_score_array(metric, HYPS, refs)
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-9)
