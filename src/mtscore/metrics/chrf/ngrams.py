@@ -19,6 +19,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from ...engine.keys import ranges
 from ...errors import BleuInputError
 from ...threads import map_threads
 from .symbols import Characters, CodeVocabulary, Words, WordVocabulary
@@ -64,13 +65,6 @@ def _padded(ids: np.ndarray, lengths: np.ndarray, order: int, pad: int) -> tuple
     padded = np.full(len(ids) + len(lengths) * (order - 1), pad, dtype=np.int64)
     padded[at] = ids
     return padded, at
-
-
-def _ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """The indices starts[i] .. starts[i] + sizes[i] - 1 of every range, one range after another."""
-    indices = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
-    indices += np.arange(len(indices), dtype=np.int64)
-    return indices
 
 
 def chunk_matches(
@@ -153,7 +147,7 @@ def chunk_matches(
             # those, its prefix their group's number (ascending with the segment).
             group_sizes = np.diff(at_starts)
             mixed = imbalance < group_sizes
-            kept = _ranges(at_starts[:-1][mixed], group_sizes[mixed])
+            kept = ranges(at_starts[:-1][mixed], group_sizes[mixed])
             prefix = np.repeat(np.arange(int(mixed.sum()), dtype=np.int64), group_sizes[mixed])
             sizes = np.diff(np.searchsorted(kept, bounds))
             kept = positions[kept]
