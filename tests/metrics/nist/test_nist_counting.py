@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mtscore.engine.keys import unique_inverse
 from mtscore.metrics.nist import NIST
-from mtscore.metrics.nist.counting import held_occurrences, occurrences, unique_inverse
+from mtscore.metrics.nist.counting import held_occurrences, occurrences
 
 
 @pytest.mark.parametrize(

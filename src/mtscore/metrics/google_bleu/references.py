@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core.references import References
-from ...engine.keys import TokenKeys, Vocabulary
+from ...engine.keys import TokenKeys, Vocabulary, unique_inverse
 from ...engine.ngrams import ReferenceNgrams
 
 _KEPT_LINES = 1 << 16  # reference streams of at most this many lines (all streams) are kept once prepared
@@ -141,7 +141,7 @@ class _NgramTable:
         at = np.arange(len(ids))  # where each n-gram still followed starts
         key = np.repeat(np.tile(np.arange(n_segments), n_streams), flat) * self.span + ids
         for n in range(1, order + 1):
-            keys, number = numbered(key)
+            keys, number = unique_inverse(key)
             self.keys.append(keys)
             self.counts.append(
                 np.bincount(stream[at] * len(keys) + number, minlength=n_streams * len(keys)).reshape(
@@ -203,22 +203,6 @@ def _looked_up(keys: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarra
     number = np.minimum(np.searchsorted(keys, ordered), len(keys) - 1)
     found = np.flatnonzero(keys[number] == ordered)
     return order[found], number[found]
-
-
-def numbered(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct keys (>= 0), sorted, and each key's position among them (``np.unique``'s
-    ``return_inverse``), by sorting keys packed with their index (faster than an argsort) while
-    they fit in 63 bits."""
-    position_bits = max(len(key) - 1, 1).bit_length()
-    if len(key) == 0 or int(key.max()).bit_length() + position_bits > 63:
-        return np.unique(key, return_inverse=True)
-    packed = np.sort((key << position_bits) | np.arange(len(key)))
-    ordered = packed >> position_bits
-    new = np.empty(len(key), dtype=bool)
-    new[0], new[1:] = True, ordered[1:] != ordered[:-1]
-    number = np.empty(len(key), dtype=np.int64)
-    number[packed & ((1 << position_bits) - 1)] = np.cumsum(new) - 1
-    return ordered[new], number
 
 
 def _remaining(lengths: np.ndarray) -> np.ndarray:

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...engine.backend import NUMPY
+from ...engine.keys import unique_inverse
 
 LOG2 = np.log(2.0)
-_DENSE_KEYS = 4  # ``unique_inverse`` counts keys below this many per key instead of sorting them
 
 
 @dataclass
@@ -151,30 +150,6 @@ def _lower_bound(table: np.ndarray, keys: np.ndarray, first: np.ndarray, size: n
         at += beyond * (half + 1)
         size = np.where(beyond, size - half - 1, half)
     return at
-
-
-def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(keys, return_inverse=True)`` of non-negative int64 keys, by one sort of the keys
-    packed with their positions (several times faster than the argsort ``np.unique`` runs) when
-    both fit in 63 bits; without a sort when the keys are few (below 4 per key)."""
-    bits = max(len(keys) - 1, 1).bit_length()
-    largest = int(keys.max(initial=-1))
-    if 0 <= largest < _DENSE_KEYS * len(keys):  # a table of the keys 0..largest, which are there
-        there = np.bincount(keys, minlength=largest + 1) > 0
-        rank = np.cumsum(there) - 1
-        return np.flatnonzero(there), rank[keys]
-    if len(keys) == 0 or largest.bit_length() + bits > 63:
-        return np.unique(keys, return_inverse=True)
-    packed = keys << bits
-    packed |= np.arange(len(keys))
-    packed.sort()
-    ordered = packed >> bits
-    first = np.empty(len(keys), dtype=bool)
-    first[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    inverse = np.empty(len(keys), dtype=np.int64)
-    inverse[packed & ((1 << bits) - 1)] = NUMPY.group_numbers(first[1:])
-    return ordered[first], inverse
 
 
 def position_lines(lengths: np.ndarray) -> np.ndarray:
