@@ -46,23 +46,3 @@ def assert_same(name: str, ours, whole) -> None:
         assert ours == whole and ours.score == whole.score
     else:
         assert ours.score == pytest.approx(whole.score, rel=0, abs=1e-9)
-
-
-def gloo_ranks(rank_main, tmp_path, *args) -> list:
-    """Run ``rank_main(rank, 2, port, out, *args)`` in 2 processes joined by a gloo group on a free
-    127.0.0.1 port; each writes its results as JSON to ``out.<rank>``: the list of them, by rank."""
-    import json
-    import socket
-
-    import torch
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    out = str(tmp_path / "scores")
-    torch.multiprocessing.spawn(rank_main, args=(2, port, out, *args), nprocs=2, join=True)
-    results = []
-    for rank in range(2):
-        with open(f"{out}.{rank}") as handle:
-            results.append(json.load(handle))
-    return results

@@ -5,10 +5,10 @@ int64 state stays exact where torchmetrics' own BLEU state (float32) does not.""
 from __future__ import annotations
 
 import json
+import socket
 
 import numpy as np
 import pytest
-from conftest import gloo_ranks
 from shared_data import read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
@@ -65,6 +65,12 @@ def test_states_merge_and_states_of_other_scorers_are_refused(corpus):
         StreamingScore("nist").merge_state(first.state())
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def _rank_main(rank: int, world: int, port: int, out: str, hypotheses, streams) -> None:
     import torch.distributed as dist
 
@@ -88,7 +94,12 @@ def _rank_main(rank: int, world: int, port: int, out: str, hypotheses, streams) 
 
 def test_two_gloo_processes_score_as_one(corpus, tmp_path):
     hypotheses, streams = corpus
-    results = gloo_ranks(_rank_main, tmp_path, hypotheses, streams)
+    out = str(tmp_path / "scores")
+    torch.multiprocessing.spawn(_rank_main, args=(2, _free_port(), out, hypotheses, streams), nprocs=2, join=True)
+    results = []
+    for rank in range(2):
+        with open(f"{out}.{rank}") as handle:
+            results.append(json.load(handle))
     assert results[0] == results[1]
     expected = {
         "bleu": metric_class("bleu")().corpus_score(hypotheses, streams).score,

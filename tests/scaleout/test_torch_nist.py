@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
 
 import pytest
-from conftest import gloo_ranks
 from shared_data import read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
@@ -53,6 +53,12 @@ def test_torchmetrics_adapter_refuses_nist():
         torchmetrics_score("nist")
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def _rank_main(rank: int, world: int, port: int, out: str, hypotheses, streams) -> None:
     import torch.distributed as dist
 
@@ -76,7 +82,12 @@ def _rank_main(rank: int, world: int, port: int, out: str, hypotheses, streams) 
 
 def test_two_gloo_processes_score_nist_as_one(corpus, tmp_path):
     hypotheses, streams = corpus
-    results = gloo_ranks(_rank_main, tmp_path, hypotheses, streams)
+    out = str(tmp_path / "scores")
+    torch.multiprocessing.spawn(_rank_main, args=(2, _free_port(), out, hypotheses, streams), nprocs=2, join=True)
+    results = []
+    for rank in range(2):
+        with open(f"{out}.{rank}") as handle:
+            results.append(json.load(handle))
     assert results[0] == results[1]  # every process merges the same states in rank order
     for variant in ("mteval", "nltk"):
         whole = NIST(variant=variant).corpus_score(hypotheses, streams).to_dict()
