@@ -4,11 +4,9 @@ int64 state stays exact where torchmetrics' own BLEU state (float32) does not.""
 
 from __future__ import annotations
 
-import json
-import socket
-
 import numpy as np
 import pytest
+from gloo_ranks import gloo_ranks
 from shared_data import read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
@@ -65,41 +63,24 @@ def test_states_merge_and_states_of_other_scorers_are_refused(corpus):
         StreamingScore("nist").merge_state(first.state())
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def _scores(rank: int, world: int, hypotheses, streams) -> dict:
+    """One rank's scores of its interleaved shard, merged over both ranks."""
+    results = {}
+    for name, options in (("bleu", {}), ("chrf", {"word_order": 2}), ("ter", {})):
+        scorer = StreamingScore(name, **options)
+        mine = range(rank, len(hypotheses), world)  # uneven, interleaved shards
+        scorer.update([hypotheses[i] for i in mine], [[stream[i] for i in mine] for stream in streams])
+        results[name] = scorer.compute().score
+    empty = StreamingScore("bleu")  # a rank with no batch of its own still takes part
+    if rank == 0:
+        empty.update(hypotheses, streams)
+    results["rank0_only"] = empty.compute().score
+    return results
 
 
-def _rank_main(rank: int, world: int, port: int, out: str, hypotheses, streams) -> None:
-    import torch.distributed as dist
-
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
-    try:
-        results = {}
-        for name, options in (("bleu", {}), ("chrf", {"word_order": 2}), ("ter", {})):
-            scorer = StreamingScore(name, **options)
-            mine = range(rank, len(hypotheses), world)  # uneven, interleaved shards
-            scorer.update([hypotheses[i] for i in mine], [[stream[i] for i in mine] for stream in streams])
-            results[name] = scorer.compute().score
-        empty = StreamingScore("bleu")  # a rank with no batch of its own still takes part
-        if rank == 0:
-            empty.update(hypotheses, streams)
-        results["rank0_only"] = empty.compute().score
-        with open(f"{out}.{rank}", "w") as handle:
-            json.dump(results, handle)
-    finally:
-        dist.destroy_process_group()
-
-
-def test_two_gloo_processes_score_as_one(corpus, tmp_path):
+def test_two_gloo_processes_score_as_one(corpus):
     hypotheses, streams = corpus
-    out = str(tmp_path / "scores")
-    torch.multiprocessing.spawn(_rank_main, args=(2, _free_port(), out, hypotheses, streams), nprocs=2, join=True)
-    results = []
-    for rank in range(2):
-        with open(f"{out}.{rank}") as handle:
-            results.append(json.load(handle))
+    results = gloo_ranks(_scores, 2, hypotheses, streams)
     assert results[0] == results[1]
     expected = {
         "bleu": metric_class("bleu")().corpus_score(hypotheses, streams).score,

@@ -6,10 +6,9 @@ adapter, whose states are tensors of sums, refuses NIST."""
 from __future__ import annotations
 
 import itertools
-import json
-import socket
 
 import pytest
+from gloo_ranks import gloo_ranks
 from shared_data import read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
@@ -53,41 +52,24 @@ def test_torchmetrics_adapter_refuses_nist():
         torchmetrics_score("nist")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def _scores(rank: int, world: int, hypotheses, streams) -> dict:
+    """One rank's NIST results of its interleaved shard, merged over both ranks."""
+    results = {}
+    for variant in ("mteval", "nltk"):
+        scorer = StreamingScore("nist", variant=variant)
+        mine = range(rank, len(hypotheses), world)  # interleaved shards
+        scorer.update([hypotheses[i] for i in mine], [[stream[i] for i in mine] for stream in streams])
+        results[variant] = scorer.compute().to_dict()
+    lonely = StreamingScore("nist")  # a rank with no batch of its own still takes part
+    if rank == 1:
+        lonely.update(hypotheses, streams)
+    results["rank1_only"] = lonely.compute().score
+    return results
 
 
-def _rank_main(rank: int, world: int, port: int, out: str, hypotheses, streams) -> None:
-    import torch.distributed as dist
-
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
-    try:
-        results = {}
-        for variant in ("mteval", "nltk"):
-            scorer = StreamingScore("nist", variant=variant)
-            mine = range(rank, len(hypotheses), world)  # interleaved shards
-            scorer.update([hypotheses[i] for i in mine], [[stream[i] for i in mine] for stream in streams])
-            results[variant] = scorer.compute().to_dict()
-        lonely = StreamingScore("nist")  # a rank with no batch of its own still takes part
-        if rank == 1:
-            lonely.update(hypotheses, streams)
-        results["rank1_only"] = lonely.compute().score
-        with open(f"{out}.{rank}", "w") as handle:
-            json.dump(results, handle)
-    finally:
-        dist.destroy_process_group()
-
-
-def test_two_gloo_processes_score_nist_as_one(corpus, tmp_path):
+def test_two_gloo_processes_score_nist_as_one(corpus):
     hypotheses, streams = corpus
-    out = str(tmp_path / "scores")
-    torch.multiprocessing.spawn(_rank_main, args=(2, _free_port(), out, hypotheses, streams), nprocs=2, join=True)
-    results = []
-    for rank in range(2):
-        with open(f"{out}.{rank}") as handle:
-            results.append(json.load(handle))
+    results = gloo_ranks(_scores, 2, hypotheses, streams)
     assert results[0] == results[1]  # every process merges the same states in rank order
     for variant in ("mteval", "nltk"):
         whole = NIST(variant=variant).corpus_score(hypotheses, streams).to_dict()
