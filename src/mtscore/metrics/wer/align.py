@@ -72,6 +72,8 @@ def _starts(lengths: np.ndarray) -> np.ndarray:
 
 
 def _flat(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Id arrays concatenated as int64, with their lengths: for the few pairs ``explain`` aligns
+    (the scoring path builds ``Pairs`` from flat arrays and keeps characters' int32)."""
     lengths = np.fromiter(map(len, arrays), dtype=np.int64, count=len(arrays))
     return np.concatenate([*map(np.asarray, arrays), np.zeros(0, np.int64)]).astype(np.int64), lengths
 
