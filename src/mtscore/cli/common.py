@@ -1,11 +1,12 @@
 """What every subcommand shares: exit codes, the parser that reports usage errors, every metric's
 options built from its declarations (``metrics.metric_options``), reading files and checking their
-line counts. Light: building a parser loads no metric (and no NumPy).
+line counts, writing an output file whole. Light: building a parser loads no metric (and no NumPy).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -148,3 +149,30 @@ def _display(path: str) -> str:
 def print_lines(lines: Iterable[str]) -> None:
     """Each line to standard output as it comes."""
     sys.stdout.writelines(f"{line}\n" for line in lines)
+
+
+def write_file(path: str, data: bytes, command: str) -> int:
+    """Write ``data`` to ``path`` whole or not at all (a temporary file beside it, renamed into
+    place); a file that cannot be written is an output error (exit 3) saying why, not a traceback."""
+    import tempfile  # here: it costs start-up time that --help need not pay
+
+    try:
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".mtscore-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as error:
+        print(f"{command}: error: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_OUTPUT
+    return EXIT_OK
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -11,7 +11,6 @@ import sys
 from ..metrics import METRICS, canonical
 from .common import (
     EXIT_OK,
-    EXIT_OUTPUT,
     Parser,
     UsageError,
     add_metric_options,
@@ -19,6 +18,7 @@ from .common import (
     configured_metric,
     metric_keywords,
     read,
+    write_file,
 )
 from .score import MAX_RESAMPLES, read_references
 
@@ -181,31 +181,9 @@ def _render(analysis: object, form: str) -> str:
     return render(analysis)  # type: ignore[arg-type]
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _write(args: argparse.Namespace, text: str) -> int:
-    """To standard output, or to ``-o`` whole or not at all (a temporary file renamed into place)."""
+    """To standard output, or to ``-o`` whole or not at all."""
     if not args.output:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return EXIT_OK
-    import tempfile  # here: it costs start-up time that --help need not pay
-
-    folder = os.path.dirname(os.path.abspath(args.output))
-    try:
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".mtscore-report-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it
-            os.replace(temporary, args.output)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError as error:
-        print(f"mtscore report: error: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_OUTPUT
-    return EXIT_OK
+    return write_file(args.output, text.encode("utf-8"), "mtscore report")
