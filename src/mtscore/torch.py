@@ -6,7 +6,7 @@ counts stay exact however many batches there are; NIST's n-gram tables); ``compu
 the processes' states when a ``torch.distributed`` process group is running (a row by
 ``all_reduce``: gloo on CPU, nccl on GPU; other states by ``all_gather_object``), and scores the
 merge once. The score is the corpus score of every segment seen, on every process.
-``torchmetrics_score`` gives the same state as a ``torchmetrics.Metric`` (rows only). torch (and
+``torchmetrics_score`` gives the same state as a ``torchmetrics.Metric``. torch (and
 torchmetrics) are imported only by what uses them.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .core.metric import Metric
-from .core.sums import merge_states, score_state
+from .core.sums import merge_states, score_state, state_bytes, state_from_bytes
 from .errors import BleuInputError
 from .metrics import metric_object
 
@@ -105,41 +105,73 @@ def all_reduced(row: np.ndarray) -> np.ndarray:
 
 
 def torchmetrics_score(metric: Metric | str = "bleu", **options: Any) -> Any:
-    """A ``torchmetrics.Metric`` with ``StreamingScore``'s state: the column sums, kept as int64
-    (torchmetrics' own BLEU keeps its counts in float32, exact only up to 2**24) and summed across
-    processes by torchmetrics. ``compute()`` gives the score as a float64 tensor; ``.result()``
-    the metric's full result. A metric whose state is not a row of sums (NIST) is refused:
-    torchmetrics syncs tensors only; use ``StreamingScore``."""
+    """A ``torchmetrics.Metric`` with ``StreamingScore``'s state, synchronised by torchmetrics: a row
+    of sums stays int64 (torchmetrics' own BLEU keeps its counts in float32, exact only up to
+    2**24) and is summed across processes; n-gram tables (NIST) travel as bytes, each process's
+    merged state one length-prefixed frame, gathered in rank order and merged. ``compute()`` gives
+    the score as a float64 tensor; ``.result()`` the metric's full result."""
     import torch
     import torchmetrics
 
     scorer = StreamingScore(metric, **options)
-    if not isinstance(scorer.empty, np.ndarray):
-        raise BleuInputError(
-            f"{scorer.metric.name}'s state is n-gram tables, not a row of sums that torchmetrics can sync; "
-            "use mtscore.torch.StreamingScore, which merges them across processes"
-        )
+    summed = isinstance(scorer.empty, np.ndarray)
 
     class _Score(torchmetrics.Metric):
         full_state_update = False
         higher_is_better = scorer.metric.higher_is_better
         sums: Any
+        frames: Any
 
         def __init__(self) -> None:
             super().__init__()
             self.scorer = scorer
-            self.add_state("sums", default=torch.as_tensor(scorer.empty), dist_reduce_fx="sum")
+            if summed:
+                self.add_state("sums", default=torch.as_tensor(scorer.empty), dist_reduce_fx="sum")
+            else:
+                self.add_state("frames", default=[], dist_reduce_fx="cat")
+                self.reset()
+
+        def reset(self) -> None:
+            super().reset()
+            if not summed:  # the empty state's frame: torchmetrics would send an empty list as float32
+                self.frames = [torch.as_tensor(_framed(scorer.empty), device=self.device)]
 
         def update(self, hypotheses: Any, references: Any) -> None:
-            scorer.reset()
-            scorer.update(hypotheses, references)
-            self.sums = self.sums + torch.as_tensor(scorer.state(), device=self.sums.device)
+            batch = scorer.metric.shard_state(hypotheses, references)
+            if summed:
+                self.sums = self.sums + torch.as_tensor(batch, device=self.sums.device)
+            else:  # one frame: this process's merge so far
+                self.frames = [torch.as_tensor(_framed(self._state() + batch), device=self.device)]
+
+        def _state(self) -> Any:
+            if summed:
+                return self.sums.cpu().numpy()
+            frames = self.frames if isinstance(self.frames, list) else [self.frames]
+            data = b"".join(frame.to(torch.uint8).cpu().numpy().tobytes() for frame in frames)
+            return merge_states([scorer.empty, *_unframed(data)])
 
         def result(self) -> Any:
             """The metric's full result (a ``BLEUScore``, ...) of the state."""
-            return score_state(scorer.metric, self.sums.cpu().numpy(), _NOTHING)
+            return score_state(scorer.metric, self._state(), _NOTHING)
 
         def compute(self) -> Any:
             return torch.tensor(self.result().score, dtype=torch.float64)
 
     return _Score()
+
+
+def _framed(state: Any) -> np.ndarray:
+    """A state as bytes (uint8) after its length (8 bytes, little-endian): frames concatenated by
+    torchmetrics' gather stay apart."""
+    data = state_bytes(state)
+    return np.frombuffer(bytearray(len(data).to_bytes(8, "little") + data), dtype=np.uint8)
+
+
+def _unframed(data: bytes) -> list[Any]:
+    """The states of concatenated frames, in order."""
+    states, at = [], 0
+    while at < len(data):
+        size = int.from_bytes(data[at : at + 8], "little")
+        states.append(state_from_bytes(data[at + 8 : at + 8 + size]))
+        at += 8 + size
+    return states

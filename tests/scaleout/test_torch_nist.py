@@ -1,7 +1,7 @@
 """NIST through ``mtscore.torch`` (issue 16): ``StreamingScore`` merges every batch's n-gram tables,
 on one process and across two real ``torch.distributed`` processes (gloo, ``all_gather_object``),
-and scores them as the in-memory API scores the whole corpus, both variants; the torchmetrics
-adapter, whose states are tensors of sums, refuses NIST."""
+and scores them as the in-memory API scores the whole corpus, both variants; so does the torchmetrics
+adapter, whose NIST state travels as bytes, with a process that has no batch of its own."""
 
 from __future__ import annotations
 
@@ -46,10 +46,26 @@ def test_batches_score_as_the_whole_corpus(corpus, variant):
         scorer.merge_state(StreamingScore("nist", variant=variant, max_order=3).state())
 
 
-def test_torchmetrics_adapter_refuses_nist():
+@pytest.mark.parametrize("variant", ["mteval", "nltk"])
+def test_torchmetrics_adapter_merges_nist_tables(corpus, variant):
+    """The adapter keeps NIST's n-gram tables (as bytes): batches score as the whole corpus, as
+    ``StreamingScore`` scores them, and ``reset`` forgets them."""
     pytest.importorskip("torchmetrics")
-    with pytest.raises(BleuInputError, match="StreamingScore"):
-        torchmetrics_score("nist")
+    hypotheses, streams = corpus
+    ours, streaming = torchmetrics_score("nist", variant=variant), StreamingScore("nist", variant=variant)
+    for start, end in itertools.pairwise(CUTS):
+        batch = (hypotheses[start:end], [s[start:end] for s in streams])
+        ours.update(*batch)
+        streaming.update(*batch)
+    whole = NIST(variant=variant).corpus_score(hypotheses, streams)
+    result = ours.result()
+    assert result.score == streaming.compute().score
+    assert result.score == pytest.approx(whole.score, rel=0, abs=1e-9)
+    assert (result.matches, result.totals, result.ref_len) == (whole.matches, whole.totals, whole.ref_len)
+    assert ours.compute().item() == result.score
+    ours.reset()
+    with pytest.raises(BleuInputError, match="nothing to score"):
+        ours.result()
 
 
 def _scores(rank: int, world: int, hypotheses, streams) -> dict:
@@ -64,7 +80,21 @@ def _scores(rank: int, world: int, hypotheses, streams) -> dict:
     if rank == 1:
         lonely.update(hypotheses, streams)
     results["rank1_only"] = lonely.compute().score
+    if torchmetrics_installed():
+        adapter = torchmetrics_score("nist", variant="nltk")  # rank 0 with no batch of its own
+        for start, end in itertools.pairwise(CUTS):
+            if rank == 1 and start < end:
+                adapter.update(hypotheses[start:end], [s[start:end] for s in streams])
+        results["torchmetrics_rank1_only"] = adapter.compute().item()
     return results
+
+
+def torchmetrics_installed() -> bool:
+    try:
+        import torchmetrics  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def test_two_gloo_processes_score_nist_as_one(corpus):
@@ -79,3 +109,6 @@ def test_two_gloo_processes_score_nist_as_one(corpus):
             whole[key] for key in ("matches", "totals", "ref_len")
         ]
     assert results[0]["rank1_only"] == pytest.approx(NIST().corpus_score(hypotheses, streams).score, abs=1e-9)
+    if torchmetrics_installed():
+        whole = NIST(variant="nltk").corpus_score(hypotheses, streams).score
+        assert results[0]["torchmetrics_rank1_only"] == pytest.approx(whole, rel=0, abs=1e-9)
