@@ -171,7 +171,8 @@ def run_merge(argv: list[str]) -> int:
     if first.get("kind") == "state":
         matrices, nrefs = _state_rows(metric, list(systems.values()), paired is not None)
     else:
-        matrices, nrefs = [np.concatenate(parts) for parts in systems.values()], first["nrefs"]
+        matrices = [np.concatenate(parts) for parts in systems.values()]
+        nrefs = [first["nrefs"]] * len(matrices)
     if len({len(matrix) for matrix in matrices}) > 1:
         raise BleuInputError(
             "the systems' shards cover different numbers of segments: "
@@ -190,12 +191,12 @@ def run_merge(argv: list[str]) -> int:
             args.seed,
             args.all_pairs,
         )
-        signatures = {name: signature.with_fields(nrefs=nrefs) for name, signature in result.signatures.items()}
+        signatures = {name: signature.with_fields(nrefs=nrefs[0]) for name, signature in result.signatures.items()}
         import dataclasses  # here: it costs start-up time that --help need not pay
 
         print(render_paired(dataclasses.replace(result, signatures=signatures), form))
         return EXIT_OK
-    scores: list[Any] = [metric.score_statistics(matrix, nrefs=nrefs) for matrix in matrices]
+    scores: list[Any] = [metric.score_statistics(m, nrefs=n) for m, n in zip(matrices, nrefs, strict=True)]
     if args.confidence:
         from ..report.confidence import with_confidence
 
@@ -207,28 +208,29 @@ def run_merge(argv: list[str]) -> int:
     return EXIT_OK
 
 
-def _state_rows(metric: Any, systems: list[list[Any]], paired: bool) -> tuple[list[Any], str]:
+def _state_rows(metric: Any, systems: list[list[Any]], paired: bool) -> tuple[list[Any], list[str]]:
     """Each system's per-segment rows, resamplable, from its shards' tokens (``ShardTokens``) joined
     in order: the in-memory API's rows of the whole corpus (NIST's, whose resamples recompute the
-    information weights from every reference segment); and the references per segment. A paired
+    information weights from every reference segment); and its references per segment. A paired
     test compares systems on one reference corpus: shards of other references are refused."""
     import numpy as np
 
     from ..metrics.nist.tokens import corpus_keys, same_keys
 
-    matrices, prepared, known = [], None, None
+    matrices, nrefs, known = [], [], None
+    prepared: Any = None  # the references of the systems so far (``known``), counted
     for parts in systems:
         references, present, hypotheses = corpus_keys(parts)
-        same = known is not None and np.array_equal(known[1], present) and same_keys(known[0], references)
-        if known is not None and not same and paired:
-            raise BleuInputError(
-                "the systems' shards hold different references: a paired test compares systems on one "
-                "reference corpus (count every system's shards against the same references)"
-            )
-        if not same:
-            known, prepared = (references, present), metric.prepare_keys(references, present)
+        if known is None or not (np.array_equal(known[1], present) and same_keys(known[0], references)):
+            if known is not None and paired:
+                raise BleuInputError(
+                    "the systems' shards hold different references: a paired test compares systems on one "
+                    "reference corpus (count every system's shards against the same references)"
+                )
+            known, prepared = (references, present), metric.prepare_keys(references, present)  # once per corpus
         matrices.append(metric.key_statistics(prepared, hypotheses))
-    return matrices, str(prepared.nrefs)
+        nrefs.append(str(prepared.nrefs))
+    return matrices, nrefs
 
 
 def _merge_states(metric: Any, first: dict[str, Any], systems: dict[str, list[Any]], form: Form) -> int:
