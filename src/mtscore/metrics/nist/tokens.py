@@ -2,9 +2,10 @@
 
 A resample of NIST recomputes the information weights from its own reference corpus, so scoring
 resamples of merged shards needs every segment's n-grams, not the shard's merged tables. A shard
-keeps its tokens compactly: each distinct token's bytes once, then per line its token ids (int32)
-and length, for the hypotheses and every reference stream (a missing reference: no tokens, marked
-absent). ``corpus_keys`` joins shards back into the whole corpus's ``TokenKeys``, the keys that
+keeps its tokens compactly: each distinct token's bytes once, then per line its token ids and
+length (the smallest unsigned integers that hold them: about half the text's size), for the
+hypotheses and every reference stream (a missing reference: no tokens, marked absent).
+``corpus_keys`` joins shards back into the whole corpus's ``TokenKeys``, the keys that
 ``NIST.keys`` gives for the whole files (a token's key depends on its bytes alone; long tokens are
 met in the same order), so the in-memory path scores them, resamples included, to the bit.
 """
@@ -12,7 +13,7 @@ met in the same order), so the in-memory path scores them, resamples included, t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -32,16 +33,12 @@ class ShardTokens:
     streams x segments)."""
 
     bytes: np.ndarray  # uint8
-    sizes: np.ndarray  # int64, per distinct token
-    hyp_ids: np.ndarray  # int32, per hypothesis token
-    hyp_lengths: np.ndarray  # int64, per segment
-    ref_ids: np.ndarray  # int32, per reference token
-    ref_lengths: np.ndarray  # int64, streams x segments (0 where missing)
+    sizes: np.ndarray  # per distinct token (as hyp_lengths)
+    hyp_ids: np.ndarray  # per hypothesis token (the smallest unsigned type that holds them)
+    hyp_lengths: np.ndarray  # per segment (the smallest unsigned type: ``widened`` makes it int64)
+    ref_ids: np.ndarray  # per reference token
+    ref_lengths: np.ndarray  # streams x segments, 0 where missing (as hyp_lengths)
     present: np.ndarray  # bool, streams x segments
-
-    @property
-    def segments(self) -> int:
-        return len(self.hyp_lengths)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The tokens as named arrays (``np.savez`` without pickle); ``from_arrays`` reads them."""
@@ -51,6 +48,11 @@ class ShardTokens:
     def from_arrays(cls, arrays: Any) -> ShardTokens:
         """The tokens that ``to_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
         return cls(*(np.asarray(arrays[name]) for name in _FIELDS))
+
+    def widened(self) -> ShardTokens:
+        """The tokens with sizes and lengths as int64 (their sums and offsets must not wrap)."""
+        names = ("sizes", "hyp_lengths", "ref_lengths")
+        return replace(self, **{name: getattr(self, name).astype(np.int64) for name in names})
 
 
 def shard_tokens(metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> ShardTokens:
@@ -65,11 +67,11 @@ def shard_tokens(metric: Any, hypotheses: Sequence[str], references: Sequence[Se
     _, ids = Vocabulary.of(keys)  # dense ids of the distinct tokens (a key confirmed by its bytes)
     _, first = np.unique(ids, return_index=True)  # ids are 0..distinct tokens - 1
     starts, sizes = split.starts[first], (split.ends - split.starts)[first]
-    ids, lengths = keys.expand(ids).astype(np.int32), keys.line_lengths().astype(np.int64)
+    ids, lengths = _small(keys.expand(ids), len(first)), _small(keys.line_lengths(), keys.lengths.max(initial=0) + 1)
     hyp_tokens = int(lengths[: len(hypotheses)].sum())
     return ShardTokens(
         split.data[ranges(starts, sizes)],
-        sizes.astype(np.int64),
+        _small(sizes, sizes.max(initial=0) + 1),
         ids[:hyp_tokens],
         lengths[: len(hypotheses)],
         ids[hyp_tokens:],
@@ -78,10 +80,16 @@ def shard_tokens(metric: Any, hypotheses: Sequence[str], references: Sequence[Se
     )
 
 
+def _small(values: np.ndarray, bound: int) -> np.ndarray:
+    """Non-negative ``values`` below ``bound`` in the smallest unsigned integers that hold them (for the file)."""
+    return values.astype(np.min_scalar_type(max(int(bound) - 1, 0)))
+
+
 def corpus_keys(shards: Sequence[ShardTokens]) -> tuple[TokenKeys, np.ndarray, TokenKeys]:
     """The whole corpus of shards joined in order: the references' keys (every stream's lines,
     stream after stream, as ``NIST.prepare`` keys them), which are present (streams x segments),
     and the hypotheses' keys."""
+    shards = [shard.widened() for shard in shards]
     streams = len(shards[0].present) if shards else 0
     if any(len(shard.present) != streams for shard in shards):
         raise BleuInputError("shards with different numbers of reference streams cannot be joined")
