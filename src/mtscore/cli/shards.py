@@ -6,8 +6,10 @@ metric, its options, references per segment, the system's name); ``merge`` refus
 with other metrics or options, joins each system's shards in the order given, and scores them,
 with ``--confidence`` or a paired test where asked. A metric whose rows depend on the whole
 corpus (NIST's information weights) writes its mergeable state instead (``Metric.shard_state``:
-NIST's n-gram tables), which ``merge`` merges and scores exactly; its resamples would need every
-segment's n-grams, so it takes no ``--confidence`` or paired test.
+NIST's n-gram tables), which ``merge`` merges and scores exactly, and its segments' tokens
+(``metrics.nist.tokens``): a resample recomputes the weights from its own reference corpus, so
+``--confidence`` and the paired tests join the shards' tokens into the whole corpus and score it
+as the in-memory API does, to the bit.
 """
 
 from __future__ import annotations
