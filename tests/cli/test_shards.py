@@ -101,5 +101,7 @@ def test_shards_made_differently_are_refused(capsys, corpus, tmp_path):
     assert code == EXIT_INPUT and "not a shard written by 'mtscore stats'" in err
     nist = str(tmp_path / "n.npz")
     assert run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-m", "nist", "-o", nist)[0] == EXIT_OK
-    code, _, err = run(capsys, "merge", nist, "--confidence")  # NIST shards hold tables, not rows
-    assert code == EXIT_USAGE and "n-gram tables" in err
+    code, _, err = run(capsys, "merge", bleu[0], nist)  # NIST's resamples: test_shards_nist.py
+    assert code == EXIT_INPUT and "counted with metric" in err
+    code, _, err = run(capsys, "merge", nist, "--paired-bs")
+    assert code == EXIT_USAGE and "paired tests need two or more systems" in err

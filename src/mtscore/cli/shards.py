@@ -6,8 +6,10 @@ metric, its options, references per segment, the system's name); ``merge`` refus
 with other metrics or options, joins each system's shards in the order given, and scores them,
 with ``--confidence`` or a paired test where asked. A metric whose rows depend on the whole
 corpus (NIST's information weights) writes its mergeable state instead (``Metric.shard_state``:
-NIST's n-gram tables), which ``merge`` merges and scores exactly; its resamples would need every
-segment's n-grams, so it takes no ``--confidence`` or paired test.
+NIST's n-gram tables), which ``merge`` merges and scores exactly, and its segments' tokens
+(``metrics.nist.tokens``): a resample recomputes the weights from its own reference corpus, so
+``--confidence`` and the paired tests join the shards' tokens into the whole corpus and score it
+as the in-memory API does, to the bit.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ..report import Form
 from ..report.corpus import render_scores
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read
 
-FORMAT_VERSION = 1  # of the shard files; a file of another version is refused
+FORMAT_VERSION = 2  # of the shard files (2: NIST's keep their tokens); a file of another version is refused
 
 
 def build_stats_parser() -> argparse.ArgumentParser:
@@ -63,9 +65,12 @@ def run_stats(argv: list[str]) -> int:
     else:  # rows that depend on the whole corpus: the mergeable state instead (references prepared there)
         from ..core.inputs import check_references  # NumPy: not at --help
         from ..core.references import References
+        from ..metrics.nist.tokens import shard_tokens
 
         state = metric.state_arrays(metric.shard_state(hypotheses, references))
         arrays = {f"state_{name}": values for name, values in state.items()}
+        tokens = shard_tokens(metric, hypotheses, references).to_arrays()  # for resamples of the merged shards
+        arrays |= {f"tokens_{name}": values for name, values in tokens.items()}
         present = check_references(references, len(hypotheses))
         nrefs = metric.signature(References(present).nrefs).info.get("nrefs", "1")
     meta = {
@@ -103,25 +108,36 @@ def build_merge_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(path: str) -> tuple[dict[str, Any], Any]:
-    """A shard's description and statistics (or, for a state, its arrays by name), or an input
-    error saying what is wrong with the file."""
+def _load(path: str, tokens: bool = False) -> tuple[dict[str, Any], Any]:
+    """A shard's description and statistics (for a state, its arrays by name; with ``tokens``, its
+    ``ShardTokens`` instead), or an input error saying what is wrong with the file."""
     import numpy as np
 
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            if meta.get("kind") == "state":
-                statistics = {name[6:]: data[name] for name in data.files if name.startswith("state_")}
-            else:
-                statistics = data["statistics"]
+            statistics = _contents(data, meta, tokens) if meta.get("format") == FORMAT_VERSION else None
     except FileNotFoundError:
         raise BleuInputError(f"{path}: no such file") from None
     except (OSError, ValueError, KeyError) as error:
         raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({error})") from None
     if meta.get("format") != FORMAT_VERSION:
-        raise BleuInputError(f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION}")
+        raise BleuInputError(
+            f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION} "
+            "(write it again with this mtscore's 'mtscore stats')"
+        )
     return meta, statistics
+
+
+def _contents(data: Any, meta: dict[str, Any], tokens: bool) -> Any:
+    """What ``_load`` gives of an open shard of this format."""
+    if meta.get("kind") != "state":
+        return data["statistics"]
+    if not tokens:
+        return {name[6:]: data[name] for name in data.files if name.startswith("state_")}
+    from ..metrics.nist.tokens import ShardTokens
+
+    return ShardTokens.from_arrays({name[7:]: data[name] for name in data.files if name.startswith("tokens_")})
 
 
 def run_merge(argv: list[str]) -> int:
@@ -132,7 +148,9 @@ def run_merge(argv: list[str]) -> int:
     args = build_merge_parser().parse_args(argv)
     if not 0 <= args.width <= 20:
         raise UsageError("--width must be 0 or more and at most 20")
-    shards = [(path, *_load(path)) for path in args.shards]
+    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    resampled = bool(paired or args.confidence)  # NIST's resamples need its shards' tokens, not its tables
+    shards = [(path, *_load(path, tokens=resampled)) for path in args.shards]
     first_path, first, _ = shards[0]
     for path, meta, _ in shards[1:]:
         for key in ("metric", "options", "nrefs"):
@@ -144,21 +162,24 @@ def run_merge(argv: list[str]) -> int:
     systems: dict[str, list[Any]] = {}
     for _, meta, statistics in shards:
         systems.setdefault(meta["system"], []).append(statistics)
-    if first.get("kind") == "state":
-        return _merge_states(args, first, systems)
     names = list(systems)
-    matrices = [np.concatenate(parts) for parts in systems.values()]
-    if len({len(matrix) for matrix in matrices}) > 1:
-        raise BleuInputError(
-            "the systems' shards cover different numbers of segments: "
-            + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
-        )
-    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     args.sentence_level, args.metrics = False, [first["metric"]]
     metric = metric_class(first["metric"])(**first["options"])
     _check_modes(args, paired, len(names), [metric])
     extended = args.all_pairs or args.comparisons or first["metric"] not in SACREBLEU_METRICS
     form = Form(args.format, args.width, args.score_only, False, extended)
+    if first.get("kind") == "state" and not resampled:
+        return _merge_states(metric, first, systems, form)
+    if first.get("kind") == "state":
+        matrices, nrefs = _state_rows(metric, list(systems.values()), paired is not None)
+    else:
+        matrices = [np.concatenate(parts) for parts in systems.values()]
+        nrefs = [first["nrefs"]] * len(matrices)
+    if len({len(matrix) for matrix in matrices}) > 1:
+        raise BleuInputError(
+            "the systems' shards cover different numbers of segments: "
+            + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
+        )
     if paired:
         from ..report.paired import render_paired
         from ..significance.paired import paired_test_statistics
@@ -172,12 +193,12 @@ def run_merge(argv: list[str]) -> int:
             args.seed,
             args.all_pairs,
         )
-        nrefs = {name: signature.with_fields(nrefs=first["nrefs"]) for name, signature in result.signatures.items()}
+        signatures = {name: signature.with_fields(nrefs=nrefs[0]) for name, signature in result.signatures.items()}
         import dataclasses  # here: it costs start-up time that --help need not pay
 
-        print(render_paired(dataclasses.replace(result, signatures=nrefs), form))
+        print(render_paired(dataclasses.replace(result, signatures=signatures), form))
         return EXIT_OK
-    scores: list[Any] = [metric.score_statistics(matrix, nrefs=first["nrefs"]) for matrix in matrices]
+    scores: list[Any] = [metric.score_statistics(m, nrefs=n) for m, n in zip(matrices, nrefs, strict=True)]
     if args.confidence:
         from ..report.confidence import with_confidence
 
@@ -189,16 +210,36 @@ def run_merge(argv: list[str]) -> int:
     return EXIT_OK
 
 
-def _merge_states(args: argparse.Namespace, first: dict[str, Any], systems: dict[str, list[Any]]) -> int:
-    """``merge`` of shards holding mergeable states (NIST's n-gram tables): each system's merged and scored."""
+def _state_rows(metric: Any, systems: list[list[Any]], paired: bool) -> tuple[list[Any], list[str]]:
+    """Each system's per-segment rows, resamplable, from its shards' tokens (``ShardTokens``) joined
+    in order: the in-memory API's rows of the whole corpus (NIST's, whose resamples recompute the
+    information weights from every reference segment); and its references per segment. A paired
+    test compares systems on one reference corpus: shards of other references are refused."""
+    import numpy as np
+
+    from ..metrics.nist.tokens import corpus_keys, same_keys
+
+    matrices, nrefs, known = [], [], None
+    prepared: Any = None  # the references of the systems so far (``known``), counted
+    for parts in systems:
+        references, present, hypotheses = corpus_keys(parts)
+        if known is None or not (np.array_equal(known[1], present) and same_keys(known[0], references)):
+            if known is not None and paired:
+                raise BleuInputError(
+                    "the systems' shards hold different references: a paired test compares systems on one "
+                    "reference corpus (count every system's shards against the same references)"
+                )
+            known, prepared = (references, present), metric.prepare_keys(references, present)  # once per corpus
+        matrices.append(metric.key_statistics(prepared, hypotheses))
+        nrefs.append(str(prepared.nrefs))
+    return matrices, nrefs
+
+
+def _merge_states(metric: Any, first: dict[str, Any], systems: dict[str, list[Any]], form: Form) -> int:
+    """``merge`` of shards holding mergeable states (NIST's n-gram tables): each system's merged and
+    scored (resamples read the shards' tokens instead: ``_state_rows``)."""
     from ..core.sums import merge_states
 
-    if args.confidence or args.paired_bs or args.paired_ar:
-        raise UsageError(
-            f"{first['metric']} shards hold merged n-gram tables, not per-segment rows, and its resamples need "
-            "every segment's n-grams: score the whole corpus with mtscore for --confidence or a paired test"
-        )
-    metric = metric_class(first["metric"])(**first["options"])
     try:
         states = {name: merge_states(map(metric.state_from_arrays, parts)) for name, parts in systems.items()}
     except KeyError as error:
@@ -213,6 +254,5 @@ def _merge_states(args: argparse.Namespace, first: dict[str, Any], systems: dict
     for state in states.values():
         score = metric.score_shard_state(state)
         scores.append(score.with_signature(score.signature.with_fields(nrefs=first["nrefs"])))
-    form = Form(args.format, args.width, args.score_only, False, True)
     print(render_scores([scores], list(states), form))
     return EXIT_OK

@@ -31,7 +31,7 @@ from ...core.signature import Signature, tool_version
 from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
-from ...tokenizers.lines import split_lines
+from ...tokenizers.lines import Split, split_lines
 from . import state
 from .options import OPTIONS, VARIANTS
 from .references import PreparedReferences, columns
@@ -155,21 +155,35 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         """NIST with the information weights of ``context`` (``sentence_context`` of every shard, merged)."""
         return CorpusWeightedNIST(self, context)
 
-    def keys(self, lines: list[str]) -> TokenKeys:
-        """The lines' tokens as keys (lowercased A-Z unless case-sensitive; a repeated line tokenized once)."""
+    def split(self, lines: list[str]) -> tuple[Split, np.ndarray | None]:
+        """The lines' tokens (lowercased A-Z unless case-sensitive), a repeated line tokenized once:
+        with ``rows``, line i is held line ``rows[i]``."""
         if not self.case_sensitive:
             lines = [line.translate(_ASCII_LOWER) for line in lines]
         distinct, rows = distinct_lines(lines)
-        return TokenKeys.of(split_lines(distinct, self.tokenizer), rows)
+        return split_lines(distinct, self.tokenizer), rows
+
+    def keys(self, lines: list[str]) -> TokenKeys:
+        """The lines' tokens as keys (``split``'s)."""
+        return TokenKeys.of(*self.split(lines))
 
     def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> PreparedReferences:
         """Check, tokenize and count reference streams; ``None`` marks a missing reference."""
         present = check_references(references, n_hypotheses)
         lines = [line or "" for line in chain.from_iterable(references)]
-        return PreparedReferences(self.keys(lines), present, self.max_order, self.variant, self.keys(["0"]))
+        return self.prepare_keys(self.keys(lines), present)
+
+    def prepare_keys(self, tokens: TokenKeys, present: np.ndarray) -> PreparedReferences:
+        """Reference streams already tokenized (``keys`` of every stream's lines, stream after stream,
+        a missing one empty; ``present``: streams x segments) counted as ``prepare`` counts them."""
+        return PreparedReferences(tokens, present, self.max_order, self.variant, self.keys(["0"]))
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
-        ids, lengths = prepared.vocabulary.encode(self.keys(list(hypotheses)))
+        return self.key_statistics(prepared, self.keys(list(hypotheses)))
+
+    def key_statistics(self, prepared: PreparedReferences, tokens: TokenKeys) -> DetailedRows:
+        """``segment_statistics`` of hypotheses already tokenized (``keys``), with what resampling needs."""
+        ids, lengths = prepared.vocabulary.encode(tokens)
         rows, detail = prepared.rows(ids, lengths.astype(np.int64))
         return DetailedRows(rows, detail)
 
