@@ -10,7 +10,7 @@ import pytest
 from helpers import run, write
 from shared_data import read_lines, references, system_output
 
-from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE
+from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE
 from mtscore.metrics import METRICS, metric_class
 
 PAIR, SEGMENTS, CUTS = "en-de", 240, (0, 17, 150, 240)  # uneven shards
@@ -98,10 +98,21 @@ def test_shards_made_differently_are_refused(capsys, corpus, tmp_path):
     code, _, err = run(capsys, "merge", *bleu, other)
     assert code == EXIT_INPUT and "different numbers of segments" in err
     code, _, err = run(capsys, "merge", corpus["refs"][0])
-    assert code == EXIT_INPUT and "not a shard written by 'mtscore stats'" in err
+    assert code == EXIT_INPUT and err.strip().endswith("not a shard written by 'mtscore stats' (not a .npz file)")
+    code, _, err = run(capsys, "merge", str(tmp_path))
+    assert code == EXIT_INPUT and "is a directory" in err and "Traceback" not in err
     nist = str(tmp_path / "n.npz")
     assert run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-m", "nist", "-o", nist)[0] == EXIT_OK
     code, _, err = run(capsys, "merge", bleu[0], nist)  # NIST's resamples: test_shards_nist.py
     assert code == EXIT_INPUT and "counted with metric" in err
     code, _, err = run(capsys, "merge", nist, "--paired-bs")
     assert code == EXIT_USAGE and "paired tests need two or more systems" in err
+
+
+def test_a_shard_that_cannot_be_written_is_an_output_error(capsys, corpus, tmp_path):
+    """``stats -o`` into a missing folder: exit 3 with the reason, no traceback and no file."""
+    refs, hyps = corpus["parts"][0]
+    target = tmp_path / "missing" / "part.npz"
+    code, _, err = run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-o", str(target))
+    assert code == EXIT_OUTPUT and f"mtscore stats: error: cannot write {target}: No such file" in err
+    assert "Traceback" not in err and not target.exists()

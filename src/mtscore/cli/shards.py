@@ -22,7 +22,7 @@ from ..errors import BleuInputError
 from ..metrics import METRICS, canonical, metric_class
 from ..report import Form
 from ..report.corpus import render_scores
-from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read
+from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read, write_file
 
 FORMAT_VERSION = 2  # of the shard files (2: NIST's keep their tokens); a file of another version is refused
 
@@ -81,11 +81,13 @@ def run_stats(argv: list[str]) -> int:
         "system": args.name or args.input,
         "kind": "statistics" if metric.additive else "state",
     }
+    import io
+
     import numpy as np
 
-    with open(args.output, "wb") as handle:
-        np.savez(handle, **arrays, meta=np.array(json.dumps(meta)))  # type: ignore[arg-type]
-    return EXIT_OK
+    data = io.BytesIO()
+    np.savez(data, **arrays, meta=np.array(json.dumps(meta)))  # type: ignore[arg-type]
+    return write_file(args.output, data.getvalue(), "mtscore stats")
 
 
 def build_merge_parser() -> argparse.ArgumentParser:
@@ -114,11 +116,16 @@ def _load(path: str, tokens: bool = False) -> tuple[dict[str, Any], Any]:
     import numpy as np
 
     try:
+        with open(path, "rb") as handle:
+            if handle.read(4) != b"PK\x03\x04":  # what np.load would take for a pickle
+                raise ValueError("not a .npz file")
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             statistics = _contents(data, meta, tokens) if meta.get("format") == FORMAT_VERSION else None
     except FileNotFoundError:
         raise BleuInputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise BleuInputError(f"{path}: is a directory, expected a shard (.npz)") from None
     except (OSError, ValueError, KeyError) as error:
         raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({error})") from None
     if meta.get("format") != FORMAT_VERSION:
