@@ -35,7 +35,9 @@ from ...errors import BleuInputError
 from ...tokenizers.lines import Split, split_lines
 from .references import columns, information
 from .ties import choose_nltk, nltk_weights
+from .tokens import compact
 
+_SIGNED = ("tokens", "lengths")  # the token bytes (uint8) and reference lengths (-1: missing), kept as they are
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # mteval's tr/A-Z/a-z/
 
 
@@ -106,12 +108,14 @@ class NISTState:
             arrays |= {f"ref{n}_rows": ref.rows, f"ref{n}_counts": ref.counts}
             arrays |= {f"match{n}_rows": hit.rows, f"match{n}_counts": hit.counts}
             arrays |= {f"over{n}_segments": over.segments, f"over{n}_rows": over.rows, f"over{n}_clipped": over.clipped}
-        return arrays
+        # Token numbers, segments and counts are never negative: stored in the fewest bytes (int64 when read).
+        return {name: values if name in _SIGNED else compact(values) for name, values in arrays.items()}
 
     @classmethod
     def from_arrays(cls, options: Sequence[Any], arrays: Any) -> NISTState:
         """The state that ``to_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
         variant, max_order, case_sensitive, tokenizer = options
+        arrays = {name: _widened(name, values) for name, values in arrays.items()}
         blob, sizes = arrays["tokens"].tobytes(), arrays["token_sizes"].tolist()
         ends = np.cumsum(sizes).tolist()
         tokens = _objects([blob[end - size : end] for size, end in zip(sizes, ends, strict=True)])
@@ -594,3 +598,8 @@ def _equal(a: Any, b: Any) -> bool:
 def _describe(options: Sequence[Any]) -> str:
     variant, max_order, case_sensitive, tokenizer = options
     return f"variant {variant}, max_order {max_order}, case_sensitive {case_sensitive}, tokenize {tokenizer}"
+
+
+def _widened(name: str, values: np.ndarray) -> np.ndarray:
+    """An array ``to_arrays`` stored compactly, back as int64 (the token bytes and lengths as stored)."""
+    return np.asarray(values) if name in _SIGNED else np.asarray(values).astype(np.int64)
