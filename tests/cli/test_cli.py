@@ -131,6 +131,18 @@ def test_help_does_not_import_numpy():
     assert result.stdout.strip() == "False"
 
 
+@pytest.mark.parametrize("subcommand", ["stats", "merge", "report", "explain"])
+def test_subcommand_help_does_not_import_numpy(subcommand):
+    code = (
+        "import sys, contextlib, io; from mtscore.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main([{subcommand!r}, '--help'])\n"
+        "print('numpy' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
 # Line handling: only "\n" ends a segment; CRLF, BOM and gzip are transparent.
 
 

@@ -5,6 +5,7 @@ differently are refused."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 from helpers import run, write
@@ -116,3 +117,39 @@ def test_a_shard_that_cannot_be_written_is_an_output_error(capsys, corpus, tmp_p
     code, _, err = run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-o", str(target))
     assert code == EXIT_OUTPUT and f"mtscore stats: error: cannot write {target}: No such file" in err
     assert "Traceback" not in err and not target.exists()
+
+
+def test_a_shard_written_through_a_link_or_to_a_pipe(capsys, corpus, tmp_path):
+    """``-o`` names a link: the file it points to gets the shard (its mode kept), the link stays;
+    ``-o`` names a named pipe: the shard is written into it, not renamed over it."""
+    import os
+    import threading
+
+    refs, hyps = corpus["parts"][0]
+    real, link = tmp_path / "real.npz", tmp_path / "link.npz"
+    real.write_bytes(b"old")
+    real.chmod(0o640)
+    link.symlink_to(real)
+    assert run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-o", str(link))[0] == EXIT_OK
+    assert link.is_symlink() and (real.stat().st_mode & 0o777) == 0o640
+    code, _, err = run(capsys, "merge", str(real))
+    assert code == EXIT_OK, err
+    pipe, received = tmp_path / "pipe", []
+    os.mkfifo(pipe)
+    reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()))
+    reader.start()
+    assert run(capsys, "stats", *refs, "-i", hyps["Online-A"], "-o", str(pipe))[0] == EXIT_OK
+    reader.join(timeout=60)
+    assert received == [real.read_bytes()] and pipe.is_fifo()
+
+
+def test_damaged_shards_are_input_errors(capsys, corpus, tmp_path):
+    """A shard cut short or with a flipped byte: exit 2 saying it is not a shard, no traceback."""
+    path = shards(capsys, corpus, "bleu")[0]
+    data = Path(path).read_bytes()
+    cut, flipped = tmp_path / "cut.npz", tmp_path / "flipped.npz"
+    cut.write_bytes(data[: len(data) // 2])
+    flipped.write_bytes(data[:100] + bytes([data[100] ^ 0xFF]) + data[101:])
+    for damaged in (cut, flipped):
+        code, _, err = run(capsys, "merge", str(damaged))
+        assert code == EXIT_INPUT and "not a shard written by 'mtscore stats'" in err and "Traceback" not in err

@@ -1,8 +1,7 @@
-"""``mtscore stats -m nist`` and ``mtscore merge`` (issue 16): NIST shards hold n-gram tables that
-merge exactly, so merged shards print what ``mtscore -m nist`` prints for the whole files, both
-variants, one system or several; and their tokens, so that ``--confidence`` and the paired tests of
-merged shards print what they print for the whole files, to the bit. Shards made differently, and
-paired tests of shards counted against other references, are refused."""
+"""``mtscore stats -m nist`` and ``mtscore merge`` (issue 16): NIST shards keep their segments'
+tokens, so merged shards print what ``mtscore -m nist`` prints for the whole files, to the bit: the
+scores, both variants, one system or several, ``--confidence`` and the paired tests. Shards made
+differently, and paired tests of shards counted against other references, are refused."""
 
 from __future__ import annotations
 
@@ -81,13 +80,16 @@ def shards(capsys, corpus, *options: str, systems=SYSTEMS[:1]) -> list[str]:
 def test_merged_nist_shards_score_as_the_whole_files(capsys, corpus, variant):
     options = ("--nist-variant", variant)
     parts = shards(capsys, corpus, *options)
-    code, merged, err = run(capsys, "merge", *parts[::-1], "-f", "json", "-w", "20")  # any order of shards
-    assert code == EXIT_OK, err
     hyps = corpus["systems"]["Online-A"]
-    whole = run(capsys, *corpus["refs"], "-i", hyps, "-m", "nist", *options, "-f", "json", "-w", "20")
-    ours, theirs = json.loads(merged), json.loads(whole[1])
-    assert ours.pop("score") == pytest.approx(theirs.pop("score"), rel=0, abs=1e-9)
-    assert ours == theirs  # the signature, the precisions per order and the lengths alike
+    whole = json.loads(run(capsys, *corpus["refs"], "-i", hyps, "-m", "nist", *options, "-f", "json", "-w", "20")[1])
+    code, merged, err = run(capsys, "merge", *parts, "-f", "json", "-w", "20")
+    assert code == EXIT_OK, err
+    assert json.loads(merged) == whole  # to the bit: the score, the signature, the precisions and the lengths
+    code, reordered, err = run(capsys, "merge", *parts[::-1], "-f", "json", "-w", "20")  # the segments reordered
+    assert code == EXIT_OK, err
+    ours = json.loads(reordered)
+    assert ours.pop("score") == pytest.approx(whole.pop("score"), rel=0, abs=1e-9)  # sums in another order
+    assert ours == whole
 
 
 def test_several_systems_and_what_is_refused(capsys, corpus, tmp_path):
@@ -180,7 +182,7 @@ def test_old_shards_are_refused_clearly(capsys, tmp_path):
     meta = {"format": 1, "metric": "nist", "kind": "state", "options": {}, "nrefs": "1", "system": "s"}
     np.savez(path, meta=np.array(json.dumps(meta)))
     code, _, err = run(capsys, "merge", str(path))
-    assert code == EXIT_INPUT and "a shard of format 1, this mtscore reads 2" in err and "again" in err
+    assert code == EXIT_INPUT and "a shard of format 1, this mtscore reads 3" in err and "again" in err
 
 
 @pytest.mark.parametrize("variant", ["mteval", "nltk"])
@@ -188,7 +190,7 @@ def test_shard_tokens_with_empty_shards_and_missing_references(variant):
     """What ``merge`` runs, through the API (the command line has no empty shard nor missing
     reference): shards' tokens joined give the in-memory rows, intervals and paired test to the bit."""
     from mtscore.metrics.nist.metric import NIST
-    from mtscore.metrics.nist.tokens import ShardTokens, corpus_keys, shard_tokens
+    from mtscore.metrics.nist.tokens import ShardTokens
     from mtscore.report.confidence import with_confidence
     from mtscore.significance.paired import paired_test_statistics
 
@@ -199,14 +201,13 @@ def test_shard_tokens_with_empty_shards_and_missing_references(variant):
     systems = [generated_lines(rng, 40, cuts[-1]) for _ in SYSTEMS]
     whole = NIST(refs, variant=variant)
     merged = NIST(variant=variant)
-    rows = []
-    for hyps in systems:
-        parts = [shard_tokens(merged, hyps[a:b], [s[a:b] for s in refs]) for a, b in itertools.pairwise(cuts)]
-        parts[1:] = [ShardTokens.from_arrays(part.to_arrays()) for part in parts[1:]]  # as written and read
-        references, present, hypotheses = corpus_keys(parts)
-        prepared = merged.prepare_keys(references, present)
-        assert prepared.nrefs == "var" and prepared.digest == whole._references.digest
-        rows.append(merged.key_statistics(prepared, hypotheses))
+    parts = [
+        [merged.shard_arrays(hyps[a:b], [s[a:b] for s in refs]) for a, b in itertools.pairwise(cuts)]
+        for hyps in systems
+    ]
+    for system in parts:  # as written and read
+        system[1:] = [ShardTokens.from_arrays(part).to_arrays() for part in system[1:]]
+    rows = merged.joined_statistics(parts)
     expected = whole.systems_statistics(systems)
     for ours, theirs in zip(rows, expected, strict=True):
         assert np.array_equal(ours, theirs)

@@ -1,9 +1,11 @@
 """The mergeable-state seam every engine uses (``Metric.shard_state`` and its companions, issue 16),
 for every metric without an engine: states of uneven and empty shards, merged in any grouping,
-score the corpus as the in-memory API does, and survive the ``.npz`` arrays of ``mtscore stats``; and
-the two-pass seam of per-shard sentence scores (``Metric.sentence_context``, ``in_context``): every
-shard's context reduced when the metric needs one (NIST: its reference counts), then each shard scored
-in it, gives the in-memory sentence scores of the whole corpus."""
+score the corpus as the in-memory API does; the shard-file seam of ``mtscore stats``/``merge``
+(``Metric.shard_arrays``, ``joined_statistics``): shards' arrays saved in a ``.npz`` and joined give
+the whole corpus's statistics to the bit; and the two-pass seam of per-shard sentence scores
+(``Metric.sentence_context``, ``in_context``): every shard's context reduced when the metric needs
+one (NIST: its reference counts), then each shard scored in it, gives the in-memory sentence scores
+of the whole corpus."""
 
 from __future__ import annotations
 
@@ -42,10 +44,31 @@ def test_states_merge_in_any_grouping_to_the_corpus_score(name):
     left, right = merge_states(parts), merge_states([parts[0], merge_states(parts[1:])])
     for total in (left, right, merge_states([state_from_bytes(state_bytes(part)) for part in parts[::-1]])):
         assert score_state(metric, total).score == pytest.approx(whole.score, rel=0, abs=1e-9)
-    saved = {key: np.asarray(value) for key, value in metric.state_arrays(left).items()}
-    assert score_state(metric, metric.state_from_arrays(saved)) == score_state(metric, left)
     with pytest.raises(BleuInputError, match="nothing to score"):
         score_state(metric, parts[1])  # an empty shard
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+def test_shard_arrays_join_to_the_whole_corpus_statistics(name, tmp_path):
+    """Every metric's shard arrays, written and read as ``mtscore stats`` and ``merge`` do, joined in
+    order: the statistics of the whole corpus, to the bit, and its score and resamples alike."""
+    metric = metric_class(name)()
+    refs = REFS[:1] if name in ("wer", "cer") else REFS
+    systems = [HYPS, HYPS[::-1]]
+    joined = []
+    for number, hyps in enumerate(systems):
+        parts = []
+        for a, b in pairwise(CUTS):
+            np.savez(tmp_path / f"{number}.{a}.{b}.npz", **metric.shard_arrays(hyps[a:b], [s[a:b] for s in refs]))
+            with np.load(tmp_path / f"{number}.{a}.{b}.npz", allow_pickle=False) as data:
+                parts.append(dict(data))
+        joined.append(parts)
+    whole = metric_class(name)(refs)
+    for ours, theirs in zip(metric.joined_statistics(joined), whole.systems_statistics(systems), strict=True):
+        assert np.array_equal(ours, theirs)
+        assert metric.score_statistics(ours).score == whole.score_statistics(theirs).score
+        weights = np.random.default_rng(3).integers(0, 3, size=(4, len(HYPS)))
+        assert np.array_equal(metric.resampled_scores(ours, weights), whole.resampled_scores(theirs, weights))
 
 
 def test_a_metric_not_additive_without_its_own_state_is_refused():

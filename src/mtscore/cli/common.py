@@ -152,17 +152,28 @@ def print_lines(lines: Iterable[str]) -> None:
 
 
 def write_file(path: str, data: bytes, command: str) -> int:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file beside it, renamed into
-    place); a file that cannot be written is an output error (exit 3) saying why, not a traceback."""
+    """Write ``data`` to ``path`` whole or not at all (a temporary file beside the file a link points
+    to, renamed into place, keeping an existing file's mode); a device or a pipe is written to
+    directly. A file that cannot be written is an output error (exit 3) saying why, not a traceback."""
+    import stat
     import tempfile  # here: it costs start-up time that --help need not pay
 
     try:
-        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".mtscore-")
+        try:
+            mode = os.stat(path).st_mode  # through links
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):  # /dev/stdout, a named pipe: no rename
+            with open(path, "wb") as out:
+                out.write(data)
+            return EXIT_OK
+        target = os.path.realpath(path)  # a link keeps pointing where it did
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".mtscore-")
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
-            os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it
-            os.replace(temporary, path)
+            os.chmod(temporary, 0o666 & ~_umask() if mode is None else stat.S_IMODE(mode))
+            os.replace(temporary, target)
         except BaseException:
             os.unlink(temporary)
             raise

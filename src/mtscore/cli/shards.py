@@ -1,15 +1,13 @@
 """``mtscore stats`` and ``mtscore merge``: a shard of a corpus counted where its files are, and the
 shards scored together later, exactly as the whole corpus would have been.
 
-``stats`` writes one ``.npz`` holding the shard's per-segment statistics and what made them (the
-metric, its options, references per segment, the system's name); ``merge`` refuses shards made
-with other metrics or options, joins each system's shards in the order given, and scores them,
-with ``--confidence`` or a paired test where asked. A metric whose rows depend on the whole
-corpus (NIST's information weights) writes its mergeable state instead (``Metric.shard_state``:
-NIST's n-gram tables), which ``merge`` merges and scores exactly, and its segments' tokens
-(``metrics.nist.tokens``): a resample recomputes the weights from its own reference corpus, so
-``--confidence`` and the paired tests join the shards' tokens into the whole corpus and score it
-as the in-memory API does, to the bit.
+``stats`` writes one ``.npz`` holding what the metric keeps of the shard's segments
+(``Metric.shard_arrays``: their statistics; NIST, whose rows depend on the whole corpus, keeps
+their tokens) and what made them (the metric, its options, references per segment, the system's
+name, a digest of the references); ``merge`` refuses shards made with other metrics or options,
+joins each system's shards in the order given (``Metric.joined_statistics``: the whole corpus's
+statistics, as the in-memory API gives them), and scores them, with ``--confidence`` or a paired
+test where asked (a paired test only for systems counted against the same references).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ from ..report import Form
 from ..report.corpus import render_scores
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read, write_file
 
-FORMAT_VERSION = 2  # of the shard files (2: NIST's keep their tokens); a file of another version is refused
+FORMAT_VERSION = 3  # of the shard files (3: arrays by the metric, a digest of the references); others are refused
 
 
 def build_stats_parser() -> argparse.ArgumentParser:
@@ -58,36 +56,39 @@ def run_stats(argv: list[str]) -> int:
     references = [read(path) for path in args.refs]
     hypotheses = read(args.input)
     check_counts(args.refs, list(map(len, references)), [args.input], [len(hypotheses)])
-    if metric.additive:
-        prepared = metric_class(args.metric)(references, **options)
-        arrays = {"statistics": prepared.statistics(hypotheses).to_matrix()}
-        nrefs = prepared.signature().info.get("nrefs", "1")
-    else:  # rows that depend on the whole corpus: the mergeable state instead (references prepared there)
-        from ..core.inputs import check_references  # NumPy: not at --help
-        from ..core.references import References
-        from ..metrics.nist.tokens import shard_tokens
+    from ..core.inputs import check_references  # NumPy: not at --help
+    from ..core.references import References
 
-        state = metric.state_arrays(metric.shard_state(hypotheses, references))
-        arrays = {f"state_{name}": values for name, values in state.items()}
-        tokens = shard_tokens(metric, hypotheses, references).to_arrays()  # for resamples of the merged shards
-        arrays |= {f"tokens_{name}": values for name, values in tokens.items()}
-        present = check_references(references, len(hypotheses))
-        nrefs = metric.signature(References(present).nrefs).info.get("nrefs", "1")
+    arrays = metric.shard_arrays(hypotheses, references)
     meta = {
         "format": FORMAT_VERSION,
         "metric": args.metric,
         "options": options,
-        "nrefs": nrefs,
+        "nrefs": metric.signature(References(check_references(references, len(hypotheses))).nrefs).info["nrefs"],
         "system": args.name or args.input,
-        "kind": "statistics" if metric.additive else "state",
+        "references": _digest(references),
     }
     import io
 
     import numpy as np
 
     data = io.BytesIO()
-    np.savez(data, **arrays, meta=np.array(json.dumps(meta)))  # type: ignore[arg-type]
+    named = {f"shard_{name}": values for name, values in arrays.items()} | {"meta": np.array(json.dumps(meta))}
+    np.savez(data, **named)  # type: ignore[arg-type]
     return write_file(args.output, data.getvalue(), "mtscore stats")
+
+
+def _digest(references: list[list[str]]) -> str:
+    """A digest of the shard's reference streams: a paired test needs every system counted against the same."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for stream in references:
+        digest.update(len(stream).to_bytes(8, "little"))
+        for line in stream:
+            encoded = line.encode("utf-8", "surrogatepass")
+            digest.update(len(encoded).to_bytes(8, "little") + encoded)
+    return digest.hexdigest()
 
 
 def build_merge_parser() -> argparse.ArgumentParser:
@@ -110,9 +111,11 @@ def build_merge_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(path: str, tokens: bool = False) -> tuple[dict[str, Any], Any]:
-    """A shard's description and statistics (for a state, its arrays by name; with ``tokens``, its
-    ``ShardTokens`` instead), or an input error saying what is wrong with the file."""
+def _load(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A shard's description and arrays by name, or an input error saying what is wrong with the file."""
+    import zipfile
+    import zlib
+
     import numpy as np
 
     try:
@@ -121,43 +124,34 @@ def _load(path: str, tokens: bool = False) -> tuple[dict[str, Any], Any]:
                 raise ValueError("not a .npz file")
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            statistics = _contents(data, meta, tokens) if meta.get("format") == FORMAT_VERSION else None
+            if meta.get("format") != FORMAT_VERSION:
+                raise BleuInputError(
+                    f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION} "
+                    "(write it again with this mtscore's 'mtscore stats')"
+                )
+            missing = {"metric", "options", "nrefs", "system", "references"} - set(meta)
+            if missing or meta["metric"] not in METRICS:
+                raise ValueError(f"its description lacks {', '.join(sorted(missing)) or 'a known metric'}")
+            arrays = {name[6:]: data[name] for name in data.files if name.startswith("shard_")}
+    except BleuInputError:
+        raise
     except FileNotFoundError:
         raise BleuInputError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise BleuInputError(f"{path}: is a directory, expected a shard (.npz)") from None
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
         raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({error})") from None
-    if meta.get("format") != FORMAT_VERSION:
-        raise BleuInputError(
-            f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION} "
-            "(write it again with this mtscore's 'mtscore stats')"
-        )
-    return meta, statistics
-
-
-def _contents(data: Any, meta: dict[str, Any], tokens: bool) -> Any:
-    """What ``_load`` gives of an open shard of this format."""
-    if meta.get("kind") != "state":
-        return data["statistics"]
-    if not tokens:
-        return {name[6:]: data[name] for name in data.files if name.startswith("state_")}
-    from ..metrics.nist.tokens import ShardTokens
-
-    return ShardTokens.from_arrays({name[7:]: data[name] for name in data.files if name.startswith("tokens_")})
+    return meta, arrays
 
 
 def run_merge(argv: list[str]) -> int:
-    import numpy as np
-
     from .score import SACREBLEU_METRICS, _check_modes
 
     args = build_merge_parser().parse_args(argv)
     if not 0 <= args.width <= 20:
         raise UsageError("--width must be 0 or more and at most 20")
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
-    resampled = bool(paired or args.confidence)  # NIST's resamples need its shards' tokens, not its tables
-    shards = [(path, *_load(path, tokens=resampled)) for path in args.shards]
+    shards = [(path, *_load(path)) for path in args.shards]
     first_path, first, _ = shards[0]
     for path, meta, _ in shards[1:]:
         for key in ("metric", "options", "nrefs"):
@@ -166,27 +160,32 @@ def run_merge(argv: list[str]) -> int:
                     f"{path} was counted with {key} {meta[key]!r} but {first_path} with {first[key]!r}: "
                     "shards merge only when made the same way"
                 )
-    systems: dict[str, list[Any]] = {}
-    for _, meta, statistics in shards:
-        systems.setdefault(meta["system"], []).append(statistics)
+    systems: dict[str, list[dict[str, Any]]] = {}
+    digests: dict[str, list[str]] = {}
+    for _, meta, arrays in shards:
+        systems.setdefault(meta["system"], []).append(arrays)
+        digests.setdefault(meta["system"], []).append(meta["references"])
     names = list(systems)
     args.sentence_level, args.metrics = False, [first["metric"]]
     metric = metric_class(first["metric"])(**first["options"])
     _check_modes(args, paired, len(names), [metric])
     extended = args.all_pairs or args.comparisons or first["metric"] not in SACREBLEU_METRICS
     form = Form(args.format, args.width, args.score_only, False, extended)
-    if first.get("kind") == "state" and not resampled:
-        return _merge_states(metric, first, systems, form)
-    if first.get("kind") == "state":
-        matrices, nrefs = _state_rows(metric, list(systems.values()), paired is not None)
-    else:
-        matrices = [np.concatenate(parts) for parts in systems.values()]
-        nrefs = [first["nrefs"]] * len(matrices)
+    try:
+        matrices = metric.joined_statistics(list(systems.values()))
+    except KeyError as error:
+        raise BleuInputError(f"a {first['metric']} shard lacks its {error} array") from None
     if len({len(matrix) for matrix in matrices}) > 1:
         raise BleuInputError(
             "the systems' shards cover different numbers of segments: "
             + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
         )
+    if paired and any(digest != digests[names[0]] for digest in digests.values()):
+        raise BleuInputError(
+            "the systems' shards hold different references: a paired test compares systems on one reference "
+            "corpus (count every system's shards against the same references, split the same way)"
+        )
+    nrefs = first["nrefs"]
     if paired:
         from ..report.paired import render_paired
         from ..significance.paired import paired_test_statistics
@@ -200,12 +199,12 @@ def run_merge(argv: list[str]) -> int:
             args.seed,
             args.all_pairs,
         )
-        signatures = {name: signature.with_fields(nrefs=nrefs[0]) for name, signature in result.signatures.items()}
+        signatures = {name: signature.with_fields(nrefs=nrefs) for name, signature in result.signatures.items()}
         import dataclasses  # here: it costs start-up time that --help need not pay
 
         print(render_paired(dataclasses.replace(result, signatures=signatures), form))
         return EXIT_OK
-    scores: list[Any] = [metric.score_statistics(m, nrefs=n) for m, n in zip(matrices, nrefs, strict=True)]
+    scores: list[Any] = [metric.score_statistics(matrix, nrefs=nrefs) for matrix in matrices]
     if args.confidence:
         from ..report.confidence import with_confidence
 
@@ -214,52 +213,4 @@ def run_merge(argv: list[str]) -> int:
             for score, matrix in zip(scores, matrices, strict=True)
         ]
     print(render_scores([scores], names, form))
-    return EXIT_OK
-
-
-def _state_rows(metric: Any, systems: list[list[Any]], paired: bool) -> tuple[list[Any], list[str]]:
-    """Each system's per-segment rows, resamplable, from its shards' tokens (``ShardTokens``) joined
-    in order: the in-memory API's rows of the whole corpus (NIST's, whose resamples recompute the
-    information weights from every reference segment); and its references per segment. A paired
-    test compares systems on one reference corpus: shards of other references are refused."""
-    import numpy as np
-
-    from ..metrics.nist.tokens import corpus_keys, same_keys
-
-    matrices, nrefs, known = [], [], None
-    prepared: Any = None  # the references of the systems so far (``known``), counted
-    for parts in systems:
-        references, present, hypotheses = corpus_keys(parts)
-        if known is None or not (np.array_equal(known[1], present) and same_keys(known[0], references)):
-            if known is not None and paired:
-                raise BleuInputError(
-                    "the systems' shards hold different references: a paired test compares systems on one "
-                    "reference corpus (count every system's shards against the same references)"
-                )
-            known, prepared = (references, present), metric.prepare_keys(references, present)  # once per corpus
-        matrices.append(metric.key_statistics(prepared, hypotheses))
-        nrefs.append(str(prepared.nrefs))
-    return matrices, nrefs
-
-
-def _merge_states(metric: Any, first: dict[str, Any], systems: dict[str, list[Any]], form: Form) -> int:
-    """``merge`` of shards holding mergeable states (NIST's n-gram tables): each system's merged and
-    scored (resamples read the shards' tokens instead: ``_state_rows``)."""
-    from ..core.sums import merge_states
-
-    try:
-        states = {name: merge_states(map(metric.state_from_arrays, parts)) for name, parts in systems.items()}
-    except KeyError as error:
-        raise BleuInputError(f"a {first['metric']} shard lacks its state's {error} array") from None
-    sizes = {name: metric.state_segments(state) for name, state in states.items()}
-    if len(set(sizes.values())) > 1:
-        raise BleuInputError(
-            "the systems' shards cover different numbers of segments: "
-            + ", ".join(f"{name} {size}" for name, size in sizes.items())
-        )
-    scores: list[Any] = []
-    for state in states.values():
-        score = metric.score_shard_state(state)
-        scores.append(score.with_signature(score.signature.with_fields(nrefs=first["nrefs"])))
-    print(render_scores([scores], list(states), form))
     return EXIT_OK

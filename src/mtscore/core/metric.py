@@ -10,7 +10,7 @@ into scores and results; references given at creation are prepared once for ever
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -142,13 +142,21 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The corpus result of a (merged) state."""
         return self.score_statistics(np.asarray(state)[None, :-1])
 
-    def state_arrays(self, state: Any) -> dict[str, np.ndarray]:
-        """A state as named arrays, for a ``.npz`` file (``state_from_arrays`` reads them back)."""
-        return {"row": np.asarray(state)}
+    # Shard files (``mtscore stats`` writes, ``mtscore merge`` joins): what a shard keeps of its
+    # segments, and the whole corpus's statistics from shards joined in order.
 
-    def state_from_arrays(self, arrays: Any) -> Any:
-        """The state that ``state_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
-        return np.asarray(arrays["row"])
+    def shard_arrays(self, hypotheses: Any, references: Any) -> dict[str, np.ndarray]:
+        """What a shard file keeps of its segments (arrays by name): by default their statistics
+        (none for a shard without segments)."""
+        if len(hypotheses) == 0:
+            empty = self.empty_shard_state()
+            return {"statistics": np.zeros((0, len(empty) - 1), dtype=empty.dtype)}
+        return {"statistics": np.asarray(self.segment_statistics(hypotheses, references))}
+
+    def joined_statistics(self, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]) -> list[np.ndarray]:
+        """Each system's ``segment_statistics`` of the whole corpus, from its shards' ``shard_arrays``
+        joined in order (what resampling needs included)."""
+        return [np.concatenate([shard["statistics"] for shard in shards]) for shards in systems]
 
     # Sentence scores of a shard that depend on the whole corpus: engines reduce every shard's
     # ``sentence_context`` with ``+`` first, then score shards with ``in_context(merged)``.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
@@ -37,6 +37,7 @@ from .options import OPTIONS, VARIANTS
 from .references import PreparedReferences, columns
 from .resampling import resampled_rows
 from .state import NISTState
+from .tokens import ShardTokens, corpus_keys, same_keys, shard_tokens
 
 __all__ = ["NIST", "NISTScore", "corpus_nist", "sentence_nist", "sentence_nists"]
 
@@ -138,11 +139,25 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def score_shard_state(self, shard: NISTState) -> NISTScore:
         return self.score_statistics(state.summed_row(self, shard)[None, :])
 
-    def state_arrays(self, shard: NISTState) -> dict[str, np.ndarray]:
-        return shard.to_arrays()
+    def shard_arrays(self, hypotheses: Sequence[str], references: ReferenceStreams) -> dict[str, np.ndarray]:
+        """A shard file keeps its segments' tokens (``tokens.ShardTokens``), smaller than its text: joined,
+        they are the whole corpus, whose resamples recompute the information weights."""
+        return shard_tokens(self, hypotheses, references).to_arrays()
 
-    def state_from_arrays(self, arrays: Any) -> NISTState:
-        return NISTState.from_arrays(state.options_of(self), arrays)
+    def joined_statistics(self, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]) -> list[np.ndarray]:
+        """Each system's rows of its shards' tokens joined in order, as the in-memory API gives them
+        for the whole files (to the bit, resamples included); references the same as the previous
+        system's are counted once."""
+        rows: list[np.ndarray] = []
+        known: tuple[TokenKeys, np.ndarray] | None = None
+        prepared: PreparedReferences | None = None
+        for shards in systems:
+            references, present, hypotheses = corpus_keys([ShardTokens.from_arrays(shard) for shard in shards])
+            if known is None or not (np.array_equal(known[1], present) and same_keys(known[0], references)):
+                known, prepared = (references, present), self.prepare_keys(references, present)
+            assert prepared is not None
+            rows.append(self.key_statistics(prepared, hypotheses))
+        return rows
 
     def empty_sentence_context(self) -> NISTState:
         return state.empty_state(self)

@@ -35,9 +35,7 @@ from ...errors import BleuInputError
 from ...tokenizers.lines import Split, split_lines
 from .references import columns, information
 from .ties import choose_nltk, nltk_weights
-from .tokens import compact
 
-_SIGNED = ("tokens", "lengths")  # the token bytes (uint8) and reference lengths (-1: missing), kept as they are
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # mteval's tr/A-Z/a-z/
 
 
@@ -90,54 +88,6 @@ class NISTState:
         )
 
     __hash__ = None  # type: ignore[assignment]
-
-    def to_arrays(self) -> dict[str, np.ndarray]:
-        """The state as named arrays (no objects: ``np.savez`` without pickle); ``from_arrays`` reads them."""
-        blob = b"".join(self.tokens.tolist())
-        arrays: dict[str, np.ndarray] = {
-            "tokens": np.frombuffer(blob, dtype=np.uint8),
-            "token_sizes": np.array([len(t) for t in self.tokens.tolist()], dtype=np.int64),
-            "scalars": np.array([self.ref_words, self.segments, self.hyp_len], dtype=np.int64),
-            "totals": self.totals,
-            "words_by_present": self.words_by_present,
-            "denominators": self.denominators,
-            "lengths": self.lengths,
-        }
-        for n in range(1, self.options[1] + 1):
-            ref, hit, over = self.references[n - 1], self.matched[n - 1], self.overlaps[n - 1]
-            arrays |= {f"ref{n}_rows": ref.rows, f"ref{n}_counts": ref.counts}
-            arrays |= {f"match{n}_rows": hit.rows, f"match{n}_counts": hit.counts}
-            arrays |= {f"over{n}_segments": over.segments, f"over{n}_rows": over.rows, f"over{n}_clipped": over.clipped}
-        # Token numbers, segments and counts are never negative: stored in the fewest bytes (int64 when read).
-        return {name: values if name in _SIGNED else compact(values) for name, values in arrays.items()}
-
-    @classmethod
-    def from_arrays(cls, options: Sequence[Any], arrays: Any) -> NISTState:
-        """The state that ``to_arrays`` gave (``arrays``: a mapping, e.g. an open ``.npz``)."""
-        variant, max_order, case_sensitive, tokenizer = options
-        arrays = {name: _widened(name, values) for name, values in arrays.items()}
-        blob, sizes = arrays["tokens"].tobytes(), arrays["token_sizes"].tolist()
-        ends = np.cumsum(sizes).tolist()
-        tokens = _objects([blob[end - size : end] for size, end in zip(sizes, ends, strict=True)])
-        ref_words, segments, hyp_len = (int(x) for x in arrays["scalars"])
-        orders = range(1, int(max_order) + 1)
-        return cls(
-            (str(variant), int(max_order), bool(case_sensitive), str(tokenizer)),
-            tokens,
-            tuple(Table(arrays[f"ref{n}_rows"], arrays[f"ref{n}_counts"]) for n in orders),
-            ref_words,
-            segments,
-            arrays["totals"],
-            hyp_len,
-            tuple(Table(arrays[f"match{n}_rows"], arrays[f"match{n}_counts"]) for n in orders),
-            arrays["words_by_present"],
-            tuple(
-                Overlaps(arrays[f"over{n}_segments"], arrays[f"over{n}_rows"], arrays[f"over{n}_clipped"])
-                for n in orders
-            ),
-            arrays["denominators"],
-            arrays["lengths"],
-        )
 
 
 def options_of(metric: Any) -> tuple[str, int, bool, str]:
@@ -598,8 +548,3 @@ def _equal(a: Any, b: Any) -> bool:
 def _describe(options: Sequence[Any]) -> str:
     variant, max_order, case_sensitive, tokenizer = options
     return f"variant {variant}, max_order {max_order}, case_sensitive {case_sensitive}, tokenize {tokenizer}"
-
-
-def _widened(name: str, values: np.ndarray) -> np.ndarray:
-    """An array ``to_arrays`` stored compactly, back as int64 (the token bytes and lengths as stored)."""
-    return np.asarray(values) if name in _SIGNED else np.asarray(values).astype(np.int64)

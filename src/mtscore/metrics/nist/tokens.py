@@ -67,11 +67,11 @@ def shard_tokens(metric: Any, hypotheses: Sequence[str], references: Sequence[Se
     _, ids = Vocabulary.of(keys)  # dense ids of the distinct tokens (a key confirmed by its bytes)
     _, first = np.unique(ids, return_index=True)  # ids are 0..distinct tokens - 1
     starts, sizes = split.starts[first], (split.ends - split.starts)[first]
-    ids, lengths = compact(keys.expand(ids), len(first)), compact(keys.line_lengths(), keys.lengths.max(initial=0) + 1)
+    ids, lengths = _small(keys.expand(ids), len(first)), _small(keys.line_lengths(), keys.lengths.max(initial=0) + 1)
     hyp_tokens = int(lengths[: len(hypotheses)].sum())
     return ShardTokens(
         split.data[ranges(starts, sizes)],
-        compact(sizes, sizes.max(initial=0) + 1),
+        _small(sizes, sizes.max(initial=0) + 1),
         ids[:hyp_tokens],
         lengths[: len(hypotheses)],
         ids[hyp_tokens:],
@@ -80,10 +80,8 @@ def shard_tokens(metric: Any, hypotheses: Sequence[str], references: Sequence[Se
     )
 
 
-def compact(values: np.ndarray, bound: int | None = None) -> np.ndarray:
-    """Non-negative ``values`` below ``bound`` (default: their maximum plus one) in the smallest
-    unsigned integers that hold them (for the file)."""
-    bound = int(values.max(initial=0)) + 1 if bound is None else bound
+def _small(values: np.ndarray, bound: int) -> np.ndarray:
+    """Non-negative ``values`` below ``bound`` in the smallest unsigned integers that hold them (for the file)."""
     return values.astype(np.min_scalar_type(max(int(bound) - 1, 0)))
 
 
