@@ -12,6 +12,7 @@ torchmetrics) are imported only by what uses them.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -107,25 +108,37 @@ def all_reduced(row: np.ndarray) -> np.ndarray:
 def torchmetrics_score(metric: Metric | str = "bleu", **options: Any) -> Any:
     """A ``torchmetrics.Metric`` with ``StreamingScore``'s state, synchronised by torchmetrics: a row
     of sums stays int64 (torchmetrics' own BLEU keeps its counts in float32, exact only up to
-    2**24) and is summed across processes; n-gram tables (NIST) travel as bytes, each process's
-    merged state one length-prefixed frame, gathered in rank order and merged. ``compute()`` gives
-    the score as a float64 tensor; ``.result()`` the metric's full result."""
+    2**24) and is summed across processes; n-gram tables (NIST) travel as bytes, each batch's state
+    one length-prefixed frame, gathered in rank order and merged. ``compute()`` gives the score as a
+    float64 tensor; ``.result()`` the metric's full result. Two of them with the same metric and
+    options merge with ``merge_state``."""
+    scorer = StreamingScore(metric, **options)
+    return _torchmetrics_class(scorer.metric.higher_is_better)(scorer)
+
+
+_FRAMES = 16  # NIST: batch frames kept before they are merged into one (memory stays bounded)
+
+
+@functools.cache
+def _torchmetrics_class(higher_is_better: bool) -> type:
+    """The ``torchmetrics.Metric`` subclass of ``torchmetrics_score`` (made once per direction, which
+    torchmetrics keeps on the class: its ``merge_state`` takes only instances of the same class)."""
     import torch
     import torchmetrics
 
-    scorer = StreamingScore(metric, **options)
-    summed = isinstance(scorer.empty, np.ndarray)
+    better = higher_is_better
 
-    class _Score(torchmetrics.Metric):
+    class TorchmetricsScore(torchmetrics.Metric):
         full_state_update = False
-        higher_is_better = scorer.metric.higher_is_better
+        higher_is_better = better
         sums: Any
         frames: Any
 
-        def __init__(self) -> None:
+        def __init__(self, scorer: StreamingScore) -> None:
             super().__init__()
             self.scorer = scorer
-            if summed:
+            self.summed = isinstance(scorer.empty, np.ndarray)
+            if self.summed:
                 self.add_state("sums", default=torch.as_tensor(scorer.empty), dist_reduce_fx="sum")
             else:
                 self.add_state("frames", default=[], dist_reduce_fx="cat")
@@ -133,31 +146,45 @@ def torchmetrics_score(metric: Metric | str = "bleu", **options: Any) -> Any:
 
         def reset(self) -> None:
             super().reset()
-            if not summed:  # the empty state's frame: torchmetrics would send an empty list as float32
-                self.frames = [torch.as_tensor(_framed(scorer.empty), device=self.device)]
+            if not self.summed:  # the empty state's frame: torchmetrics would send an empty list as float32
+                self.frames = [self._frame(self.scorer.empty)]
 
         def update(self, hypotheses: Any, references: Any) -> None:
-            batch = scorer.metric.shard_state(hypotheses, references)
-            if summed:
+            batch = self.scorer.metric.shard_state(hypotheses, references)
+            if self.summed:
                 self.sums = self.sums + torch.as_tensor(batch, device=self.sums.device)
-            else:  # one frame: this process's merge so far
-                self.frames = [torch.as_tensor(_framed(self._state() + batch), device=self.device)]
+                return
+            frames = [*self.frames, self._frame(batch)]
+            self.frames = [self._frame(self._merged(frames))] if len(frames) > _FRAMES else frames
 
-        def _state(self) -> Any:
-            if summed:
-                return self.sums.cpu().numpy()
-            frames = self.frames if isinstance(self.frames, list) else [self.frames]
+        def merge_state(self, incoming_state: Any) -> None:
+            """Add another ``torchmetrics_score``'s batches (of the same metric and options)."""
+            theirs = getattr(incoming_state, "scorer", None)
+            if theirs is not None and theirs.metric.signature() != self.scorer.metric.signature():
+                mine = self.scorer.metric
+                raise BleuInputError(
+                    f"a {mine.name} score ({mine.signature()}) cannot merge a {theirs.metric.name} score "
+                    f"({theirs.metric.signature()}): merge scores of the same metric and options"
+                )
+            super().merge_state(incoming_state)
+
+        def _frame(self, state: Any) -> Any:
+            return torch.as_tensor(_framed(state), device=self.device)
+
+        def _merged(self, frames: Any) -> Any:
+            frames = frames if isinstance(frames, list) else [frames]  # one tensor once synchronised
             data = b"".join(frame.to(torch.uint8).cpu().numpy().tobytes() for frame in frames)
-            return merge_states([scorer.empty, *_unframed(data)])
+            return merge_states([self.scorer.empty, *_unframed(data)])
 
         def result(self) -> Any:
             """The metric's full result (a ``BLEUScore``, ...) of the state."""
-            return score_state(scorer.metric, self._state(), _NOTHING)
+            state = self.sums.cpu().numpy() if self.summed else self._merged(self.frames)
+            return score_state(self.scorer.metric, state, _NOTHING)
 
         def compute(self) -> Any:
             return torch.tensor(self.result().score, dtype=torch.float64)
 
-    return _Score()
+    return TorchmetricsScore
 
 
 def _framed(state: Any) -> np.ndarray:

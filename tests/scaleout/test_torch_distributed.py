@@ -110,3 +110,18 @@ def test_torchmetrics_adapter_keeps_counts_exact_past_2_to_the_24(corpus):
     ours.update(["the cat sat"], [["the cat sat"]])
     assert float(theirs.numerator[0]) == big  # torchmetrics lost the three unigram matches (float32)
     assert int(ours.sums[2] - before[2]) == 3  # ours counted them: int64 state
+
+
+def test_torchmetrics_adapters_merge_their_states(corpus):
+    """``merge_state`` of two adapters of one metric: the corpus score of both halves; of another
+    metric or other options: refused with a message."""
+    pytest.importorskip("torchmetrics")
+    hypotheses, streams = corpus
+    first, second = torchmetrics_score("chrf", word_order=2), torchmetrics_score("chrf", word_order=2)
+    first.update(hypotheses[:150], [s[:150] for s in streams])
+    second.update(hypotheses[150:], [s[150:] for s in streams])
+    first.merge_state(second)
+    assert first.result() == metric_class("chrf")(word_order=2).corpus_score(hypotheses, streams)
+    for other in (torchmetrics_score("chrf"), torchmetrics_score("bleu")):
+        with pytest.raises(BleuInputError, match="cannot merge"):
+            first.merge_state(other)

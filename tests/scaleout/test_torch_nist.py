@@ -68,6 +68,22 @@ def test_torchmetrics_adapter_merges_nist_tables(corpus, variant):
         ours.result()
 
 
+def test_torchmetrics_adapter_over_many_nist_batches(corpus):
+    """More batches than the adapter keeps frames of (they are merged into one now and then), and
+    another adapter's merged in: the corpus score of everything."""
+    pytest.importorskip("torchmetrics")
+    hypotheses, streams = corpus
+    ours, other = torchmetrics_score("nist"), torchmetrics_score("nist")
+    for start, end in itertools.pairwise([*range(0, 300, 7), 300]):
+        ours.update(hypotheses[start:end], [s[start:end] for s in streams])
+    other.update(hypotheses[300:], [s[300:] for s in streams])
+    ours.merge_state(other)
+    whole = NIST().corpus_score(hypotheses, streams)
+    assert len(ours.frames) <= 17
+    assert ours.result().score == pytest.approx(whole.score, rel=0, abs=1e-9)
+    assert ours.result().matches == whole.matches
+
+
 def _scores(rank: int, world: int, hypotheses, streams) -> dict:
     """One rank's NIST results of its interleaved shard, merged over both ranks."""
     results = {}
