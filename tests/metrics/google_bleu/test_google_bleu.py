@@ -380,3 +380,49 @@ def test_kept_references_are_not_used_by_a_tokenizer_registered_again(monkeypatc
         tokenizers.register("test-split", lambda characters=characters: Split(characters))
         expected = nltk_gleu(hyps, refs, tokenizer=lambda line, c=characters: Split(c)(line).split())[0]
         assert corpus_google_bleu(hyps, refs, tokenize="test-split").ratio == expected
+
+
+@st.composite
+def systems_sharing_lines(draw):
+    """A corpus (as ``corpora``) and 2-4 more systems whose lines are often another system's line at
+    the same segment, sometimes one from another segment."""
+    hyps, streams = draw(corpora())
+    systems = [hyps]
+    for _ in range(draw(st.integers(2, 4))):
+        system = []
+        for i in range(len(hyps)):
+            kind = draw(st.sampled_from(["same", "same", "other segment", "new"]))
+            if kind == "same":
+                system.append(draw(st.sampled_from(systems))[i])
+            elif kind == "other segment":
+                system.append(draw(st.sampled_from(draw(st.sampled_from(systems)))))
+            else:
+                system.append(draw(lines()))
+        systems.append(system)
+    return systems, streams
+
+
+@fixed(max_examples=150)
+@given(systems_sharing_lines(), orders(), st.sampled_from([1 << 17, 0, 3]))
+@example(([["a", ""], ["a", "a b"], ["", "a b"]], [["a b", None], ["a", "a b"]]), {"min_len": 1, "max_len": 4}, 1 << 17)
+def test_systems_scored_one_at_a_time_reuse_lines_seen_before(data, lengths, kept):
+    """Against references prepared once, a line another system had at the same segment is not
+    counted again (its matches are kept, up to ``_SEEN_LINES`` lines; 0 and 3 here keep none or
+    a few): every system's statistics equal NLTK's choices, and the same line at another
+    segment is counted against that segment's references."""
+    from mtscore.metrics.google_bleu import references
+
+    systems, streams = data
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(references, "_SEEN_LINES", kept)
+        patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+        metric = GoogleBLEU(streams, **lengths)
+        for hyps in [*systems, *systems[::-1]]:  # the second round: every line seen before
+            score, chosen = nltk_gleu(hyps, streams, **lengths)
+            statistics = np.asarray(metric.segment_statistics(hyps))
+            counted = statistics[:, 1] > 0  # NLTK skips (and records nothing for) the others
+            assert not statistics[~counted].any()
+            np.testing.assert_array_equal(statistics[counted], chosen)
+            assert metric.corpus_score(hyps).ratio == score
+            assert corpus_google_bleu(hyps, streams, **lengths).ratio == score  # the kept references
+        assert len(metric._references._seen) <= kept
