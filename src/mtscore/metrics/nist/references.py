@@ -178,7 +178,14 @@ class PreparedReferences(References):
             hyp_segments, hyp_pairs, self.pair_ngram, per_pair, self.stream_counts, totals, ref_lengths, classes
         )
         best, unsure = choose_nltk(numerators, totals, ref_lengths, classes)
-        cells = [(int(s), int(o) + 1) for s, o in zip(*np.nonzero(unsure), strict=True)]
+        segments, orders = np.nonzero(unsure)
+        if len(segments):  # most near-ties add equal terms (other n-grams of equal weights): settled here
+            terms = ties.term_classes(segments, orders + 1, self.prefix_counts, self.counts)[..., None]
+            sub = (numerators[:, segments, orders, None], totals[segments, orders, None], ref_lengths[:, segments])
+            chosen, still = choose_nltk(*sub, terms)
+            best[segments, orders] = chosen[:, 0]
+            segments, orders = segments[still[:, 0]], orders[still[:, 0]]
+        cells = [(int(s), int(o) + 1) for s, o in zip(segments, orders, strict=True)]
         ties.prepare(cells)
         used = [ties.used(s, o) for s, o in cells]
         flat = np.fromiter(chain.from_iterable(used), dtype=np.int64)
