@@ -102,6 +102,7 @@ class PreparedReferences(References):
         self._seen: dict[tuple[int, str], int] = {}  # (segment, hypothesis line) -> its column below
         self._seen_matches = np.zeros((len(present), 0), dtype=np.int64)  # streams x seen lines
         self._seen_counts = np.zeros(0, dtype=np.int64)
+        self._first: tuple[list[str], np.ndarray, np.ndarray] | None = None  # the first system's lines, matches, counts
 
     def statistics_of(self, tokens: TokenKeys, n_systems: int) -> list[np.ndarray]:
         """Per-segment [n_match, n_all] of ``n_systems`` systems whose hypotheses come one after
@@ -113,8 +114,15 @@ class PreparedReferences(References):
     def line_statistics(self, lines: Sequence[str], keys: Callable[[list[str]], TokenKeys]) -> np.ndarray:
         """``statistics_of`` one system's ``lines``, tokenized by ``keys``. A line seen before at the
         same segment (another system's, against these references) is neither tokenized nor
-        counted again: its matches are kept (``_seen``), up to ``_SEEN_LINES`` lines."""
+        counted again: its matches are kept (``_seen``), up to ``_SEEN_LINES`` lines; the first
+        system's are numbered only when a second one comes (``_first``)."""
         n = self.n_segments
+        if self._first is None and not self._seen:
+            self._first = (list(lines), *self._line_matches(keys(list(lines)), np.arange(n)))
+            return self._best(*self._first[1:])
+        if self._first is not None:
+            first, self._first = self._first, None
+            self._remember(list(enumerate(first[0])), *first[1:])
         rows = np.fromiter(map(self._seen.get, enumerate(lines), repeat(-1)), dtype=np.int64, count=n)
         seen, new = np.flatnonzero(rows >= 0), np.flatnonzero(rows < 0)
         matches = np.empty((len(self.present), n), dtype=np.int64)
@@ -123,11 +131,16 @@ class PreparedReferences(References):
         if len(new):
             new_lines = [(i, lines[i]) for i in new.tolist()]
             matches[:, new], hyp_counts[new] = self._line_matches(keys([line for _, line in new_lines]), new)
-            if len(self._seen) + len(new) <= _SEEN_LINES:
-                self._seen.update(zip(new_lines, range(len(self._seen), len(self._seen) + len(new)), strict=True))
-                self._seen_matches = np.concatenate([self._seen_matches, matches[:, new]], axis=1)
-                self._seen_counts = np.concatenate([self._seen_counts, hyp_counts[new]])
+            self._remember(new_lines, matches[:, new], hyp_counts[new])
         return self._best(matches, hyp_counts)
+
+    def _remember(self, lines: list[tuple[int, str]], matches: np.ndarray, hyp_counts: np.ndarray) -> None:
+        """Keep the matches (streams x lines) and n-gram counts of these (segment, line) pairs, while
+        at most ``_SEEN_LINES`` are kept."""
+        if len(self._seen) + len(lines) <= _SEEN_LINES:
+            self._seen.update(zip(lines, range(len(self._seen), len(self._seen) + len(lines)), strict=True))
+            self._seen_matches = np.concatenate([self._seen_matches, matches], axis=1)
+            self._seen_counts = np.concatenate([self._seen_counts, hyp_counts])
 
     def _line_matches(self, tokens: TokenKeys, segments: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Matches of orders min_len.. of hypothesis lines (``tokens``) against each stream's

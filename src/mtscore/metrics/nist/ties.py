@@ -130,7 +130,7 @@ class NltkTies:
         equal in any float arithmetic, however the n-grams differ. Shape streams x cells."""
         n_streams = len(self.stream_counts)
         classes = np.tile(np.arange(n_streams)[:, None], (1, len(segments)))
-        for order in np.unique(orders).tolist():
+        for order in sorted(set(orders.tolist())):
             cells = np.flatnonzero(orders == order)  # ascending by segment, as the near-ties come
             cell_of = np.full(len(self._totals), -1, dtype=np.int64)
             cell_of[segments[cells]] = np.arange(len(cells))
