@@ -9,9 +9,10 @@ resample (whose reference corpus, and so whose weights, differ) can be scored ex
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain
+from itertools import chain, pairwise, repeat
 
 import numpy as np
 
@@ -19,6 +20,8 @@ from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
 from .counting import LOG2, held_occurrences, occurrences, position_lines
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
+
+_SEEN_LINES = 1 << 17  # hypotheses whose rows prepared references keep, at most
 
 
 def columns(max_order: int) -> int:
@@ -115,6 +118,8 @@ class PreparedReferences(References):
         self.pair_info = self.info[self.pair_ngram]
         self.ref_words = (lengths * present).sum(axis=0)
         self.n_present = present.sum(axis=0)
+        self._seen: dict[tuple[int, bytes], int] = {}  # (segment, hypothesis token ids) -> its row below
+        self._seen_rows = np.zeros((0, columns(max_order)))
 
     @cached_property
     def digest(self) -> str:
@@ -133,7 +138,33 @@ class PreparedReferences(References):
 
     def rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
         """Per segment, the row of statistics of hypotheses (token ids, -1 unknown; ``lengths``),
-        and what ``Detail`` needs, made into one only when asked (resampling)."""
+        and what ``Detail`` needs, made into one only when asked (resampling). A segment's row
+        depends on its hypothesis alone (and the references): a hypothesis seen before at the same
+        segment (another system's) keeps its row (``_seen``, up to ``_SEEN_LINES`` lines), and only
+        the others are counted; the ``Detail`` of such rows counts them all, when asked."""
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+        text = ids.tobytes()
+        width = ids.itemsize
+        keys = [(i, text[a * width : b * width]) for i, (a, b) in enumerate(pairwise(offsets))]
+        slots = np.fromiter(map(self._seen.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
+        seen = slots >= 0
+        if not seen.any():
+            rows, detail = self._rows(ids, lengths)
+        elif seen.all():
+            rows, detail = self._seen_rows[slots], PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
+        else:
+            masked = np.where(seen, 0, lengths)  # a seen hypothesis counted as an empty one, its row kept
+            rows, _ = self._rows(ids[np.repeat(~seen, lengths)], masked)
+            rows[seen] = self._seen_rows[slots[seen]]
+            detail = PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
+        new = np.flatnonzero(~seen).tolist()
+        if len(self._seen) + len(new) <= _SEEN_LINES:
+            self._seen.update((keys[i], slot) for slot, i in enumerate(new, len(self._seen)))
+            self._seen_rows = np.concatenate([self._seen_rows, rows[new]])
+        return rows, detail
+
+    def _rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
+        """``rows``, every hypothesis counted."""
         n, big_n = self.n_segments, self.max_order
         pairs, by_order = self._hypothesis_pairs(ids, lengths)
         per_pair = np.bincount(pairs, minlength=len(self.pair_keys))
@@ -146,7 +177,7 @@ class PreparedReferences(References):
             info = _per_order(segment, order, clipped * self.pair_info[held], n, big_n)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ref_len = np.where(self.n_present > 0, self.ref_words / np.maximum(self.n_present, 1), 0.0)
-            detail = PendingDetail(self, held, clipped[None])
+            detail = PendingDetail(lambda: self.detail(held, clipped[None]))
         else:
             matches, info, ref_len, detail = self._nltk_rows(held, per_pair, totals, lengths, by_order)
         rows = np.hstack([matches, totals, info, lengths[:, None], ref_len[:, None]]).astype(np.float64)
@@ -198,7 +229,7 @@ class PreparedReferences(References):
         chosen_matches = take(matches, best[None], 0)[0]
         chosen_info = take(numerators, best[None], 0)[0]
         ref_len = take(np.broadcast_to(ref_lengths[:, :, None], numerators.shape), best[None], 0)[0].sum(axis=1)
-        detail = PendingDetail(self, held, clipped, (totals, ref_lengths, ties))
+        detail = PendingDetail(lambda: self.detail(held, clipped, (totals, ref_lengths, ties)))
         return chosen_matches, chosen_info, ref_len.astype(np.float64), detail
 
     def detail(self, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None) -> Detail:
@@ -242,17 +273,15 @@ class PreparedReferences(References):
 
 
 class PendingDetail:
-    """A system's ``Detail``, made on first use from what its rows were counted with: only
-    resampling needs it, and making it costs more than the rows."""
+    """A system's ``Detail``, made on first use (``make``): only resampling needs it, and making it
+    costs more than the rows."""
 
-    def __init__(
-        self, references: PreparedReferences, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None
-    ):
-        self._references, self._held, self._clipped, self._nltk = references, held, clipped, nltk
+    def __init__(self, make: Callable[[], Detail]):
+        self._make = make
 
     @cached_property
     def detail(self) -> Detail:
-        return self._references.detail(self._held, self._clipped, self._nltk)
+        return self._make()
 
 
 def _per_order(segment: np.ndarray, order: np.ndarray, values: np.ndarray, n: int, big_n: int) -> np.ndarray:
