@@ -167,8 +167,13 @@ class PreparedReferences(References):
         """``rows``, every hypothesis counted."""
         n, big_n = self.n_segments, self.max_order
         pairs, by_order = self._hypothesis_pairs(ids, lengths)
-        per_pair = np.bincount(pairs, minlength=len(self.pair_keys))
-        held = np.flatnonzero(per_pair)  # the pairs the hypotheses hold, by (segment, n-gram)
+        # The pairs the hypotheses hold, by (segment, n-gram), and how often: one sort of the few
+        # held rather than a count over all pairs.
+        pairs = np.sort(pairs)
+        first = np.flatnonzero(np.concatenate([[True], pairs[1:] != pairs[:-1]])) if len(pairs) else pairs
+        held = pairs[first]
+        per_pair = np.zeros(len(self.pair_keys), dtype=np.int64)
+        per_pair[held] = np.diff(first, append=len(pairs))
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)
         if self.variant == "mteval":
             segment, order = self.pair_segment[held], self.pair_order[held]
