@@ -86,11 +86,13 @@ class PreparedReferences(References):
         in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
         self.pair_runs = self.pair_table.continuations()
         self.ngrams, entry_ngram = self.pair_table.ungrouped()
-        size = self.size = max(self.ngrams.size, 1)
+        self.size = max(self.ngrams.size, 1)
         self.pair_of, entry_segment = self.pair_table.group_ranks(n_segments)  # table entry -> pair
-        n_pairs = len(self.pair_of)
-        self.pair_keys = np.empty(n_pairs, dtype=np.int64)  # per pair: segment * size + n-gram
-        self.pair_keys[self.pair_of] = entry_segment * size + entry_ngram
+        n_pairs = self.n_pairs = len(self.pair_of)
+        # Per pair, its segment, its n-gram and that n-gram's order (the table's entries come order by order).
+        self.pair_segment, self.pair_ngram, self.pair_order = (np.empty(n_pairs, dtype=np.int64) for _ in range(3))
+        self.pair_segment[self.pair_of], self.pair_ngram[self.pair_of] = entry_segment, entry_ngram
+        self.pair_order[self.pair_of] = np.repeat(np.arange(1, max_order + 1), [len(k) for k in self.pair_table.keys])
         # Per pair, its count in each stream.
         pair = self.pair_of[np.concatenate([local for _, local in in_segment])]  # of each occurrence
         stream = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])] // n_segments
@@ -98,7 +100,6 @@ class PreparedReferences(References):
         self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
         self.max_counts = self.stream_counts.max(axis=0, initial=0)
         self.sum_counts = self.stream_counts.sum(axis=0)
-        self.pair_segment, self.pair_ngram = np.divmod(self.pair_keys, size)
         # The information weights, from the corpus's counts.
         counts = np.bincount(self.pair_ngram, weights=self.sum_counts, minlength=self.ngrams.size)
         self.total_words = int(lengths.sum())
@@ -114,7 +115,6 @@ class PreparedReferences(References):
         prefix_counts = np.where(prefixes >= 0, counts[np.maximum(prefixes, 0)], float(self.total_words))
         self.info = information(counts, prefix_counts, variant)
         self.counts, self.prefix_counts = counts, prefix_counts  # NLTK's weights of near-ties
-        self.pair_order = self.ngrams.order_of(self.pair_ngram)
         self.pair_info = self.info[self.pair_ngram]
         self.ref_words = (lengths * present).sum(axis=0)
         self.n_present = present.sum(axis=0)
@@ -172,7 +172,7 @@ class PreparedReferences(References):
         pairs = np.sort(pairs)
         first = np.flatnonzero(np.concatenate([[True], pairs[1:] != pairs[:-1]])) if len(pairs) else pairs
         held = pairs[first]
-        per_pair = np.zeros(len(self.pair_keys), dtype=np.int64)
+        per_pair = np.zeros(self.n_pairs, dtype=np.int64)
         per_pair[held] = np.diff(first, append=len(pairs))
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)
         if self.variant == "mteval":
