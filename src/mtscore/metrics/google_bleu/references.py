@@ -203,7 +203,7 @@ class _NgramTable:
         out = np.zeros((n_streams, n_hypotheses), dtype=np.int64)
         hypothesis = np.repeat(np.arange(n_hypotheses), lengths)
         remaining = _remaining(lengths)
-        shared = len(np.unique(segments)) < n_hypotheses  # several hypotheses of one segment
+        shared = n_hypotheses > 0 and np.bincount(segments).max() > 1  # several hypotheses of one segment
         at = np.flatnonzero(ids >= 0)  # an unknown token matches nothing
         key = np.repeat(segments * self.span, lengths)[at] + ids[at]
         for n, (keys, counts) in enumerate(zip(self.keys, self.counts, strict=True), 1):
