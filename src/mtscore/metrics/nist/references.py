@@ -176,10 +176,10 @@ class PreparedReferences(References):
         per_pair[held] = np.diff(first, append=len(pairs))
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)
         if self.variant == "mteval":
-            segment, order = self.pair_segment[held], self.pair_order[held]
+            cells = self.pair_segment[held] * big_n + self.pair_order[held] - 1
             clipped = np.minimum(per_pair[held], self.max_counts[held])
-            matches = _per_order(segment, order, clipped, n, big_n)
-            info = _per_order(segment, order, clipped * self.pair_info[held], n, big_n)
+            matches = _per_cell(cells, clipped, n, big_n)
+            info = _per_cell(cells, clipped * self.pair_info[held], n, big_n)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ref_len = np.where(self.n_present > 0, self.ref_words / np.maximum(self.n_present, 1), 0.0)
             detail = PendingDetail(lambda: self.detail(held, clipped[None]))
@@ -196,17 +196,16 @@ class PreparedReferences(References):
         start and pair."""
         n, big_n = self.n_segments, self.max_order
         n_streams = self.present.shape[0]
-        segment, order = self.pair_segment[held], self.pair_order[held]
+        cells = self.pair_segment[held] * big_n + self.pair_order[held] - 1
         weighted = self.pair_info[held]
         clipped = np.minimum(per_pair[held], self.stream_counts[:, held])  # streams x held pairs
         per_stream = [
-            (_per_order(segment, order, part, n, big_n), _per_order(segment, order, part * weighted, n, big_n))
-            for part in clipped
+            (_per_cell(cells, part, n, big_n), _per_cell(cells, part * weighted, n, big_n)) for part in clipped
         ]
         matches = np.stack([m for m, _ in per_stream])  # streams x segments x N
         numerators = np.stack([i for _, i in per_stream])
         ref_lengths = np.where(self.present, self.lengths, -1)
-        classes = overlap_classes(clipped, segment * big_n + order - 1, n * big_n).reshape(n_streams, n, big_n)
+        classes = overlap_classes(clipped, cells, n * big_n).reshape(n_streams, n, big_n)
         lines = position_lines(lengths)
         hyp_segments = [lines[starts] for starts, _ in by_order]
         hyp_pairs = [pairs for _, pairs in by_order]
@@ -289,7 +288,6 @@ class PendingDetail:
         return self._make()
 
 
-def _per_order(segment: np.ndarray, order: np.ndarray, values: np.ndarray, n: int, big_n: int) -> np.ndarray:
-    """Sums of ``values`` per (segment, order), shape (segments x N)."""
-    flat = np.bincount(segment * big_n + order - 1, weights=values, minlength=n * big_n)
-    return flat.reshape(n, big_n)
+def _per_cell(cells: np.ndarray, values: np.ndarray, n: int, big_n: int) -> np.ndarray:
+    """Sums of ``values`` per cell (segment * N + order - 1), shape (segments x N)."""
+    return np.bincount(cells, weights=values, minlength=n * big_n).reshape(n, big_n)
