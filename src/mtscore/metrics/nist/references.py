@@ -196,16 +196,17 @@ class PreparedReferences(References):
         start and pair."""
         n, big_n = self.n_segments, self.max_order
         n_streams = self.present.shape[0]
-        cells = self.pair_segment[held] * big_n + self.pair_order[held] - 1
+        held_cells = self.pair_segment[held] * big_n + self.pair_order[held] - 1  # segment * N + order - 1
         weighted = self.pair_info[held]
         clipped = np.minimum(per_pair[held], self.stream_counts[:, held])  # streams x held pairs
         per_stream = [
-            (_per_cell(cells, part, n, big_n), _per_cell(cells, part * weighted, n, big_n)) for part in clipped
+            (_per_cell(held_cells, part, n, big_n), _per_cell(held_cells, part * weighted, n, big_n))
+            for part in clipped
         ]
         matches = np.stack([m for m, _ in per_stream])  # streams x segments x N
         numerators = np.stack([i for _, i in per_stream])
         ref_lengths = np.where(self.present, self.lengths, -1)
-        classes = overlap_classes(clipped, cells, n * big_n).reshape(n_streams, n, big_n)
+        classes = overlap_classes(clipped, held_cells, n * big_n).reshape(n_streams, n, big_n)
         lines = position_lines(lengths)
         hyp_segments = [lines[starts] for starts, _ in by_order]
         hyp_pairs = [pairs for _, pairs in by_order]
