@@ -207,7 +207,9 @@ class _NgramTable:
         at = np.flatnonzero(ids >= 0)  # an unknown token matches nothing
         key = np.repeat(segments * self.span, lengths)[at] + ids[at]
         for n, (keys, counts) in enumerate(zip(self.keys, self.counts, strict=True), 1):
-            found, number = _looked_up(keys, key)  # in key order, each n-gram's occurrences in text order
+            # in key order, each n-gram's occurrences in text order; from bigrams on, the keys follow
+            # their prefixes' numbers, found in key order: nearly sorted
+            found, number = _looked_up(keys, key, nearly_sorted=n > 1)
             at = at[found]
             if n >= min_len and len(at):
                 # runs: one hypothesis's occurrences of one n-gram (hypotheses follow one another in the
@@ -231,7 +233,7 @@ class _NgramTable:
         return out
 
 
-def _looked_up(keys: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _looked_up(keys: np.ndarray, key: np.ndarray, nearly_sorted: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Which of ``key`` are in the sorted ``keys`` (their indices into ``key``, in key order, equal
     keys in index order) and their positions in ``keys``. The keys are sorted first (packed with
     their index while that fits in 63 bits), so the search goes through ``keys`` once, in order."""
@@ -239,7 +241,9 @@ def _looked_up(keys: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarra
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     index_bits = max(len(key) - 1, 1).bit_length()
     if int(key.max()).bit_length() + index_bits <= 63:
-        packed = np.sort((key << index_bits) | np.arange(len(key)))
+        # ``nearly_sorted`` keys (those of n-grams from their prefixes', which come sorted) sort in
+        # about one pass with a run-finding merge sort.
+        packed = np.sort((key << index_bits) | np.arange(len(key)), kind="stable" if nearly_sorted else None)
         order, ordered = packed & ((1 << index_bits) - 1), packed >> index_bits
     else:
         order = np.argsort(key, kind="stable")
