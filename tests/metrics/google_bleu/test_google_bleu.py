@@ -426,3 +426,41 @@ def test_systems_scored_one_at_a_time_reuse_lines_seen_before(data, lengths, kep
             assert metric.corpus_score(hyps).ratio == score
             assert corpus_google_bleu(hyps, streams, **lengths).ratio == score  # the kept references
         assert len(metric._references._seen) <= kept
+
+
+def test_prepared_references_pickle_without_the_lines_they_kept():
+    """A metric sent to a worker (pickled) leaves the lines kept from scoring behind, and scores the same."""
+    import pickle
+
+    refs = [["the cat sat on the mat", "a b c"], ["a cat sat", None]]
+    metric = GoogleBLEU(refs)
+    for hyps in (["the cat", "a b c"], ["the cat", "a b"], ["the cat", "a b"]):
+        metric.corpus_score(hyps)
+    assert metric._references._seen
+    copy = pickle.loads(pickle.dumps(metric))
+    assert not copy._references._seen and copy._references._first is None
+    for hyps in (["the cat", "a b"], ["a cat", "a b c"]):
+        assert copy.corpus_score(hyps) == metric.corpus_score(hyps)
+
+
+def test_threads_sharing_a_metric_keep_consistent_lines():
+    """Systems scored from several threads against one metric: each gets a fresh metric's statistics."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    words = np.array(["a", "b", "c", "d"])
+    refs = [[" ".join(rng.choice(words, 6)) for _ in range(40)] for _ in range(2)]
+    pool = [[" ".join(rng.choice(words, rng.integers(0, 7))) for _ in range(40)] for _ in range(3)]
+    systems = [[pool[rng.integers(3)][i] for i in range(40)] for _ in range(24)]
+    from mtscore.metrics.google_bleu import references
+
+    def fresh() -> GoogleBLEU:  # references of its own, never those kept from another call
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+            return GoogleBLEU(refs)
+
+    metric = fresh()
+    with ThreadPoolExecutor(4) as threads:
+        statistics = list(threads.map(lambda hyps: np.asarray(metric.segment_statistics(hyps)), systems))
+    for hyps, ours in zip(systems, statistics, strict=True):
+        np.testing.assert_array_equal(ours, np.asarray(fresh().segment_statistics(hyps)))

@@ -76,3 +76,36 @@ def test_wmt22_systems_one_at_a_time_equal_fresh_counts() -> None:
     np.testing.assert_array_equal(
         np.asarray(metric.segment_statistics(second)), np.asarray(fresh.segment_statistics(second))
     )
+
+
+def test_prepared_references_pickle_without_the_rows_they_kept() -> None:
+    """A metric sent to a worker (pickled) leaves the rows kept from scoring behind, and scores the same."""
+    import pickle
+
+    refs = [["the cat sat on the mat", "a b c"], ["a cat sat", None]]
+    metric = NIST(refs, variant="nltk")
+    for hyps in (["the cat", "a b c"], ["the cat", "a b"]):
+        metric.corpus_score(hyps)
+    assert metric._references._seen
+    copy = pickle.loads(pickle.dumps(metric))
+    assert not copy._references._seen
+    for hyps in (["the cat", "a b"], ["a cat", "a b c"]):
+        ours, theirs = copy.segment_statistics(hyps), metric.segment_statistics(hyps)
+        np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
+
+
+def test_threads_sharing_a_metric_keep_consistent_rows() -> None:
+    """Systems scored from several threads against one metric: each gets a fresh metric's rows."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    words = np.array(["a", "b", "c", "d", "0"])
+    refs = [[" ".join(rng.choice(words, 6)) for _ in range(40)] for _ in range(2)]
+    pool = [[" ".join(rng.choice(words, rng.integers(0, 7))) for _ in range(40)] for _ in range(3)]
+    systems = [[pool[rng.integers(3)][i] for i in range(40)] for _ in range(24)]
+    for variant in ("mteval", "nltk", "nltk", "nltk"):  # threads interleave differently each time
+        metric = NIST(refs, variant=variant)
+        with ThreadPoolExecutor(4) as threads:
+            rows = list(threads.map(lambda hyps, m=metric: np.asarray(m.segment_statistics(hyps)), systems))
+        for hyps, ours in zip(systems, rows, strict=True):
+            np.testing.assert_array_equal(ours, np.asarray(NIST(refs, variant=variant).segment_statistics(hyps)))

@@ -13,6 +13,7 @@ segment alike): a line seen before at the same segment is neither tokenized nor 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from itertools import repeat
 
@@ -24,6 +25,7 @@ from ...engine.ngrams import ReferenceNgrams
 
 _KEPT_LINES = 1 << 16  # reference streams of at most this many lines (all streams) are kept once prepared
 _SEEN_LINES = 1 << 17  # hypothesis lines whose matches prepared references keep, at most
+_SEEN_LOCK = threading.Lock()  # calls from several threads keep their lines one at a time
 
 
 class LastPrepared:
@@ -104,6 +106,11 @@ class PreparedReferences(References):
         self._seen_counts = np.zeros(0, dtype=np.int64)
         self._first: tuple[list[str], np.ndarray, np.ndarray] | None = None  # the first system's lines, matches, counts
 
+    def __getstate__(self) -> dict:
+        """Pickled without the lines kept from scoring (a worker keeps its own)."""
+        kept = {"_seen": {}, "_seen_matches": self._seen_matches[:, :0], "_seen_counts": self._seen_counts[:0]}
+        return {**self.__dict__, **kept, "_first": None}
+
     def statistics_of(self, tokens: TokenKeys, n_systems: int) -> list[np.ndarray]:
         """Per-segment [n_match, n_all] of ``n_systems`` systems whose hypotheses come one after
         another in ``tokens``, each segment against its best reference."""
@@ -117,28 +124,35 @@ class PreparedReferences(References):
         counted again: its matches are kept (``_seen``), up to ``_SEEN_LINES`` lines; the first
         system's are numbered only when a second one comes (``_first``)."""
         n = self.n_segments
-        if self._first is None and not self._seen:
-            self._first = (list(lines), *self._line_matches(keys(list(lines)), np.arange(n)))
-            return self._best(*self._first[1:])
-        if self._first is not None:
-            first, self._first = self._first, None
-            self._remember(list(enumerate(first[0])), *first[1:])
-        rows = np.fromiter(map(self._seen.get, enumerate(lines), repeat(-1)), dtype=np.int64, count=n)
-        seen, new = np.flatnonzero(rows >= 0), np.flatnonzero(rows < 0)
         matches = np.empty((len(self.present), n), dtype=np.int64)
         hyp_counts = np.empty(n, dtype=np.int64)
-        matches[:, seen], hyp_counts[seen] = self._seen_matches[:, rows[seen]], self._seen_counts[rows[seen]]
+        with _SEEN_LOCK:  # the kept lines are shared by every call, threads' included
+            if self._first is not None:
+                first, self._first = self._first, None
+                self._remember(list(enumerate(first[0])), *first[1:])
+            none_kept = not self._seen
+            rows = None
+            if not none_kept:
+                rows = np.fromiter(map(self._seen.get, enumerate(lines), repeat(-1)), dtype=np.int64, count=n)
+                seen = np.flatnonzero(rows >= 0)
+                matches[:, seen], hyp_counts[seen] = self._seen_matches[:, rows[seen]], self._seen_counts[rows[seen]]
+        new = np.arange(n) if rows is None else np.flatnonzero(rows < 0)
         if len(new):
-            new_lines = [(i, lines[i]) for i in new.tolist()]
-            matches[:, new], hyp_counts[new] = self._line_matches(keys([line for _, line in new_lines]), new)
-            self._remember(new_lines, matches[:, new], hyp_counts[new])
+            new_lines = list(lines) if len(new) == n else [lines[i] for i in new.tolist()]
+            matches[:, new], hyp_counts[new] = self._line_matches(keys(new_lines), new)
+            with _SEEN_LOCK:
+                if none_kept and self._first is None and not self._seen:
+                    self._first = (new_lines, matches, hyp_counts)
+                else:
+                    self._remember(list(zip(new.tolist(), new_lines, strict=True)), matches[:, new], hyp_counts[new])
         return self._best(matches, hyp_counts)
 
     def _remember(self, lines: list[tuple[int, str]], matches: np.ndarray, hyp_counts: np.ndarray) -> None:
         """Keep the matches (streams x lines) and n-gram counts of these (segment, line) pairs, while
         at most ``_SEEN_LINES`` are kept."""
-        if len(self._seen) + len(lines) <= _SEEN_LINES:
-            self._seen.update(zip(lines, range(len(self._seen), len(self._seen) + len(lines)), strict=True))
+        kept = len(self._seen_counts)  # not len(_seen): a thread may have kept a line counted here too
+        if kept + len(lines) <= _SEEN_LINES:
+            self._seen.update(zip(lines, range(kept, kept + len(lines)), strict=True))
             self._seen_matches = np.concatenate([self._seen_matches, matches], axis=1)
             self._seen_counts = np.concatenate([self._seen_counts, hyp_counts])
 

@@ -9,6 +9,7 @@ resample (whose reference corpus, and so whose weights, differ) can be scored ex
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -22,6 +23,7 @@ from .counting import LOG2, held_occurrences, occurrences, position_lines
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
 
 _SEEN_LINES = 1 << 17  # hypotheses whose rows prepared references keep, at most
+_SEEN_LOCK = threading.Lock()  # calls from several threads keep their rows one at a time
 
 
 def columns(max_order: int) -> int:
@@ -121,6 +123,10 @@ class PreparedReferences(References):
         self._seen: dict[tuple[int, bytes], int] = {}  # (segment, hypothesis token ids) -> its row below
         self._seen_rows = np.zeros((0, columns(max_order)))
 
+    def __getstate__(self) -> dict:
+        """Pickled without the rows kept from scoring (a worker keeps its own)."""
+        return {**self.__dict__, "_seen": {}, "_seen_rows": self._seen_rows[:0]}
+
     @cached_property
     def digest(self) -> str:
         """Names this reference corpus (its n-grams and weights)."""
@@ -146,21 +152,26 @@ class PreparedReferences(References):
         text = ids.tobytes()
         width = ids.itemsize
         keys = [(i, text[a * width : b * width]) for i, (a, b) in enumerate(pairwise(offsets))]
-        slots = np.fromiter(map(self._seen.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
-        seen = slots >= 0
+        with _SEEN_LOCK:  # the kept rows are shared by every call, threads' included
+            slots = np.fromiter(map(self._seen.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
+            seen = slots >= 0
+            kept = self._seen_rows[slots[seen]]
         if not seen.any():
             rows, detail = self._rows(ids, lengths)
         elif seen.all():
-            rows, detail = self._seen_rows[slots], PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
+            rows, detail = kept, PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
         else:
             masked = np.where(seen, 0, lengths)  # a seen hypothesis counted as an empty one, its row kept
             rows, _ = self._rows(ids[np.repeat(~seen, lengths)], masked)
-            rows[seen] = self._seen_rows[slots[seen]]
+            rows[seen] = kept
             detail = PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
         new = np.flatnonzero(~seen).tolist()
-        if len(self._seen) + len(new) <= _SEEN_LINES:
-            self._seen.update((keys[i], slot) for slot, i in enumerate(new, len(self._seen)))
-            self._seen_rows = np.concatenate([self._seen_rows, rows[new]])
+        with _SEEN_LOCK:
+            # Rows are numbered by their place in ``_seen_rows``: a thread may have kept a line counted
+            # here too, and the dict then holds fewer lines than there are rows.
+            if len(self._seen_rows) + len(new) <= _SEEN_LINES:
+                self._seen.update((keys[i], slot) for slot, i in enumerate(new, len(self._seen_rows)))
+                self._seen_rows = np.concatenate([self._seen_rows, rows[new]])
         return rows, detail
 
     def _rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
