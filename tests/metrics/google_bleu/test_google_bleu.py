@@ -380,3 +380,87 @@ def test_kept_references_are_not_used_by_a_tokenizer_registered_again(monkeypatc
         tokenizers.register("test-split", lambda characters=characters: Split(characters))
         expected = nltk_gleu(hyps, refs, tokenizer=lambda line, c=characters: Split(c)(line).split())[0]
         assert corpus_google_bleu(hyps, refs, tokenize="test-split").ratio == expected
+
+
+@st.composite
+def systems_sharing_lines(draw):
+    """A corpus (as ``corpora``) and 2-4 more systems whose lines are often another system's line at
+    the same segment, sometimes one from another segment."""
+    hyps, streams = draw(corpora())
+    systems = [hyps]
+    for _ in range(draw(st.integers(2, 4))):
+        system = []
+        for i in range(len(hyps)):
+            kind = draw(st.sampled_from(["same", "same", "other segment", "new"]))
+            if kind == "same":
+                system.append(draw(st.sampled_from(systems))[i])
+            elif kind == "other segment":
+                system.append(draw(st.sampled_from(draw(st.sampled_from(systems)))))
+            else:
+                system.append(draw(lines()))
+        systems.append(system)
+    return systems, streams
+
+
+@fixed(max_examples=150)
+@given(systems_sharing_lines(), orders(), st.sampled_from([1 << 17, 0, 3]))
+@example(([["a", ""], ["a", "a b"], ["", "a b"]], [["a b", None], ["a", "a b"]]), {"min_len": 1, "max_len": 4}, 1 << 17)
+def test_systems_scored_one_at_a_time_reuse_lines_seen_before(data, lengths, kept):
+    """Against references prepared once, a line another system had at the same segment is not
+    counted again (its matches are kept, up to ``_SEEN_LINES`` lines; 0 and 3 here keep none or
+    a few): every system's statistics equal NLTK's choices, and the same line at another
+    segment is counted against that segment's references."""
+    from mtscore.metrics.google_bleu import references
+
+    systems, streams = data
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(references, "_SEEN_LINES", kept)
+        patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+        metric = GoogleBLEU(streams, **lengths)
+        for hyps in [*systems, *systems[::-1]]:  # the second round: every line seen before
+            score, chosen = nltk_gleu(hyps, streams, **lengths)
+            statistics = np.asarray(metric.segment_statistics(hyps))
+            counted = statistics[:, 1] > 0  # NLTK skips (and records nothing for) the others
+            assert not statistics[~counted].any()
+            np.testing.assert_array_equal(statistics[counted], chosen)
+            assert metric.corpus_score(hyps).ratio == score
+            assert corpus_google_bleu(hyps, streams, **lengths).ratio == score  # the kept references
+        assert len(metric._references._seen) <= kept
+
+
+def test_prepared_references_pickle_without_the_lines_they_kept():
+    """A metric sent to a worker (pickled) leaves the lines kept from scoring behind, and scores the same."""
+    import pickle
+
+    refs = [["the cat sat on the mat", "a b c"], ["a cat sat", None]]
+    metric = GoogleBLEU(refs)
+    for hyps in (["the cat", "a b c"], ["the cat", "a b"], ["the cat", "a b"]):
+        metric.corpus_score(hyps)
+    assert metric._references._seen
+    copy = pickle.loads(pickle.dumps(metric))
+    assert not copy._references._seen and copy._references._first is None
+    for hyps in (["the cat", "a b"], ["a cat", "a b c"]):
+        assert copy.corpus_score(hyps) == metric.corpus_score(hyps)
+
+
+def test_threads_sharing_a_metric_keep_consistent_lines():
+    """Systems scored from several threads against one metric: each gets a fresh metric's statistics."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    words = np.array(["a", "b", "c", "d"])
+    refs = [[" ".join(rng.choice(words, 6)) for _ in range(40)] for _ in range(2)]
+    pool = [[" ".join(rng.choice(words, rng.integers(0, 7))) for _ in range(40)] for _ in range(3)]
+    systems = [[pool[rng.integers(3)][i] for i in range(40)] for _ in range(24)]
+    from mtscore.metrics.google_bleu import references
+
+    def fresh() -> GoogleBLEU:  # references of its own, never those kept from another call
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+            return GoogleBLEU(refs)
+
+    metric = fresh()
+    with ThreadPoolExecutor(4) as threads:
+        statistics = list(threads.map(lambda hyps: np.asarray(metric.segment_statistics(hyps)), systems))
+    for hyps, ours in zip(systems, statistics, strict=True):
+        np.testing.assert_array_equal(ours, np.asarray(fresh().segment_statistics(hyps)))

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mtscore.engine.keys import unique_inverse
 from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.counting import held_occurrences, occurrences
+from mtscore.metrics.nist.ties import first_occurrences
 
 
 @pytest.mark.parametrize(
@@ -88,3 +91,11 @@ def test_resampling_detail_is_made_when_asked(variant: str) -> None:
     made = vars(pending)["detail"]
     assert metric.resampled_scores(statistics, weights).tolist() == first.tolist()
     assert pending.detail is made
+
+
+@given(st.lists(st.integers(0, 6), max_size=30))
+def test_first_occurrences_as_np_unique(values) -> None:
+    """The near-ties' first occurrences: ``np.unique``'s ``return_index``, sorted."""
+    array = np.array(values, dtype=np.int64)
+    expected = np.sort(np.unique(array, return_index=True)[1])
+    np.testing.assert_array_equal(first_occurrences(array), expected)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
@@ -128,3 +129,63 @@ def test_sentence_nist_is_a_corpus_of_one() -> None:
     streams = [[refs[0], "something else entirely"], [refs[1], "else"]]
     segment = sentence_nists(["the cat sat on a mat", "else"], streams, variant="nltk")[0]
     assert segment != pytest.approx(score)
+
+
+def _nltk_choices(hypotheses, streams, n: int = 5) -> list:
+    """Per order and segment, the (precision, numerator, denominator, reference length) that NLTK's
+    ``corpus_nist`` picks (its ``max`` over the segment's references; ``None`` marks a missing one)."""
+    chosen: list = []
+
+    def recording_max(*args, **kwargs):
+        result = max(*args, **kwargs)
+        if isinstance(args[0], list):  # not the brevity penalty's max of two numbers
+            chosen.append(result)
+        return result
+
+    references = [[r.split() for r in refs if r is not None] for refs in zip(*streams, strict=True)]
+    nist_score.max = recording_max  # a module global shadows the builtin inside corpus_nist
+    try:
+        nist_score.corpus_nist(references, [h.split() for h in hypotheses], n=n)
+    except ZeroDivisionError:  # an order without n-grams, after every choice was made
+        pass
+    finally:
+        del nist_score.max
+    return chosen
+
+
+def _check_choices(hypotheses, streams, **options) -> None:
+    """Our rows hold, per segment and order, the numerator of NLTK's pick (to 1e-12), and the sum of
+    its picks' reference lengths (exactly): a wrong pick among near-ties changes the length."""
+    metric = NIST(streams, variant="nltk", case_sensitive=True, **options)
+    rows = np.asarray(metric.segment_statistics(hypotheses))
+    n, big_n = len(hypotheses), metric.max_order
+    chosen = np.array(_nltk_choices(hypotheses, streams, big_n), dtype=np.float64).reshape(big_n, n, 4)
+    np.testing.assert_allclose(rows[:, 2 * big_n : 3 * big_n], chosen[:, :, 1].T, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(rows[:, -1], chosen[:, :, 3].sum(axis=0))
+
+
+@pytest.mark.parametrize("system", ["JDExploreAcademy", "Online-B", "PROMT"])
+def test_wmt22_en_de_picks_nltks_reference_in_every_cell(en_de, system: str) -> None:
+    """Each (segment, order)'s pick among two references, near-ties included (most add the same
+    non-zero terms in the same order: other n-grams of equal weights, or of weight 0)."""
+    _, metric, tokenized = en_de
+    hypotheses = [" ".join(line.split()) for line in metric.tokenizer.batch(read_lines(system_output("en-de", system)))]
+    _check_choices(hypotheses, [[" ".join(line.split()) for line in stream] for stream in tokenized], tokenize="none")
+
+
+# Few words and short lines: references overlap a hypothesis in other n-grams of equal weight, or of
+# weight 0 (an n-gram as frequent as its prefix), in the same or another order, very often.
+TIE_WORDS = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=7).map(" ".join)
+
+
+@fixed(max_examples=300)
+@given(st.data())
+def test_generated_near_ties_pick_nltks_reference(data) -> None:
+    n = data.draw(st.integers(1, 5))
+    k = data.draw(st.integers(1, 4))
+    hypotheses = data.draw(st.lists(TIE_WORDS, min_size=n, max_size=n))
+    streams = [data.draw(st.lists(TIE_WORDS | st.none(), min_size=n, max_size=n)) for _ in range(k)]
+    for i in range(n):  # every segment keeps one reference at least
+        if all(stream[i] is None for stream in streams):
+            streams[0][i] = data.draw(TIE_WORDS)
+    _check_choices(hypotheses, streams, tokenize="none")

@@ -125,8 +125,9 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return prepared
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: Sequence[str]) -> np.ndarray:
-        """(segments, 2) int64: [n_match, n_all] against each segment's best reference."""
-        return prepared.statistics_of(self.keys(list(hypotheses)), 1)[0]
+        """(segments, 2) int64: [n_match, n_all] against each segment's best reference (a line that
+        another system had at the same segment is not counted again)."""
+        return prepared.line_statistics(hypotheses, self.keys)
 
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system, tokenized and counted together (the references

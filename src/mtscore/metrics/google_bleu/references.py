@@ -6,12 +6,16 @@ sorted with the hypotheses, all streams together, each hypothesis clipped per st
 (``engine.ngrams.ReferenceNgrams``' ``per_stream``); scored again (or by several systems at once),
 every reference n-gram is numbered and counted once (``_NgramTable``) and the hypotheses' n-grams
 are sorted and looked up, order by order. The hypotheses are encoded once, in the shared
-vocabulary. The streams prepared last are kept (``LAST_PREPARED``) for a call with the same lines.
+vocabulary. The streams prepared last are kept (``LAST_PREPARED``) for a call with the same lines;
+systems scored one at a time against them share their lines' matches (systems often translate a
+segment alike): a line seen before at the same segment is neither tokenized nor counted again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from itertools import repeat
 
 import numpy as np
 
@@ -20,6 +24,8 @@ from ...engine.keys import TokenKeys, Vocabulary, unique_inverse
 from ...engine.ngrams import ReferenceNgrams
 
 _KEPT_LINES = 1 << 16  # reference streams of at most this many lines (all streams) are kept once prepared
+_SEEN_LINES = 1 << 17  # hypothesis lines whose matches prepared references keep, at most
+_SEEN_LOCK = threading.Lock()  # calls from several threads keep their lines one at a time
 
 
 class LastPrepared:
@@ -95,30 +101,81 @@ class PreparedReferences(References):
         self.ngrams = ReferenceNgrams(streams, len(self.vocabulary), self.order) if self.order >= min_len else None
         self.table: _NgramTable | None = None
         self.uses = 0
+        self._seen: dict[tuple[int, str], int] = {}  # (segment, hypothesis line) -> its column below
+        self._seen_matches = np.zeros((len(present), 0), dtype=np.int64)  # streams x seen lines
+        self._seen_counts = np.zeros(0, dtype=np.int64)
+        self._first: tuple[list[str], np.ndarray, np.ndarray] | None = None  # the first system's lines, matches, counts
+
+    def __getstate__(self) -> dict:
+        """Pickled without the lines kept from scoring (a worker keeps its own)."""
+        kept = {"_seen": {}, "_seen_matches": self._seen_matches[:, :0], "_seen_counts": self._seen_counts[:0]}
+        return {**self.__dict__, **kept, "_first": None}
 
     def statistics_of(self, tokens: TokenKeys, n_systems: int) -> list[np.ndarray]:
         """Per-segment [n_match, n_all] of ``n_systems`` systems whose hypotheses come one after
         another in ``tokens``, each segment against its best reference."""
-        ids, lengths = self.vocabulary.encode(tokens)
+        matches, hyp_counts = self._line_matches(tokens, np.tile(np.arange(self.n_segments), n_systems))
+        systems = np.arange(len(hyp_counts)).reshape(n_systems, self.n_segments)
+        return [self._best(matches[:, lines], hyp_counts[lines]) for lines in systems]
+
+    def line_statistics(self, lines: Sequence[str], keys: Callable[[list[str]], TokenKeys]) -> np.ndarray:
+        """``statistics_of`` one system's ``lines``, tokenized by ``keys``. A line seen before at the
+        same segment (another system's, against these references) is neither tokenized nor
+        counted again: its matches are kept (``_seen``), up to ``_SEEN_LINES`` lines; the first
+        system's are numbered only when a second one comes (``_first``)."""
         n = self.n_segments
-        # streams x systems x segments
-        matches = np.zeros((len(self.present), n_systems, n), dtype=np.int64)
+        matches = np.empty((len(self.present), n), dtype=np.int64)
+        hyp_counts = np.empty(n, dtype=np.int64)
+        with _SEEN_LOCK:  # the kept lines are shared by every call, threads' included
+            if self._first is not None:
+                first, self._first = self._first, None
+                self._remember(list(enumerate(first[0])), *first[1:])
+            none_kept = not self._seen
+            rows = None
+            if not none_kept:
+                rows = np.fromiter(map(self._seen.get, enumerate(lines), repeat(-1)), dtype=np.int64, count=n)
+                seen = np.flatnonzero(rows >= 0)
+                matches[:, seen], hyp_counts[seen] = self._seen_matches[:, rows[seen]], self._seen_counts[rows[seen]]
+        new = np.arange(n) if rows is None else np.flatnonzero(rows < 0)
+        if len(new):
+            new_lines = list(lines) if len(new) == n else [lines[i] for i in new.tolist()]
+            matches[:, new], hyp_counts[new] = self._line_matches(keys(new_lines), new)
+            with _SEEN_LOCK:
+                if none_kept and self._first is None and not self._seen:
+                    self._first = (new_lines, matches, hyp_counts)
+                else:
+                    self._remember(list(zip(new.tolist(), new_lines, strict=True)), matches[:, new], hyp_counts[new])
+        return self._best(matches, hyp_counts)
+
+    def _remember(self, lines: list[tuple[int, str]], matches: np.ndarray, hyp_counts: np.ndarray) -> None:
+        """Keep the matches (streams x lines) and n-gram counts of these (segment, line) pairs, while
+        at most ``_SEEN_LINES`` are kept."""
+        kept = len(self._seen_counts)  # not len(_seen): a thread may have kept a line counted here too
+        if kept + len(lines) <= _SEEN_LINES:
+            self._seen.update(zip(lines, range(kept, kept + len(lines)), strict=True))
+            self._seen_matches = np.concatenate([self._seen_matches, matches], axis=1)
+            self._seen_counts = np.concatenate([self._seen_counts, hyp_counts])
+
+    def _line_matches(self, tokens: TokenKeys, segments: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Matches of orders min_len.. of hypothesis lines (``tokens``) against each stream's
+        reference of their ``segments`` (streams x lines), and each line's n-gram count."""
+        ids, lengths = self.vocabulary.encode(tokens)
+        matches = np.zeros((len(self.present), len(lengths)), dtype=np.int64)
         self.uses += 1
-        if self.ngrams is not None and self.uses == 1 and n_systems == 1:
-            offsets = np.concatenate([[0], np.cumsum(lengths)])[np.arange(n_systems + 1) * n].tolist()
-            systems = [(ids[offsets[k] : offsets[k + 1]], lengths[k * n : (k + 1) * n]) for k in range(n_systems)]
-            per_stream = self.ngrams.matches_of(systems, per_stream=True)  # systems x segments x streams x orders
-            matches[:] = per_stream[..., self.min_len - 1 :].sum(axis=3).transpose(2, 0, 1)
+        if self.ngrams is not None and self.uses == 1 and np.array_equal(segments, np.arange(self.n_segments)):
+            per_stream = self.ngrams.matches_of([(ids, lengths)], per_stream=True)  # 1 x segments x streams x orders
+            matches[:] = per_stream[0, ..., self.min_len - 1 :].sum(axis=2).T
         elif self.ngrams is not None:
             if self.table is None:
                 self.table = _NgramTable(self.ids, self.lengths, len(self.vocabulary), self.order)
-            matches[:] = self.table.matches(ids, lengths, self.min_len).reshape(len(self.present), n_systems, n)
-        hyp_counts = ngram_counts(lengths, self.min_len, self.max_len).reshape(n_systems, n)
-        results = []
-        for system in range(n_systems):
-            n_all = np.maximum(hyp_counts[system], self.counts)
-            results.append(best_reference(matches[:, system], n_all, self.present & (n_all > 0)))
-        return results
+            matches[:] = self.table.matches(ids, lengths, segments, self.min_len)
+        return matches, ngram_counts(lengths, self.min_len, self.max_len)
+
+    def _best(self, matches: np.ndarray, hyp_counts: np.ndarray) -> np.ndarray:
+        """[n_match, n_all] of each segment's best reference, from its matches per stream
+        (streams x segments) and its hypothesis's n-gram count."""
+        n_all = np.maximum(hyp_counts, self.counts)
+        return best_reference(matches, n_all, self.present & (n_all > 0))
 
 
 class _NgramTable:
@@ -132,7 +189,7 @@ class _NgramTable:
 
     def __init__(self, ids: np.ndarray, lengths: np.ndarray, vocab_size: int, order: int):
         n_streams, n_segments = lengths.shape
-        self.span, self.n_segments = vocab_size + 1, n_segments  # id vocab_size: a token no reference has
+        self.span = vocab_size + 1  # id vocab_size: a token no reference has
         self.keys: list[np.ndarray] = []
         self.counts: list[np.ndarray] = []
         flat = lengths.ravel()
@@ -152,24 +209,27 @@ class _NgramTable:
             at = at[going]
             key = number[going] * self.span + ids[at + n]
 
-    def matches(self, ids: np.ndarray, lengths: np.ndarray, min_len: int) -> np.ndarray:
-        """Matches of orders min_len.. of hypotheses (``lengths``: systems after one another, each
-        over all segments; ``ids``: ``UNKNOWN`` for a token no reference has), clipped against each
-        stream on its own: streams x hypotheses."""
+    def matches(self, ids: np.ndarray, lengths: np.ndarray, segments: np.ndarray, min_len: int) -> np.ndarray:
+        """Matches of orders min_len.. of hypotheses (``lengths``; ``ids``: ``UNKNOWN`` for a token
+        no reference has) against their ``segments``' references, clipped against each stream on
+        its own: streams x hypotheses."""
         n_hypotheses, n_streams = len(lengths), len(self.counts[0])
         out = np.zeros((n_streams, n_hypotheses), dtype=np.int64)
         hypothesis = np.repeat(np.arange(n_hypotheses), lengths)
         remaining = _remaining(lengths)
+        shared = n_hypotheses > 0 and np.bincount(segments).max() > 1  # several hypotheses of one segment
         at = np.flatnonzero(ids >= 0)  # an unknown token matches nothing
-        key = np.repeat(np.arange(n_hypotheses) % self.n_segments * self.span, lengths)[at] + ids[at]
+        key = np.repeat(segments * self.span, lengths)[at] + ids[at]
         for n, (keys, counts) in enumerate(zip(self.keys, self.counts, strict=True), 1):
-            found, number = _looked_up(keys, key)  # in key order, each n-gram's occurrences in text order
+            # in key order, each n-gram's occurrences in text order; from bigrams on, the keys follow
+            # their prefixes' numbers, found in key order: nearly sorted
+            found, number = _looked_up(keys, key, nearly_sorted=n > 1)
             at = at[found]
             if n >= min_len and len(at):
                 # runs: one hypothesis's occurrences of one n-gram (hypotheses follow one another in the
-                # text; with one system, an n-gram's segment is its hypothesis)
+                # text; where each segment has one hypothesis, an n-gram's segment is its hypothesis)
                 new = number[1:] != number[:-1]
-                if n_hypotheses > self.n_segments:
+                if shared:
                     owner = hypothesis[at]
                     new |= owner[1:] != owner[:-1]
                 runs = np.concatenate([[0], np.flatnonzero(new) + 1])
@@ -187,7 +247,7 @@ class _NgramTable:
         return out
 
 
-def _looked_up(keys: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _looked_up(keys: np.ndarray, key: np.ndarray, nearly_sorted: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Which of ``key`` are in the sorted ``keys`` (their indices into ``key``, in key order, equal
     keys in index order) and their positions in ``keys``. The keys are sorted first (packed with
     their index while that fits in 63 bits), so the search goes through ``keys`` once, in order."""
@@ -195,7 +255,9 @@ def _looked_up(keys: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarra
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     index_bits = max(len(key) - 1, 1).bit_length()
     if int(key.max()).bit_length() + index_bits <= 63:
-        packed = np.sort((key << index_bits) | np.arange(len(key)))
+        # ``nearly_sorted`` keys (those of n-grams from their prefixes', which come sorted) sort in
+        # about one pass with a run-finding merge sort.
+        packed = np.sort((key << index_bits) | np.arange(len(key)), kind="stable" if nearly_sorted else None)
         order, ordered = packed & ((1 << index_bits) - 1), packed >> index_bits
     else:
         order = np.argsort(key, kind="stable")

@@ -9,9 +9,11 @@ resample (whose reference corpus, and so whose weights, differ) can be scored ex
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain
+from itertools import chain, pairwise, repeat
 
 import numpy as np
 
@@ -19,6 +21,9 @@ from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
 from .counting import LOG2, held_occurrences, occurrences, position_lines
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
+
+_SEEN_LINES = 1 << 17  # hypotheses whose rows prepared references keep, at most
+_SEEN_LOCK = threading.Lock()  # calls from several threads keep their rows one at a time
 
 
 def columns(max_order: int) -> int:
@@ -83,11 +88,13 @@ class PreparedReferences(References):
         in_segment, self.pair_table = occurrences(ids, line_lengths, max_order, segments)
         self.pair_runs = self.pair_table.continuations()
         self.ngrams, entry_ngram = self.pair_table.ungrouped()
-        size = self.size = max(self.ngrams.size, 1)
+        self.size = max(self.ngrams.size, 1)
         self.pair_of, entry_segment = self.pair_table.group_ranks(n_segments)  # table entry -> pair
-        n_pairs = len(self.pair_of)
-        self.pair_keys = np.empty(n_pairs, dtype=np.int64)  # per pair: segment * size + n-gram
-        self.pair_keys[self.pair_of] = entry_segment * size + entry_ngram
+        n_pairs = self.n_pairs = len(self.pair_of)
+        # Per pair, its segment, its n-gram and that n-gram's order (the table's entries come order by order).
+        self.pair_segment, self.pair_ngram, self.pair_order = (np.empty(n_pairs, dtype=np.int64) for _ in range(3))
+        self.pair_segment[self.pair_of], self.pair_ngram[self.pair_of] = entry_segment, entry_ngram
+        self.pair_order[self.pair_of] = np.repeat(np.arange(1, max_order + 1), [len(k) for k in self.pair_table.keys])
         # Per pair, its count in each stream.
         pair = self.pair_of[np.concatenate([local for _, local in in_segment])]  # of each occurrence
         stream = position_lines(line_lengths)[np.concatenate([starts for starts, _ in in_segment])] // n_segments
@@ -95,7 +102,6 @@ class PreparedReferences(References):
         self.stream_counts = per_stream.reshape(n_streams, n_pairs)  # streams x pairs
         self.max_counts = self.stream_counts.max(axis=0, initial=0)
         self.sum_counts = self.stream_counts.sum(axis=0)
-        self.pair_segment, self.pair_ngram = np.divmod(self.pair_keys, size)
         # The information weights, from the corpus's counts.
         counts = np.bincount(self.pair_ngram, weights=self.sum_counts, minlength=self.ngrams.size)
         self.total_words = int(lengths.sum())
@@ -111,10 +117,15 @@ class PreparedReferences(References):
         prefix_counts = np.where(prefixes >= 0, counts[np.maximum(prefixes, 0)], float(self.total_words))
         self.info = information(counts, prefix_counts, variant)
         self.counts, self.prefix_counts = counts, prefix_counts  # NLTK's weights of near-ties
-        self.pair_order = self.ngrams.order_of(self.pair_ngram)
         self.pair_info = self.info[self.pair_ngram]
         self.ref_words = (lengths * present).sum(axis=0)
         self.n_present = present.sum(axis=0)
+        self._seen: dict[tuple[int, bytes], int] = {}  # (segment, hypothesis token ids) -> its row below
+        self._seen_rows = np.zeros((0, columns(max_order)))
+
+    def __getstate__(self) -> dict:
+        """Pickled without the rows kept from scoring (a worker keeps its own)."""
+        return {**self.__dict__, "_seen": {}, "_seen_rows": self._seen_rows[:0]}
 
     @cached_property
     def digest(self) -> str:
@@ -133,20 +144,56 @@ class PreparedReferences(References):
 
     def rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
         """Per segment, the row of statistics of hypotheses (token ids, -1 unknown; ``lengths``),
-        and what ``Detail`` needs, made into one only when asked (resampling)."""
+        and what ``Detail`` needs, made into one only when asked (resampling). A segment's row
+        depends on its hypothesis alone (and the references): a hypothesis seen before at the same
+        segment (another system's) keeps its row (``_seen``, up to ``_SEEN_LINES`` lines), and only
+        the others are counted; the ``Detail`` of such rows counts them all, when asked."""
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+        text = ids.tobytes()
+        width = ids.itemsize
+        keys = [(i, text[a * width : b * width]) for i, (a, b) in enumerate(pairwise(offsets))]
+        with _SEEN_LOCK:  # the kept rows are shared by every call, threads' included
+            slots = np.fromiter(map(self._seen.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
+            seen = slots >= 0
+            kept = self._seen_rows[slots[seen]]
+        if not seen.any():
+            rows, detail = self._rows(ids, lengths)
+        elif seen.all():
+            rows, detail = kept, PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
+        else:
+            masked = np.where(seen, 0, lengths)  # a seen hypothesis counted as an empty one, its row kept
+            rows, _ = self._rows(ids[np.repeat(~seen, lengths)], masked)
+            rows[seen] = kept
+            detail = PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
+        new = np.flatnonzero(~seen).tolist()
+        with _SEEN_LOCK:
+            # Rows are numbered by their place in ``_seen_rows``: a thread may have kept a line counted
+            # here too, and the dict then holds fewer lines than there are rows.
+            if len(self._seen_rows) + len(new) <= _SEEN_LINES:
+                self._seen.update((keys[i], slot) for slot, i in enumerate(new, len(self._seen_rows)))
+                self._seen_rows = np.concatenate([self._seen_rows, rows[new]])
+        return rows, detail
+
+    def _rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
+        """``rows``, every hypothesis counted."""
         n, big_n = self.n_segments, self.max_order
         pairs, by_order = self._hypothesis_pairs(ids, lengths)
-        per_pair = np.bincount(pairs, minlength=len(self.pair_keys))
-        held = np.flatnonzero(per_pair)  # the pairs the hypotheses hold, by (segment, n-gram)
+        # The pairs the hypotheses hold, by (segment, n-gram), and how often: one sort of the few
+        # held rather than a count over all pairs.
+        pairs = np.sort(pairs)
+        first = np.flatnonzero(np.concatenate([[True], pairs[1:] != pairs[:-1]])) if len(pairs) else pairs
+        held = pairs[first]
+        per_pair = np.zeros(self.n_pairs, dtype=np.int64)
+        per_pair[held] = np.diff(first, append=len(pairs))
         totals = np.maximum(lengths[:, None] - np.arange(big_n)[None, :], 0)
         if self.variant == "mteval":
-            segment, order = self.pair_segment[held], self.pair_order[held]
+            cells = self.pair_segment[held] * big_n + self.pair_order[held] - 1
             clipped = np.minimum(per_pair[held], self.max_counts[held])
-            matches = _per_order(segment, order, clipped, n, big_n)
-            info = _per_order(segment, order, clipped * self.pair_info[held], n, big_n)
+            matches = _per_cell(cells, clipped, n, big_n)
+            info = _per_cell(cells, clipped * self.pair_info[held], n, big_n)
             with np.errstate(divide="ignore", invalid="ignore"):
                 ref_len = np.where(self.n_present > 0, self.ref_words / np.maximum(self.n_present, 1), 0.0)
-            detail = PendingDetail(self, held, clipped[None])
+            detail = PendingDetail(lambda: self.detail(held, clipped[None]))
         else:
             matches, info, ref_len, detail = self._nltk_rows(held, per_pair, totals, lengths, by_order)
         rows = np.hstack([matches, totals, info, lengths[:, None], ref_len[:, None]]).astype(np.float64)
@@ -160,17 +207,17 @@ class PreparedReferences(References):
         start and pair."""
         n, big_n = self.n_segments, self.max_order
         n_streams = self.present.shape[0]
-        segment, order = self.pair_segment[held], self.pair_order[held]
+        held_cells = self.pair_segment[held] * big_n + self.pair_order[held] - 1  # segment * N + order - 1
         weighted = self.pair_info[held]
         clipped = np.minimum(per_pair[held], self.stream_counts[:, held])  # streams x held pairs
         per_stream = [
-            (_per_order(segment, order, part, n, big_n), _per_order(segment, order, part * weighted, n, big_n))
+            (_per_cell(held_cells, part, n, big_n), _per_cell(held_cells, part * weighted, n, big_n))
             for part in clipped
         ]
         matches = np.stack([m for m, _ in per_stream])  # streams x segments x N
         numerators = np.stack([i for _, i in per_stream])
         ref_lengths = np.where(self.present, self.lengths, -1)
-        classes = overlap_classes(clipped, segment * big_n + order - 1, n * big_n).reshape(n_streams, n, big_n)
+        classes = overlap_classes(clipped, held_cells, n * big_n).reshape(n_streams, n, big_n)
         lines = position_lines(lengths)
         hyp_segments = [lines[starts] for starts, _ in by_order]
         hyp_pairs = [pairs for _, pairs in by_order]
@@ -178,7 +225,14 @@ class PreparedReferences(References):
             hyp_segments, hyp_pairs, self.pair_ngram, per_pair, self.stream_counts, totals, ref_lengths, classes
         )
         best, unsure = choose_nltk(numerators, totals, ref_lengths, classes)
-        cells = [(int(s), int(o) + 1) for s, o in zip(*np.nonzero(unsure), strict=True)]
+        segments, orders = np.nonzero(unsure)
+        if len(segments):  # most near-ties add equal terms (other n-grams of equal weights): settled here
+            terms = ties.term_classes(segments, orders + 1, self.prefix_counts, self.counts)[..., None]
+            sub = (numerators[:, segments, orders, None], totals[segments, orders, None], ref_lengths[:, segments])
+            chosen, still = choose_nltk(*sub, terms)
+            best[segments, orders] = chosen[:, 0]
+            segments, orders = segments[still[:, 0]], orders[still[:, 0]]
+        cells = [(int(s), int(o) + 1) for s, o in zip(segments, orders, strict=True)]
         ties.prepare(cells)
         used = [ties.used(s, o) for s, o in cells]
         flat = np.fromiter(chain.from_iterable(used), dtype=np.int64)
@@ -191,7 +245,7 @@ class PreparedReferences(References):
         chosen_matches = take(matches, best[None], 0)[0]
         chosen_info = take(numerators, best[None], 0)[0]
         ref_len = take(np.broadcast_to(ref_lengths[:, :, None], numerators.shape), best[None], 0)[0].sum(axis=1)
-        detail = PendingDetail(self, held, clipped, (totals, ref_lengths, ties))
+        detail = PendingDetail(lambda: self.detail(held, clipped, (totals, ref_lengths, ties)))
         return chosen_matches, chosen_info, ref_len.astype(np.float64), detail
 
     def detail(self, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None) -> Detail:
@@ -235,20 +289,17 @@ class PreparedReferences(References):
 
 
 class PendingDetail:
-    """A system's ``Detail``, made on first use from what its rows were counted with: only
-    resampling needs it, and making it costs more than the rows."""
+    """A system's ``Detail``, made on first use (``make``): only resampling needs it, and making it
+    costs more than the rows."""
 
-    def __init__(
-        self, references: PreparedReferences, held: np.ndarray, clipped: np.ndarray, nltk: tuple | None = None
-    ):
-        self._references, self._held, self._clipped, self._nltk = references, held, clipped, nltk
+    def __init__(self, make: Callable[[], Detail]):
+        self._make = make
 
     @cached_property
     def detail(self) -> Detail:
-        return self._references.detail(self._held, self._clipped, self._nltk)
+        return self._make()
 
 
-def _per_order(segment: np.ndarray, order: np.ndarray, values: np.ndarray, n: int, big_n: int) -> np.ndarray:
-    """Sums of ``values`` per (segment, order), shape (segments x N)."""
-    flat = np.bincount(segment * big_n + order - 1, weights=values, minlength=n * big_n)
-    return flat.reshape(n, big_n)
+def _per_cell(cells: np.ndarray, values: np.ndarray, n: int, big_n: int) -> np.ndarray:
+    """Sums of ``values`` per cell (segment * N + order - 1), shape (segments x N)."""
+    return np.bincount(cells, weights=values, minlength=n * big_n).reshape(n, big_n)
