@@ -46,11 +46,11 @@ class NumpyOps:
         values.sort()  # in place: callers pass arrays they own
         return values
 
-    def searchsorted(self, table, values) -> np.ndarray:
+    def searchsorted(self, table, values, ascending: bool = False) -> np.ndarray:
         """Positions of ``values`` in the sorted ``table``. Many queries are searched in sorted
         order and put back: each search then starts near the last one, in cache (several times
-        faster on tables of millions)."""
-        if len(values) < _SORT_QUERIES_FROM or len(table) < _SORT_QUERIES_FROM:
+        faster on tables of millions); ``ascending``: the values are sorted already."""
+        if ascending or len(values) < _SORT_QUERIES_FROM or len(table) < _SORT_QUERIES_FROM:
             return np.searchsorted(table, values)
         order = np.argsort(values)
         positions = np.empty(len(values), dtype=np.intp)
@@ -122,7 +122,7 @@ class TorchOps:
     def sort(self, values):
         return self.torch.sort(values).values
 
-    def searchsorted(self, table, values):
+    def searchsorted(self, table, values, ascending: bool = False):
         return self.torch.searchsorted(table, values)
 
     def minimum(self, a, b):

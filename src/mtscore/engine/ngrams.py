@@ -162,6 +162,9 @@ def _clipped_matches(
     # No two hypotheses against one reference (every line unique, one system): a group holds at most
     # one hypothesis's run and one run per reference stream, counted without finding runs.
     single = bool((hyp_groups[1:] > hyp_groups[:-1]).all())
+    if single and n_streams == 1 and not per_stream:
+        _pair_matches(ops, out, key, position_bits, (ids, remaining, owner), len(hyp_ids), span)
+        return out
     bounds = np.cumsum([len(hyp_ids), *[len(stream_ids) for stream_ids, _ in references[:-1]]]).tolist()
     for order in range(1, max_order + 1):
         key = ops.sort(key)
@@ -192,6 +195,84 @@ def _clipped_matches(
         key <<= position_bits
         key |= positions
     return out
+
+
+def _pair_matches(ops, out, key, position_bits: int, tokens: tuple, n_hyp_tokens: int, span: int) -> None:
+    """Clipped matches of every order into ``out`` when every group (one n-gram against one reference)
+    holds at most one hypothesis's occurrences and one reference's (``tokens``: each position's id,
+    tokens to its segment's end, and owner). A group matched where a hypothesis occurrence is followed
+    by a reference one; its other occurrences are found by walking out from there (groups are short)
+    and go on to the next order with that place as their group, so no pass numbers every group."""
+    ids, remaining, owner = tokens
+    mask, max_order = (1 << position_bits) - 1, out.shape[1]
+    for order in range(1, max_order + 1):
+        key = ops.sort(key)
+        positions = key & mask
+        group = key >> position_bits
+        same = group[1:] == group[:-1]
+        hypothesis = positions < n_hyp_tokens  # in a group, the hypothesis's occurrences come first
+        last = ops.nonzero(hypothesis[:-1] & ~hypothesis[1:] & same)  # a matched group's last hypothesis one
+        if len(last) == 0:
+            break
+        unlinked = ops.full(1, 0) > 0
+        linked = ops.concat([unlinked, same, unlinked])  # linked[k]: occurrences k - 1 and k share a group
+        before = _walk(ops, linked, last, -1)  # the group's hypothesis occurrences before ``last``
+        after = _walk(ops, linked, last + 2, 1)  # its reference occurrences after ``last + 1``
+        clipped = ops.minimum(before[2], after[2]) + 1
+        out[:, order - 1] = ops.to_numpy(ops.group_sum(owner[positions[last]], clipped, len(out)))
+        if order == max_order:
+            break
+        # Only n-grams whose first n-1 tokens matched can match: the occurrences of the matched
+        # groups that have a next token go on, each with its group's ``last`` as its group.
+        members = positions[ops.concat([last, last + 1, before[0], after[0]])]
+        on = ops.nonzero(remaining[members] > order)
+        positions = members[on]
+        key = ops.concat([last, last, last[before[1]], last[after[1]]])[on]
+        key *= span
+        key += ids[positions + order]
+        key <<= position_bits
+        key |= positions
+
+
+_WALK_STEPS = 32  # steps taken one at a time before the rest of a long group is found by search
+
+
+def _walk(ops, linked, probe, step: int) -> tuple:
+    """From each index in ``probe``, the indices reached stepping by ``step`` (-1 or 1) while ``linked``
+    holds (``linked[k]``: k - 1 and k are in one group; False at both ends): (those indices, the
+    probe each came from, how many each probe reached). Stepping back from k reaches k - 1."""
+    shift = -1 if step < 0 else 0  # the index that linked[k] adds
+    reached, origins = [], []
+    count = ops.full(len(probe), 0)
+    todo = ops.arange(len(probe))
+    for _ in range(_WALK_STEPS):
+        go = ops.nonzero(linked[probe])
+        if len(go) == 0:
+            break
+        todo, probe = todo[go], probe[go]
+        reached.append(probe + shift)
+        origins.append(todo)
+        count[todo] += 1
+        probe = probe + step
+    else:  # long groups: the rest of each at once, from the group bounds
+        go = ops.nonzero(linked[probe])
+        todo, probe = todo[go], probe[go]
+        bounds = ops.nonzero(~linked)  # where a group starts (and the end)
+        at = ops.searchsorted(bounds, probe + 1)  # the first bound past each probe
+        start, size = (bounds[at - 1], probe - bounds[at - 1]) if step < 0 else (probe, bounds[at] - probe)
+        reached.append(_ranges(ops, start, size))
+        origins.append(ops.repeat(todo, size))
+        count[todo] += size
+    if not reached:
+        return probe[:0], todo[:0], count
+    return ops.concat(reached), ops.concat(origins), count
+
+
+def _ranges(ops, starts, sizes):
+    """The indices ``starts[i]``, ..., ``starts[i] + sizes[i] - 1``, one range after another."""
+    indices = ops.repeat(starts - (sizes.cumsum(0) - sizes), sizes)
+    indices += ops.arange(len(indices))
+    return indices
 
 
 def _single_matches(ops, positions, new, label, n_hyp_tokens: int, owner, n_hypotheses: int) -> tuple:
