@@ -174,9 +174,6 @@ def _clipped_matches(
         label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
         if single and per_stream:
             good = _single_stream_matches(ops, out[:, :, order - 1], positions, new, label, bounds, owner)
-        elif single and n_streams == 1:
-            matched, good = _single_matches(ops, positions, new, label, len(hyp_ids), owner, n_hypotheses)
-            out[:, order - 1] = ops.to_numpy(matched)
         else:
             good = _runs_matches(ops, out, order, positions, new, label, owner, n_hypotheses, n_streams, per_stream)
         if order == max_order:
@@ -275,23 +272,12 @@ def _ranges(ops, starts, sizes):
     return indices
 
 
-def _single_matches(ops, positions, new, label, n_hyp_tokens: int, owner, n_hypotheses: int) -> tuple:
-    """Clipped matches per hypothesis and which groups a hypothesis matched, when every group (the
-    occurrences of one n-gram against one reference, sorted by position; ``label``: each one's
-    group) holds at most one hypothesis's occurrences, first, and one reference stream's."""
-    starts = ops.concat([ops.arange(1), ops.nonzero(new) + 1])
-    ends = ops.concat([starts[1:], ops.full(1, len(positions))])
-    in_hypothesis = ops.group_count(label[ops.nonzero(positions < n_hyp_tokens)], len(starts))
-    in_reference = (ends - starts) - in_hypothesis
-    clipped = ops.minimum(in_hypothesis, in_reference)
-    held = ops.nonzero(in_hypothesis > 0)
-    holder = owner[positions[starts[held]]]
-    return ops.group_sum(holder, clipped[held], n_hypotheses), (in_hypothesis > 0) & (in_reference > 0)
-
-
 def _single_stream_matches(ops, out, positions, new, label, bounds: list[int], owner):
-    """``_single_matches`` clipped against each stream on its own, into ``out`` (hypotheses x streams):
-    an occurrence's stream is found from its position (``bounds``: where each stream's tokens start)."""
+    """Clipped matches against each stream on its own, into ``out`` (hypotheses x streams), when every
+    group (the occurrences of one n-gram against one reference, sorted by position; ``label``: each
+    one's group) holds at most one hypothesis's occurrences, first, and one run per stream; an
+    occurrence's stream is found from its position (``bounds``: where each stream's tokens start).
+    Returns which groups a hypothesis matched."""
     width = len(bounds) + 1  # the hypothesis, then each stream
     kind = ops.full(len(positions), 0)
     for bound in bounds:
