@@ -64,6 +64,16 @@ def test_batches_in_small_pieces(tokenize, monkeypatch):
     assert [len(tokens) for tokens in whole] == split_lines(lines, get(tokenize)).lengths.tolist()
 
 
+@pytest.mark.parametrize("newline", [False, True])
+def test_13a_batch_normalises_as_sacrebleu(newline):
+    """The 13a batch drops ``<skipped>`` and undoes the entities on the joined bytes (or line by
+    line, when a line holds a newline), as sacrebleu's 13a does on each line."""
+    lines = ["a &amp;lt; b&quot;c &gt;", "<skipped> x<skip<skipped>ped>", "&amp;amp;", "", "\u00e9 &lt;&gt; 1.5", "&"]
+    lines += ["tail-\nnext &amp; <skipped>"] if newline else []
+    got = [" ".join(tokens) for tokens in split_lines(lines, get("13a")).tokens()]
+    assert got == [Sacre13a()(line.rstrip()).strip() for line in lines]
+
+
 def test_keys_tell_tokens_apart():
     """Short tokens are packed exactly, long ones numbered: equal keys if and only if equal tokens."""
     words = [

@@ -48,7 +48,9 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
     spans on bytes (``join`` + ``spans``), else through the tokenizer's strings split on whitespace."""
     if lowercase:
         lines = [line.lower() for line in lines]
-    if hasattr(tokenizer, "spans"):
+    if hasattr(tokenizer, "join_bytes"):
+        data, find = np.frombuffer(tokenizer.join_bytes(lines), dtype=np.uint8), tokenizer.spans
+    elif hasattr(tokenizer, "spans"):
         data, find = to_bytes(tokenizer.join(lines)), tokenizer.spans
     else:
         data, find = to_bytes(join_lines(tokenizer.batch([line.rstrip() for line in lines]))), whitespace_spans

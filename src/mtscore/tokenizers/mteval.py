@@ -4,8 +4,8 @@ import re
 
 from .spans import mteval_spans
 
-_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
-_ENTITY = re.compile("|".join(entity for entity, _ in _ENTITIES))
+_ENTITIES = ((b"&quot;", b'"'), (b"&amp;", b"&"), (b"&lt;", b"<"), (b"&gt;", b">"))
+_ENTITY = re.compile(b"|".join(entity for entity, _ in _ENTITIES))
 
 
 def _normalise(line: str) -> str:
@@ -30,14 +30,20 @@ class Tokenizer13a:
 
     @staticmethod
     def join(lines: list[str]) -> str:
-        """The lines normalised and joined by "\\n", ready for ``spans``. No step of mteval's
-        reaches across a line, so each runs once over the whole text."""
-        text = "\n".join(lines)
-        if text.count("\n") == max(len(lines) - 1, 0):
-            text = text.replace("<skipped>", "")
-        else:  # some line holds a newline: strip its end first, as sacrebleu does
-            text = "\n".join(_normalise(line.rstrip()) for line in lines)
-        if _ENTITY.search(text):  # one scan; most corpora hold none of the four
+        """The lines normalised and joined by "\\n", as text (``join_bytes`` decoded)."""
+        return Tokenizer13a.join_bytes(lines).decode("utf-8", "surrogatepass")
+
+    @staticmethod
+    def join_bytes(lines: list[str]) -> bytes:
+        """The lines normalised and joined by "\\n", as UTF-8 bytes ready for ``spans``. No step of
+        mteval's reaches across a line, so each runs once over the whole text, on bytes (where
+        finding what most corpora lack, a newline in a line or an entity, is one fast scan)."""
+        raw = "\n".join(lines).encode("utf-8", "surrogatepass")
+        if raw.count(b"\n") != max(len(lines) - 1, 0):  # a line holds a newline: strip ends first, as sacrebleu
+            raw = "\n".join(_normalise(line.rstrip()) for line in lines).encode("utf-8", "surrogatepass")
+        elif b"<skipped>" in raw:
+            raw = raw.replace(b"<skipped>", b"")
+        if b"&" in raw and _ENTITY.search(raw):
             for entity, char in _ENTITIES:
-                text = text.replace(entity, char)
-        return text
+                raw = raw.replace(entity, char)
+        return raw
