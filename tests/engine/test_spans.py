@@ -140,6 +140,20 @@ def test_key_table_finds_every_key():
     )
 
 
+@pytest.mark.parametrize("placing", ["reversed", "random"])
+def test_key_table_placed_in_any_order_finds_every_key(placing):
+    """Keys placed in another order (the most frequent last, to sit in their home slot) keep their
+    index as id; keys that share a home slot, and the largest key, are found too."""
+    rng = np.random.default_rng(3)
+    keys = np.unique(rng.integers(1, 1 << 63, size=5000, dtype=np.int64).astype(np.uint64))
+    keys = np.concatenate([keys, np.arange(1, 500, dtype=np.uint64) << np.uint64(40), [np.uint64(2**64 - 1)]])
+    order = np.arange(len(keys))[::-1] if placing == "reversed" else rng.permutation(len(keys))
+    table = KeyTable(keys, order)
+    queries = np.concatenate([keys, keys[::7], np.array([12345, 1 << 62], dtype=np.uint64)])
+    expected = [np.flatnonzero(keys == key)[0] if key in keys else encode.UNKNOWN for key in queries.tolist()]
+    assert table.lookup(queries).tolist() == expected
+
+
 @pytest.mark.parametrize("offset", [0, 1 << 20, 1 << 40, -(1 << 30)])
 def test_token_ids_any_range(offset):
     """Small ids are counted as they are, others renumbered first: the same statistics either way."""

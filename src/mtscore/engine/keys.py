@@ -168,15 +168,19 @@ def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[byt
 
 
 class KeyTable:
-    """Distinct non-empty uint64 keys -> their index, as an open-addressing hash table (load <= 1/4)."""
+    """Distinct non-empty uint64 keys -> their index, as an open-addressing hash table (load <= 1/4).
 
-    def __init__(self, keys: np.ndarray):
+    Keys are placed in the order ``placing`` gives (default: as given); where several race for a
+    slot, the last placed wins it, so the keys looked up most often, placed last, sit in their home
+    slot and most lookups need no probe."""
+
+    def __init__(self, keys: np.ndarray, placing: np.ndarray | None = None):
         bits = max(int(4 * len(keys)).bit_length(), 4)
         self.shift, self.mask = np.uint64(64 - bits), (1 << bits) - 1
         self.slots = np.zeros(1 << bits, dtype=np.uint64)
         self.ids = np.full(1 << bits, UNKNOWN, dtype=np.int64)
         slot = self._home(keys)
-        todo = np.arange(len(keys))
+        todo = np.arange(len(keys)) if placing is None else placing
         while len(todo):
             at = slot[todo]
             free = self.slots[at] == _EMPTY
@@ -188,15 +192,17 @@ class KeyTable:
             slot[todo] = (slot[todo] + 1) & self.mask
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
-        return ((keys * _MULTIPLIER) >> self.shift).astype(np.int64)
+        home = keys * _MULTIPLIER
+        home >>= self.shift
+        return home.view(np.int64)  # below 2**bits
 
     def lookup(self, keys: np.ndarray) -> np.ndarray:
         """The index of each key, ``UNKNOWN`` where absent."""
         slot = self._home(keys)
         held = self.slots[slot]
-        hit = held == keys
-        result = np.where(hit, self.ids[slot], UNKNOWN)
-        todo = np.flatnonzero(~hit & (held != _EMPTY))  # a collision: probe on
+        result = self.ids[slot]  # right where the key is home, and where its slot is empty (UNKNOWN)
+        todo = np.flatnonzero((held != keys) & (held != _EMPTY))  # a collision: probe on
+        result[todo] = UNKNOWN
         while len(todo):
             at = (slot[todo] + 1) & self.mask
             slot[todo] = at
@@ -215,10 +221,18 @@ class Vocabulary:
     token that shares a hash with a reference token but not its bytes is ``UNKNOWN``. Should no
     salt separate them, medium tokens are numbered through a dict of their words (``medium``)."""
 
-    def __init__(self, long: dict[bytes, int], distinct: np.ndarray, salt: int = 0, medium: dict | None = None):
+    def __init__(
+        self,
+        long: dict[bytes, int],
+        distinct: np.ndarray,
+        salt: int = 0,
+        medium: dict | None = None,
+        placing: np.ndarray | None = None,
+    ):
+        """``placing``: the distinct keys from the rarest to the most frequent (``KeyTable``)."""
         self.long, self.salt, self.medium = long, salt, medium
         self.size = len(distinct)
-        self.table = KeyTable(distinct)
+        self.table = KeyTable(distinct, placing)
         self.words = np.zeros((0, 2), dtype=np.uint64)  # each medium token's words, at its id
 
     @classmethod
@@ -231,8 +245,9 @@ class Vocabulary:
                 medium = {pair: number for number, pair in enumerate(dict.fromkeys(map(tuple, tokens.words.tolist())))}
             keys = _with_long_keys(tokens, long, salt, medium)
             ordered = np.sort(keys)
-            distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
-            vocabulary = cls(long, distinct, salt, medium)
+            first = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if len(keys) else np.zeros(0, np.intp)
+            frequency = np.diff(first, append=len(keys))
+            vocabulary = cls(long, ordered[first], salt, medium, np.argsort(frequency, kind="stable"))
             ids = vocabulary._lookup(keys)
             if not len(tokens.medium_at):
                 break
