@@ -95,26 +95,29 @@ class TokenKeys:
         padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
         windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
 
-        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        keys = np.empty(len(split.starts), dtype=np.uint64)
+
+        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             starts = split.starts[span[0] : span[1]]
             sizes = split.ends[span[0] : span[1]] - starts
             size = np.minimum(sizes, 8)  # 8: medium or long
-            keys = windows[starts]  # 8 bytes from each token's start
-            keys &= _SIZE_MASKS[size]
-            keys |= _SIZE_TAGS[size]
+            found = windows[starts]  # 8 bytes from each token's start
+            found &= _SIZE_MASKS[size]
+            found |= _SIZE_TAGS[size]
             medium = np.flatnonzero((size == 8) & (sizes < _MEDIUM_END))
             rest = sizes[medium] - 8
             words = np.empty((len(medium), 2), dtype=np.uint64)
             words[:, 0] = windows[starts[medium]]
             words[:, 1] = (windows[starts[medium] + 8] & _SIZE_MASKS[rest]) | (rest.astype(np.uint64) << np.uint64(56))
-            keys[medium] = _hash(words, 0)
-            return keys, medium + span[0], words, np.flatnonzero(sizes >= _MEDIUM_END) + span[0]
+            found[medium] = _hash(words, 0)
+            keys[span[0] : span[1]] = found  # each piece's arrays freed as it ends
+            return medium + span[0], words, np.flatnonzero(sizes >= _MEDIUM_END) + span[0]
 
         pieces = NUMPY.map_chunks(piece, _token_pieces(len(split.starts)))
         if not pieces:
             empty = np.zeros(0, dtype=np.int64)
-            return cls(np.zeros(0, dtype=np.uint64), split.lengths, empty, [], rows)
-        keys, medium_at, words, long_at = (np.concatenate(parts) for parts in zip(*pieces, strict=True))
+            return cls(keys, split.lengths, empty, [], rows)
+        medium_at, words, long_at = (np.concatenate(parts) for parts in zip(*pieces, strict=True))
         starts = split.starts[long_at]
         long_tokens = _gather(split.data, starts, split.ends[long_at] - starts)
         return cls(keys, split.lengths, long_at, long_tokens, rows, medium_at, words)
@@ -245,7 +248,11 @@ class Vocabulary:
                 medium = {pair: number for number, pair in enumerate(dict.fromkeys(map(tuple, tokens.words.tolist())))}
             keys = _with_long_keys(tokens, long, salt, medium)
             ordered = np.sort(keys)
-            first = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if len(keys) else np.zeros(0, np.intp)
+            first = (
+                np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+                if len(keys)
+                else np.zeros(0, np.intp)
+            )
             frequency = np.diff(first, append=len(keys))
             vocabulary = cls(long, ordered[first], salt, medium, np.argsort(frequency, kind="stable"))
             ids = vocabulary._lookup(keys)

@@ -231,7 +231,7 @@ def _pair_matches(ops, out, key, position_bits: int, tokens: tuple, n_hyp_tokens
         key |= positions
 
 
-_WALK_STEPS = 32  # steps taken one at a time before the rest of a long group is found by search
+_WALK_STEPS = 8  # steps taken one at a time before the rest of a long group is found by search
 
 
 def _walk(ops, linked, probe, step: int) -> tuple:

@@ -19,7 +19,8 @@ _PIECE_BYTES = 1 << 20  # text is split in pieces of about this size, in cache
 
 @dataclass
 class Split:
-    """Tokens of a batch of lines as spans over the lines' UTF-8 bytes (joined by "\n")."""
+    """Tokens of a batch of lines as spans over the lines' UTF-8 bytes (joined by "\n"); the offsets
+    are int32 below 2 GiB of text."""
 
     data: np.ndarray
     starts: np.ndarray
@@ -60,13 +61,18 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
     cuts = line_ends[at[at < len(line_ends)]]
     bounds = sorted({0, *cuts.tolist(), len(data)})
 
+    offset = np.int32 if len(data) < 1 << 31 else np.int64  # half the memory for the usual corpus
+
     def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         starts, ends = find(data[span[0] : span[1]])
-        return starts + span[0], ends + span[0]
+        starts, ends = starts.astype(offset), ends.astype(offset)
+        starts += span[0]
+        ends += span[0]
+        return starts, ends
 
     found = map_threads(piece, list(pairwise(bounds)))
-    starts = np.concatenate([s for s, _ in found]) if found else np.zeros(0, dtype=np.int64)
-    ends = np.concatenate([e for _, e in found]) if found else np.zeros(0, dtype=np.int64)
+    starts = np.concatenate([s for s, _ in found]) if found else np.zeros(0, dtype=offset)
+    ends = np.concatenate([e for _, e in found]) if found else np.zeros(0, dtype=offset)
     before = np.searchsorted(starts, np.append(line_ends, len(data)))  # tokens before each line's end
     lengths = np.diff(before, prepend=0) if len(lines) else starts[:0]
     return Split(data, starts, ends, lengths.astype(np.int64))
