@@ -246,16 +246,20 @@ class Vocabulary:
             medium = None
             if salt == _SALTS:  # about n^2 / 2^57 for each salt before: practically never
                 medium = {pair: number for number, pair in enumerate(dict.fromkeys(map(tuple, tokens.words.tolist())))}
-            keys = _with_long_keys(tokens, long, salt, medium)
-            ordered = np.sort(keys)
+            fills = _fills(tokens, long, salt, medium)
+            ordered = tokens.keys.copy()
+            for at, values in fills:
+                ordered[at] = values
+            ordered.sort()
             first = (
                 np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
-                if len(keys)
+                if len(ordered)
                 else np.zeros(0, np.intp)
             )
-            frequency = np.diff(first, append=len(keys))
+            frequency = np.diff(first, append=len(ordered))
             vocabulary = cls(long, ordered[first], salt, medium, np.argsort(frequency, kind="stable"))
-            ids = vocabulary._lookup(keys)
+            del ordered
+            ids = vocabulary._lookup(tokens, fills)
             if not len(tokens.medium_at):
                 break
             # Each medium token's words at its id: if one id holds two tokens, their hashes collided.
@@ -269,13 +273,24 @@ class Vocabulary:
     def __len__(self) -> int:
         return self.size
 
-    def _lookup(self, keys: np.ndarray) -> np.ndarray:
-        found = NUMPY.map_chunks(lambda span: self.table.lookup(keys[span[0] : span[1]]), _token_pieces(len(keys)))
-        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+    def _lookup(self, tokens: TokenKeys, fills: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """The ids of the tokens' keys with ``fills`` (``_fills``) in place, piece by piece (no
+        copy of all the keys)."""
+        ids = np.empty(len(tokens.keys), dtype=np.int64)
+
+        def piece(span: tuple[int, int]) -> None:
+            keys = tokens.keys[span[0] : span[1]].copy()
+            for at, values in fills:
+                first, last = np.searchsorted(at, span)
+                keys[at[first:last] - span[0]] = values[first:last]
+            ids[span[0] : span[1]] = self.table.lookup(keys)
+
+        NUMPY.map_chunks(piece, _token_pieces(len(ids)))
+        return ids
 
     def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
         """Flat token ids of all lines (``UNKNOWN`` where not in the vocabulary) and their lengths."""
-        ids = self._lookup(_with_long_keys(tokens, self.long, self.salt, self.medium))
+        ids = self._lookup(tokens, _fills(tokens, self.long, self.salt, self.medium))
         if len(tokens.medium_at):
             found = ids[tokens.medium_at]
             words = self.words[np.maximum(found, 0)] if len(self.words) else np.zeros_like(tokens.words)
@@ -290,14 +305,18 @@ def _numbered(found: Iterable, n: int, tag: np.uint64) -> np.ndarray:
     return np.where(numbers >= 0, tag | numbers.astype(np.uint64), _EMPTY)
 
 
-def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int], salt: int = 0, medium: dict | None = None) -> np.ndarray:
-    """The tokens' keys with the long tokens' numbers filled in (``_EMPTY`` if unnumbered) and the
-    medium tokens' hashes under ``salt`` (or their numbers in ``medium``)."""
-    keys = tokens.keys.copy()
-    keys[tokens.long_at] = _numbered(map(long.get, tokens.long_tokens, repeat(-1)), len(tokens.long_tokens), _LONG)
+def _fills(
+    tokens: TokenKeys, long: dict[bytes, int], salt: int = 0, medium: dict | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The keys that differ from ``tokens.keys``, as (ascending token indices, keys): the long tokens'
+    numbers (``_EMPTY`` if unnumbered) and the medium tokens' hashes under ``salt`` (or their
+    numbers in ``medium``)."""
+    fills = [(tokens.long_at, _numbered(map(long.get, tokens.long_tokens, repeat(-1)), len(tokens.long_tokens), _LONG))]
     if medium is not None:
         pairs = map(tuple, tokens.words.tolist())
-        keys[tokens.medium_at] = _numbered(map(medium.get, pairs, repeat(-1)), len(tokens.medium_at), _NUMBERED)
+        fills.append(
+            (tokens.medium_at, _numbered(map(medium.get, pairs, repeat(-1)), len(tokens.medium_at), _NUMBERED))
+        )
     elif salt:
-        keys[tokens.medium_at] = _hash(tokens.words, salt)
-    return keys
+        fills.append((tokens.medium_at, _hash(tokens.words, salt)))
+    return fills

@@ -65,7 +65,7 @@ class ReferenceNgrams:
         for _, lengths in systems:
             if len(lengths) != self.n_segments:
                 raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
-        ids = ops.concat([self._known(ids) for ids, _ in systems])
+        ids = systems[0][0] if len(systems) == 1 else ops.concat([ids for ids, _ in systems])  # unknown ids too
         lengths = ops.concat([lengths for _, lengths in systems])
         groups = np.tile(self.groups, len(systems))
         order = None
@@ -104,14 +104,6 @@ class ReferenceNgrams:
             matches[order] = matches.copy()
         return matches.reshape(len(systems), self.n_segments, *shape)
 
-    def _known(self, ids):
-        """The ids with every id outside the vocabulary replaced by one that no reference has."""
-        unknown = (ids < 0) | (ids >= self.vocab_size)
-        if bool(unknown.any()):
-            ids = ids.clone() if hasattr(ids, "clone") else ids.copy()
-            ids[unknown] = self.vocab_size
-        return ids
-
 
 def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     """Runs of consecutive segments of about ``target`` tokens each (a longer segment alone)."""
@@ -133,10 +125,12 @@ def _clipped_matches(
     """Clipped matches of one chunk, shape (hypotheses, max_order), or with ``per_stream`` clipped
     against each stream on its own, (hypotheses, streams, max_order). ``hypotheses`` is (ids,
     lengths, reference group of each, ascending); ``references`` holds each stream's (ids, lengths)
-    over the ``n_groups`` reference segments; ids are below ``span``."""
+    over the ``n_groups`` reference segments; reference ids are below ``span - 1``, and a hypothesis
+    id outside 0..span-2 matches nothing."""
     hyp_ids, hyp_lengths, hyp_groups = hypotheses
     n_hypotheses, n_streams = len(hyp_lengths), len(references)
     ids = ops.concat([hyp_ids, *[stream_ids for stream_ids, _ in references]])
+    ids[(ids < 0) | (ids >= span - 1)] = span - 1  # an unknown hypothesis id: one that no reference has
     lengths = ops.concat([hyp_lengths, *[stream_lengths for _, stream_lengths in references]])
     total = len(ids)
     out = np.zeros((n_hypotheses, n_streams, max_order) if per_stream else (n_hypotheses, max_order), dtype=np.int64)

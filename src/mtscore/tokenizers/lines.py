@@ -12,7 +12,7 @@ from itertools import chain, pairwise
 import numpy as np
 
 from ..threads import map_threads
-from .spans import to_bytes, whitespace_spans
+from .spans import whitespace_spans
 
 _PIECE_BYTES = 1 << 20  # text is split in pieces of about this size, in cache
 
@@ -50,31 +50,39 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
     if lowercase:
         lines = [line.lower() for line in lines]
     if hasattr(tokenizer, "join_bytes"):
-        data, find = np.frombuffer(tokenizer.join_bytes(lines), dtype=np.uint8), tokenizer.spans
+        raw, find = tokenizer.join_bytes(lines), tokenizer.spans
     elif hasattr(tokenizer, "spans"):
-        data, find = to_bytes(tokenizer.join(lines)), tokenizer.spans
+        raw, find = tokenizer.join(lines).encode("utf-8", "surrogatepass"), tokenizer.spans
     else:
-        data, find = to_bytes(join_lines(tokenizer.batch([line.rstrip() for line in lines]))), whitespace_spans
-    line_ends = np.flatnonzero(data == 10)
-    # Lines never share a token, so pieces of whole lines are split apart, on a few threads.
-    at = np.searchsorted(line_ends, np.arange(_PIECE_BYTES, len(data), _PIECE_BYTES))
-    cuts = line_ends[at[at < len(line_ends)]]
-    bounds = sorted({0, *cuts.tolist(), len(data)})
-
+        text = join_lines(tokenizer.batch([line.rstrip() for line in lines]))
+        raw, find = text.encode("utf-8", "surrogatepass"), whitespace_spans
+    data = np.frombuffer(raw, dtype=np.uint8)
+    # Lines never share a token, so pieces of whole lines (each cut after a newline) are split
+    # apart, on a few threads, each counting the tokens of its own lines.
+    bounds = [0]
+    while bounds[-1] + _PIECE_BYTES < len(data) and (cut := raw.find(b"\n", bounds[-1] + _PIECE_BYTES)) >= 0:
+        bounds.append(cut + 1)
+    bounds.append(len(data))
     offset = np.int32 if len(data) < 1 << 31 else np.int64  # half the memory for the usual corpus
 
-    def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        starts, ends = find(data[span[0] : span[1]])
+    def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        text = data[span[0] : span[1]]
+        starts, ends = find(text)
+        line_ends = np.flatnonzero(text == 10)  # every line of a piece but the last one's ends with one
+        if span[1] == len(data):
+            line_ends = np.append(line_ends, len(text))
+        counts = np.diff(np.searchsorted(starts, line_ends), prepend=0)
         starts, ends = starts.astype(offset), ends.astype(offset)
         starts += span[0]
         ends += span[0]
-        return starts, ends
+        return starts, ends, counts
 
-    found = map_threads(piece, list(pairwise(bounds)))
-    starts = np.concatenate([s for s, _ in found]) if found else np.zeros(0, dtype=offset)
-    ends = np.concatenate([e for _, e in found]) if found else np.zeros(0, dtype=offset)
-    before = np.searchsorted(starts, np.append(line_ends, len(data)))  # tokens before each line's end
-    lengths = np.diff(before, prepend=0) if len(lines) else starts[:0]
+    if not lines:
+        empty = np.zeros(0, dtype=offset)
+        return Split(data, empty, empty, np.zeros(0, dtype=np.int64))
+    starts, ends, lengths = (
+        np.concatenate(parts) for parts in zip(*map_threads(piece, list(pairwise(bounds))), strict=True)
+    )
     return Split(data, starts, ends, lengths.astype(np.int64))
 
 

@@ -6,6 +6,7 @@ from .spans import mteval_spans
 
 _ENTITIES = ((b"&quot;", b'"'), (b"&amp;", b"&"), (b"&lt;", b"<"), (b"&gt;", b">"))
 _ENTITY = re.compile(b"|".join(entity for entity, _ in _ENTITIES))
+_BLOCK_LINES = 256  # lines joined and encoded at a time
 
 
 def _normalise(line: str) -> str:
@@ -38,8 +39,9 @@ class Tokenizer13a:
         """The lines normalised and joined by "\\n", as UTF-8 bytes ready for ``spans``. No step of
         mteval's reaches across a line, so each runs once over the whole text, on bytes (where
         finding what most corpora lack, a newline in a line or an entity, is one fast scan)."""
-        try:  # each line encoded on its own is faster than encoding the joined text (of the widest kind)
-            raw = b"\n".join(map(str.encode, lines))
+        try:  # in blocks of lines: no text as wide as its widest line, no object per line
+            blocks = range(0, len(lines), _BLOCK_LINES)
+            raw = b"\n".join(["\n".join(lines[at : at + _BLOCK_LINES]).encode() for at in blocks])
         except UnicodeEncodeError:  # a lone surrogate: kept, as everywhere
             raw = "\n".join(lines).encode("utf-8", "surrogatepass")
         if raw.count(b"\n") != max(len(lines) - 1, 0):  # a line holds a newline: strip ends first, as sacrebleu
