@@ -32,6 +32,9 @@ class NumpyOps:
     def concat(self, arrays: list) -> np.ndarray:
         return np.concatenate(arrays)
 
+    def flags(self, n: int) -> np.ndarray:
+        return np.zeros(n, dtype=bool)
+
     def repeat(self, values, counts) -> np.ndarray:
         return np.repeat(values, counts)
 
@@ -109,6 +112,9 @@ class TorchOps:
 
     def concat(self, arrays: list):
         return self.torch.cat(arrays)
+
+    def flags(self, n: int):
+        return self.torch.zeros(n, dtype=self.torch.bool, device=self.device)
 
     def repeat(self, values, counts):
         return self.torch.repeat_interleave(values, counts)

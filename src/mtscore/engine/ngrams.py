@@ -213,10 +213,15 @@ def _pair_matches(ops, out, key, position_bits: int, tokens: tuple, n_hyp_tokens
         out[:, order - 1] = ops.to_numpy(ops.group_sum(owner[positions[last]], clipped, len(out)))
         if order == max_order:
             break
-        # Only n-grams whose first n-1 tokens matched can match: the occurrences of the matched
-        # groups that have a next token go on, each with its group's ``last`` as its group.
+        # An (n+1)-gram can match only where its first n tokens and its last n tokens matched: the
+        # occurrences of the matched groups whose next n-gram matched too go on, each with its
+        # group's ``last`` as its group.
         members = positions[ops.concat([last, last + 1, before[0], after[0]])]
-        on = ops.nonzero(remaining[members] > order)
+        matched = ops.flags(len(ids) + 1)
+        matched[members] = True
+        on = remaining[members] > order
+        on &= matched[members + 1]
+        on = ops.nonzero(on)
         positions = members[on]
         key = ops.concat([last, last, last[before[1]], last[after[1]]])[on]
         key *= span
