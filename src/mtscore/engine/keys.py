@@ -16,7 +16,7 @@ from itertools import count, pairwise, repeat
 
 import numpy as np
 
-from ..tokenizers.lines import Split
+from ..tokenizers.lines import Split, map_pieces, split_lines
 from .backend import NUMPY
 
 UNKNOWN = -1
@@ -89,6 +89,26 @@ class TokenKeys:
             return values
         starts = np.cumsum(self.lengths) - self.lengths
         return values[ranges(starts[rows], self.lengths[rows])]
+
+    @classmethod
+    def of_lines(
+        cls, lines: list[str], tokenizer, lowercase: bool = False, rows: np.ndarray | None = None
+    ) -> TokenKeys:
+        """``of(split_lines(lines, tokenizer, lowercase), rows)``, each piece of text keyed as it is
+        split, its spans still in cache (no spans of the whole text are kept)."""
+        parts = map_pieces(lines, tokenizer, lowercase, lambda piece, _: cls.of(piece))[1]
+        if not parts:
+            return cls.of(split_lines(lines, tokenizer, lowercase), rows)
+        at = np.cumsum([0, *(len(part.keys) for part in parts[:-1])])
+        return cls(
+            np.concatenate([part.keys for part in parts]),
+            np.concatenate([part.lengths for part in parts]),
+            np.concatenate([part.long_at + first for part, first in zip(parts, at, strict=True)]),
+            [token for part in parts for token in part.long_tokens],
+            rows,
+            np.concatenate([part.medium_at + first for part, first in zip(parts, at, strict=True)]),
+            np.concatenate([part.words for part in parts]),
+        )
 
     @classmethod
     def of(cls, split: Split, rows: np.ndarray | None = None) -> TokenKeys:

@@ -6,8 +6,10 @@ strings that are split on whitespace. Pieces of whole lines are split on a few t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain, pairwise
+from typing import TypeVar
 
 import numpy as np
 
@@ -15,6 +17,7 @@ from ..threads import map_threads
 from .spans import whitespace_spans
 
 _PIECE_BYTES = 1 << 20  # text is split in pieces of about this size, in cache
+Piece = TypeVar("Piece")
 
 
 @dataclass
@@ -47,6 +50,31 @@ def join_lines(lines: list[str]) -> str:
 def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
     """Tokenize ``lines`` (lowercased first if asked) into spans: at once for tokenizers that find
     spans on bytes (``join`` + ``spans``), else through the tokenizer's strings split on whitespace."""
+    data, found = map_pieces(lines, tokenizer, lowercase, _offsets)
+    if not found:
+        empty = np.zeros(0, dtype=np.int32)
+        return Split(data, empty, empty, np.zeros(0, dtype=np.int64))
+    starts, ends, lengths = (np.concatenate(parts) for parts in zip(*found, strict=True))
+    return Split(data, starts, ends, lengths)
+
+
+def _offsets(piece: Split, at: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A piece's spans as offsets into the whole text (int32 below 2 GiB: half the memory), and its
+    lines' token counts."""
+    offset = np.int32 if at + len(piece.data) < 1 << 31 else np.int64
+    starts, ends = piece.starts.astype(offset), piece.ends.astype(offset)
+    starts += at
+    ends += at
+    return starts, ends, piece.lengths
+
+
+def map_pieces(
+    lines: list[str], tokenizer, lowercase: bool, function: Callable[[Split, int], Piece]
+) -> tuple[np.ndarray, list[Piece]]:
+    """The lines' UTF-8 text (as ``split_lines`` tokenizes it), and ``function`` of each piece of
+    whole lines as its own ``Split`` (offsets within the piece) and where the piece starts, in
+    order, on a few threads. Lines never share a token, so each piece (cut after a newline) is
+    tokenized apart, counting its own lines' tokens; no lines, no pieces."""
     if lowercase:
         lines = [line.lower() for line in lines]
     if hasattr(tokenizer, "join_bytes"):
@@ -57,33 +85,21 @@ def split_lines(lines: list[str], tokenizer, lowercase: bool = False) -> Split:
         text = join_lines(tokenizer.batch([line.rstrip() for line in lines]))
         raw, find = text.encode("utf-8", "surrogatepass"), whitespace_spans
     data = np.frombuffer(raw, dtype=np.uint8)
-    # Lines never share a token, so pieces of whole lines (each cut after a newline) are split
-    # apart, on a few threads, each counting the tokens of its own lines.
     bounds = [0]
     while bounds[-1] + _PIECE_BYTES < len(data) and (cut := raw.find(b"\n", bounds[-1] + _PIECE_BYTES)) >= 0:
         bounds.append(cut + 1)
     bounds.append(len(data))
-    offset = np.int32 if len(data) < 1 << 31 else np.int64  # half the memory for the usual corpus
 
-    def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def piece(span: tuple[int, int]) -> Piece:
         text = data[span[0] : span[1]]
         starts, ends = find(text)
         line_ends = np.flatnonzero(text == 10)  # every line of a piece but the last one's ends with one
         if span[1] == len(data):
             line_ends = np.append(line_ends, len(text))
         counts = np.diff(np.searchsorted(starts, line_ends), prepend=0)
-        starts, ends = starts.astype(offset), ends.astype(offset)
-        starts += span[0]
-        ends += span[0]
-        return starts, ends, counts
+        return function(Split(text, starts, ends, counts), span[0])
 
-    if not lines:
-        empty = np.zeros(0, dtype=offset)
-        return Split(data, empty, empty, np.zeros(0, dtype=np.int64))
-    starts, ends, lengths = (
-        np.concatenate(parts) for parts in zip(*map_threads(piece, list(pairwise(bounds))), strict=True)
-    )
-    return Split(data, starts, ends, lengths.astype(np.int64))
+    return data, map_threads(piece, list(pairwise(bounds))) if lines else []
 
 
 def split_tokens(segments: list[list[str]]) -> Split:
