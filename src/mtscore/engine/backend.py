@@ -42,6 +42,12 @@ class NumpyOps:
         return np.flatnonzero(mask)
 
     def unique_inverse(self, values) -> tuple[np.ndarray, np.ndarray]:
+        """``np.unique(values, return_inverse=True)``; non-negative integers by ``keys.unique_inverse``'s
+        packed sort (it falls back to ``np.unique`` where keys and positions need more than 63 bits)."""
+        if values.dtype.kind == "i" and len(values) and int(values.min()) >= 0:
+            from .keys import unique_inverse  # keys imports this module
+
+            return unique_inverse(values.astype(np.int64, copy=False))
         unique, inverse = np.unique(values, return_inverse=True)
         return unique, inverse.reshape(-1)
 
