@@ -10,7 +10,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacre13a
 import mtscore
 from mtscore.engine import keys as encode
 from mtscore.engine.keys import KeyTable, TokenKeys, Vocabulary, distinct_lines
-from mtscore.tokenizers import get
+from mtscore.tokenizers import get, mteval
 from mtscore.tokenizers import lines as line_splitting
 from mtscore.tokenizers.lines import split_lines
 from mtscore.tokenizers.spans import (
@@ -64,15 +64,25 @@ def test_batches_in_small_pieces(tokenize, monkeypatch):
     assert [len(tokens) for tokens in whole] == split_lines(lines, get(tokenize)).lengths.tolist()
 
 
-@pytest.mark.parametrize("extra", ["", "tail-\nnext &amp; <skipped>", "lone \ud800x. &lt;"])
-def test_13a_batch_normalises_as_sacrebleu(extra):
+@pytest.mark.parametrize("checked", [1000, 0])
+@pytest.mark.parametrize("extra", ["", "tail-\nnext &amp; <skipped>", "lone \ud800x. &lt;", "&am<skipped>p;"])
+def test_13a_batch_normalises_as_sacrebleu(extra, checked, monkeypatch):
     """The 13a batch drops ``<skipped>`` and undoes the entities on the joined bytes (or line by
-    line, when a line holds a newline), as sacrebleu's 13a does on each line; a lone surrogate
-    is kept (the bytes then come from the whole text's encoding)."""
+    line, when a line holds a newline), as sacrebleu's 13a does on each line, whether the places
+    of "<" and "&" are checked one by one or the patterns searched for; a lone surrogate is kept
+    (the bytes then come from the whole text's encoding)."""
+    monkeypatch.setattr(mteval, "_CHECKED", checked)
     lines = ["a &amp;lt; b&quot;c &gt;", "<skipped> x<skip<skipped>ped>", "&amp;amp;", "", "\u00e9 &lt;&gt; 1.5", "&"]
     lines += [extra] * 300 if extra else []  # more than one block of lines
     got = [" ".join(tokens) for tokens in split_lines(lines, get("13a")).tokens()]
     assert got == [Sacre13a()(line.rstrip()).strip() for line in lines]
+
+
+@pytest.mark.parametrize("line", ["&am<skipped>p; x", "&amp x &a", "<skippe <skipped", "a\nb <skipped>&lt;"])
+def test_13a_batch_finds_what_only_normalising_makes(line):
+    """An entity that only the removal of ``<skipped>`` forms, and near misses of both patterns."""
+    got = [" ".join(tokens) for tokens in split_lines([line, "z"], get("13a")).tokens()]
+    assert got == [Sacre13a()(line.rstrip()).strip(), "z"]
 
 
 def test_keys_tell_tokens_apart():
