@@ -84,8 +84,11 @@ class NumpyOps:
         return numbers
 
     def group_sum(self, groups, values, n_groups: int) -> np.ndarray:
-        """Sum of ``values`` per group index in 0..n_groups-1."""
-        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
+        """Sum of integer ``values`` per group index in 0..n_groups-1 (``np.add.at``: in integers,
+        and faster than a weighted ``bincount``)."""
+        sums = np.zeros(n_groups, dtype=np.int64)
+        np.add.at(sums, groups, values)
+        return sums
 
     def group_count(self, groups, n_groups: int) -> np.ndarray:
         """How many items each group index in 0..n_groups-1 has."""
