@@ -77,3 +77,16 @@ def test_one_hypothesis_per_group_one_repeated_token():
     counted = ReferenceNgrams([reference], 1, 4).matches(*hypotheses)
     np.testing.assert_array_equal(counted, _brute_force(hypotheses, reference, 4))
     assert counted[0].tolist() == [200, 199, 198, 197]
+
+
+def test_one_hypothesis_per_group_on_torch_equals_numpy():
+    """The boundary walk on torch tensors (CPU) counts what it counts on NumPy arrays, long groups included."""
+    torch = pytest.importorskip("torch")
+    from mtscore.engine.backend import TorchOps
+
+    rng = np.random.default_rng(5)
+    reference, hypotheses = _corpus(rng, 300, 3, 40), _corpus(rng, 300, 4, 40)
+    counted = ReferenceNgrams([reference], 3, 4).matches(*hypotheses)
+    on_torch = ReferenceNgrams([tuple(map(torch.as_tensor, reference))], 3, 4, TorchOps(torch.device("cpu")))
+    np.testing.assert_array_equal(on_torch.matches(*map(torch.as_tensor, hypotheses)), counted)
+    np.testing.assert_array_equal(counted, _brute_force(hypotheses, reference, 4))

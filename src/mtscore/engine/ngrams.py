@@ -202,7 +202,7 @@ def _pair_matches(ops, out, key, position_bits: int, tokens: tuple, n_hyp_tokens
         group = key >> position_bits
         same = group[1:] == group[:-1]
         hypothesis = positions < n_hyp_tokens  # in a group, the hypothesis's occurrences come first
-        last = ops.nonzero(hypothesis[:-1] & ~hypothesis[1:] & same)  # a matched group's last hypothesis one
+        last = ops.nonzero((hypothesis[:-1] > hypothesis[1:]) & same)  # a matched group's last hypothesis one
         if len(last) == 0:
             break
         unlinked = ops.full(1, 0) > 0
