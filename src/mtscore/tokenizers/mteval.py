@@ -43,7 +43,8 @@ class Tokenizer13a:
             raw = b"\n".join(["\n".join(lines[at : at + _BLOCK_LINES]).encode() for at in blocks])
         except UnicodeEncodeError:  # a lone surrogate: kept, as everywhere
             raw = "\n".join(lines).encode("utf-8", "surrogatepass")
-        newlines, less, ampersands = _marks(raw)
+        newlines, less, found = _marks(raw)
+        ampersands: np.ndarray | None = found
         if newlines != max(len(lines) - 1, 0):  # a line holds a newline: strip ends first, as sacrebleu
             raw = "\n".join(_normalise(line.rstrip()) for line in lines).encode("utf-8", "surrogatepass")
             ampersands = None
