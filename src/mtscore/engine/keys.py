@@ -277,7 +277,7 @@ class Vocabulary:
                 else np.zeros(0, np.intp)
             )
             frequency = np.diff(first, append=len(ordered))
-            vocabulary = cls(long, ordered[first], salt, medium, np.argsort(frequency, kind="stable"))
+            vocabulary = cls(long, ordered[first], salt, medium, np.argsort(frequency))
             del ordered
             ids = vocabulary._lookup(tokens, fills)
             if not len(tokens.medium_at):
