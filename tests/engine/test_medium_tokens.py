@@ -76,11 +76,14 @@ def _salted_hash(words: np.ndarray, salt: int) -> np.ndarray:
     return keys._HASHED | (words[:, 0] & np.uint64(0xFF) if salt == 0 else (words[:, 0] ^ words[:, 1]) >> np.uint64(8))
 
 
+@pytest.mark.parametrize("piece_tokens", [1 << 18, 3])
 @pytest.mark.parametrize("hash_function", [_first_byte_hash, _salted_hash])
-def test_colliding_hashes_never_confuse_tokens(monkeypatch, hash_function):
+def test_colliding_hashes_never_confuse_tokens(monkeypatch, hash_function, piece_tokens):
     """Reference tokens sharing a hash: another salt, else a dict of their bytes; a hypothesis token
-    sharing a reference token's hash but not its bytes is unknown."""
+    sharing a reference token's hash but not its bytes is unknown. Tokens are keyed and looked up
+    in pieces (the long and medium keys filled in piece by piece): tiny pieces give the same ids."""
     monkeypatch.setattr(keys, "_hash", hash_function)
+    monkeypatch.setattr(keys, "_PIECE_TOKENS", piece_tokens)
     for seed in range(3):
         references, hypotheses = _lines(seed)
         _same_partition(_ids(references, hypotheses), _expected(references, hypotheses))

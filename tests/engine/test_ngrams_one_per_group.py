@@ -56,3 +56,37 @@ def test_shared_groups_equal_brute_force(seed):
     counted = ReferenceNgrams([distinct], vocab, max_order, groups=groups).matches_of(systems)
     for system, hypotheses in enumerate(systems):
         np.testing.assert_array_equal(counted[system], _brute_force(hypotheses, expanded, max_order))
+
+
+@pytest.mark.parametrize("longest", [0, 1, 2, 90])
+def test_one_hypothesis_per_group_edges(longest):
+    """Empty and one-token segments, and runs of one token longer than the walk's step-by-step
+    limit (found through the group bounds instead), equal the brute-force count."""
+    rng = np.random.default_rng(longest)
+    vocab, n_segments, max_order = 2, 40, 4  # two ids: long groups of equal n-grams
+    reference = _corpus(rng, n_segments, vocab, longest)
+    hypotheses = _corpus(rng, n_segments, vocab, longest)
+    counted = ReferenceNgrams([reference], vocab, max_order).matches(*hypotheses)
+    np.testing.assert_array_equal(counted, _brute_force(hypotheses, reference, max_order))
+
+
+def test_one_hypothesis_per_group_one_repeated_token():
+    """A hypothesis and a reference of one token repeated (one group of hundreds per order)."""
+    hypotheses = (np.zeros(300, dtype=np.int64), np.array([299, 0, 1]))
+    reference = (np.zeros(250, dtype=np.int64), np.array([200, 49, 1]))
+    counted = ReferenceNgrams([reference], 1, 4).matches(*hypotheses)
+    np.testing.assert_array_equal(counted, _brute_force(hypotheses, reference, 4))
+    assert counted[0].tolist() == [200, 199, 198, 197]
+
+
+def test_one_hypothesis_per_group_on_torch_equals_numpy():
+    """The boundary walk on torch tensors (CPU) counts what it counts on NumPy arrays, long groups included."""
+    torch = pytest.importorskip("torch")
+    from mtscore.engine.backend import TorchOps
+
+    rng = np.random.default_rng(5)
+    reference, hypotheses = _corpus(rng, 300, 3, 40), _corpus(rng, 300, 4, 40)
+    counted = ReferenceNgrams([reference], 3, 4).matches(*hypotheses)
+    on_torch = ReferenceNgrams([tuple(map(torch.as_tensor, reference))], 3, 4, TorchOps(torch.device("cpu")))
+    np.testing.assert_array_equal(on_torch.matches(*map(torch.as_tensor, hypotheses)), counted)
+    np.testing.assert_array_equal(counted, _brute_force(hypotheses, reference, 4))

@@ -10,7 +10,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacre13a
 import mtscore
 from mtscore.engine import keys as encode
 from mtscore.engine.keys import KeyTable, TokenKeys, Vocabulary, distinct_lines
-from mtscore.tokenizers import get
+from mtscore.tokenizers import get, mteval
 from mtscore.tokenizers import lines as line_splitting
 from mtscore.tokenizers.lines import split_lines
 from mtscore.tokenizers.spans import (
@@ -62,6 +62,27 @@ def test_batches_in_small_pieces(tokenize, monkeypatch):
     monkeypatch.setattr(encode, "_PIECE_TOKENS", 2)
     assert split_lines(lines, get(tokenize)).tokens() == whole
     assert [len(tokens) for tokens in whole] == split_lines(lines, get(tokenize)).lengths.tolist()
+
+
+@pytest.mark.parametrize("checked", [1000, 0])
+@pytest.mark.parametrize("extra", ["", "tail-\nnext &amp; <skipped>", "lone \ud800x. &lt;", "&am<skipped>p;"])
+def test_13a_batch_normalises_as_sacrebleu(extra, checked, monkeypatch):
+    """The 13a batch drops ``<skipped>`` and undoes the entities on the joined bytes (or line by
+    line, when a line holds a newline), as sacrebleu's 13a does on each line, whether the places
+    of "<" and "&" are checked one by one or the patterns searched for; a lone surrogate is kept
+    (the bytes then come from the whole text's encoding)."""
+    monkeypatch.setattr(mteval, "_CHECKED", checked)
+    lines = ["a &amp;lt; b&quot;c &gt;", "<skipped> x<skip<skipped>ped>", "&amp;amp;", "", "\u00e9 &lt;&gt; 1.5", "&"]
+    lines += [extra] * 300 if extra else []  # more than one block of lines
+    got = [" ".join(tokens) for tokens in split_lines(lines, get("13a")).tokens()]
+    assert got == [Sacre13a()(line.rstrip()).strip() for line in lines]
+
+
+@pytest.mark.parametrize("line", ["&am<skipped>p; x", "&amp x &a", "<skippe <skipped", "a\nb <skipped>&lt;"])
+def test_13a_batch_finds_what_only_normalising_makes(line):
+    """An entity that only the removal of ``<skipped>`` forms, and near misses of both patterns."""
+    got = [" ".join(tokens) for tokens in split_lines([line, "z"], get("13a")).tokens()]
+    assert got == [Sacre13a()(line.rstrip()).strip(), "z"]
 
 
 def test_keys_tell_tokens_apart():
@@ -128,6 +149,20 @@ def test_key_table_finds_every_key():
     assert table.lookup(absent[~np.isin(absent, keys)]).tolist() == [encode.UNKNOWN] * int(
         (~np.isin(absent, keys)).sum()
     )
+
+
+@pytest.mark.parametrize("placing", ["reversed", "random"])
+def test_key_table_placed_in_any_order_finds_every_key(placing):
+    """Keys placed in another order (the most frequent last, to sit in their home slot) keep their
+    index as id; keys that share a home slot, and the largest key, are found too."""
+    rng = np.random.default_rng(3)
+    keys = np.unique(rng.integers(1, 1 << 63, size=5000, dtype=np.int64).astype(np.uint64))
+    keys = np.concatenate([keys, np.arange(1, 500, dtype=np.uint64) << np.uint64(40), [np.uint64(2**64 - 1)]])
+    order = np.arange(len(keys))[::-1] if placing == "reversed" else rng.permutation(len(keys))
+    table = KeyTable(keys, order)
+    queries = np.concatenate([keys, keys[::7], np.array([12345, 1 << 62], dtype=np.uint64)])
+    expected = [np.flatnonzero(keys == key)[0] if key in keys else encode.UNKNOWN for key in queries.tolist()]
+    assert table.lookup(queries).tolist() == expected
 
 
 @pytest.mark.parametrize("offset", [0, 1 << 20, 1 << 40, -(1 << 30)])

@@ -32,6 +32,9 @@ class NumpyOps:
     def concat(self, arrays: list) -> np.ndarray:
         return np.concatenate(arrays)
 
+    def flags(self, n: int) -> np.ndarray:
+        return np.zeros(n, dtype=bool)
+
     def repeat(self, values, counts) -> np.ndarray:
         return np.repeat(values, counts)
 
@@ -39,6 +42,12 @@ class NumpyOps:
         return np.flatnonzero(mask)
 
     def unique_inverse(self, values) -> tuple[np.ndarray, np.ndarray]:
+        """``np.unique(values, return_inverse=True)``; non-negative integers by ``keys.unique_inverse``'s
+        packed sort (it falls back to ``np.unique`` where keys and positions need more than 63 bits)."""
+        if values.dtype.kind == "i" and len(values) and int(values.min()) >= 0:
+            from .keys import unique_inverse  # keys imports this module
+
+            return unique_inverse(values.astype(np.int64, copy=False))
         unique, inverse = np.unique(values, return_inverse=True)
         return unique, inverse.reshape(-1)
 
@@ -46,11 +55,11 @@ class NumpyOps:
         values.sort()  # in place: callers pass arrays they own
         return values
 
-    def searchsorted(self, table, values) -> np.ndarray:
+    def searchsorted(self, table, values, ascending: bool = False) -> np.ndarray:
         """Positions of ``values`` in the sorted ``table``. Many queries are searched in sorted
         order and put back: each search then starts near the last one, in cache (several times
-        faster on tables of millions)."""
-        if len(values) < _SORT_QUERIES_FROM or len(table) < _SORT_QUERIES_FROM:
+        faster on tables of millions); ``ascending``: the values are sorted already."""
+        if ascending or len(values) < _SORT_QUERIES_FROM or len(table) < _SORT_QUERIES_FROM:
             return np.searchsorted(table, values)
         order = np.argsort(values)
         positions = np.empty(len(values), dtype=np.intp)
@@ -75,8 +84,11 @@ class NumpyOps:
         return numbers
 
     def group_sum(self, groups, values, n_groups: int) -> np.ndarray:
-        """Sum of ``values`` per group index in 0..n_groups-1."""
-        return np.bincount(groups, weights=values, minlength=n_groups).astype(np.int64)
+        """Sum of integer ``values`` per group index in 0..n_groups-1 (``np.add.at``: in integers,
+        and faster than a weighted ``bincount``)."""
+        sums = np.zeros(n_groups, dtype=np.int64)
+        np.add.at(sums, groups, values)
+        return sums
 
     def group_count(self, groups, n_groups: int) -> np.ndarray:
         """How many items each group index in 0..n_groups-1 has."""
@@ -110,6 +122,9 @@ class TorchOps:
     def concat(self, arrays: list):
         return self.torch.cat(arrays)
 
+    def flags(self, n: int):
+        return self.torch.zeros(n, dtype=self.torch.bool, device=self.device)
+
     def repeat(self, values, counts):
         return self.torch.repeat_interleave(values, counts)
 
@@ -122,7 +137,7 @@ class TorchOps:
     def sort(self, values):
         return self.torch.sort(values).values
 
-    def searchsorted(self, table, values):
+    def searchsorted(self, table, values, ascending: bool = False):
         return self.torch.searchsorted(table, values)
 
     def minimum(self, a, b):

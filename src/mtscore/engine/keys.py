@@ -16,7 +16,7 @@ from itertools import count, pairwise, repeat
 
 import numpy as np
 
-from ..tokenizers.lines import Split
+from ..tokenizers.lines import Split, map_pieces, split_lines
 from .backend import NUMPY
 
 UNKNOWN = -1
@@ -91,30 +91,53 @@ class TokenKeys:
         return values[ranges(starts[rows], self.lengths[rows])]
 
     @classmethod
+    def of_lines(
+        cls, lines: list[str], tokenizer, lowercase: bool = False, rows: np.ndarray | None = None
+    ) -> TokenKeys:
+        """``of(split_lines(lines, tokenizer, lowercase), rows)``, each piece of text keyed as it is
+        split, its spans still in cache (no spans of the whole text are kept)."""
+        parts = map_pieces(lines, tokenizer, lowercase, lambda piece, _: cls.of(piece))[1]
+        if not parts:
+            return cls.of(split_lines(lines, tokenizer, lowercase), rows)
+        at = np.cumsum([0, *(len(part.keys) for part in parts[:-1])])
+        return cls(
+            np.concatenate([part.keys for part in parts]),
+            np.concatenate([part.lengths for part in parts]),
+            np.concatenate([part.long_at + first for part, first in zip(parts, at, strict=True)]),
+            [token for part in parts for token in part.long_tokens],
+            rows,
+            np.concatenate([part.medium_at + first for part, first in zip(parts, at, strict=True)]),
+            np.concatenate([part.words for part in parts]),
+        )
+
+    @classmethod
     def of(cls, split: Split, rows: np.ndarray | None = None) -> TokenKeys:
         padded = np.concatenate([split.data, np.zeros(8, dtype=np.uint8)])
         windows = np.ndarray(shape=(len(split.data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
 
-        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        keys = np.empty(len(split.starts), dtype=np.uint64)
+
+        def piece(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             starts = split.starts[span[0] : span[1]]
             sizes = split.ends[span[0] : span[1]] - starts
             size = np.minimum(sizes, 8)  # 8: medium or long
-            keys = windows[starts]  # 8 bytes from each token's start
-            keys &= _SIZE_MASKS[size]
-            keys |= _SIZE_TAGS[size]
+            found = windows[starts]  # 8 bytes from each token's start
+            found &= _SIZE_MASKS[size]
+            found |= _SIZE_TAGS[size]
             medium = np.flatnonzero((size == 8) & (sizes < _MEDIUM_END))
             rest = sizes[medium] - 8
             words = np.empty((len(medium), 2), dtype=np.uint64)
             words[:, 0] = windows[starts[medium]]
             words[:, 1] = (windows[starts[medium] + 8] & _SIZE_MASKS[rest]) | (rest.astype(np.uint64) << np.uint64(56))
-            keys[medium] = _hash(words, 0)
-            return keys, medium + span[0], words, np.flatnonzero(sizes >= _MEDIUM_END) + span[0]
+            found[medium] = _hash(words, 0)
+            keys[span[0] : span[1]] = found  # each piece's arrays freed as it ends
+            return medium + span[0], words, np.flatnonzero(sizes >= _MEDIUM_END) + span[0]
 
         pieces = NUMPY.map_chunks(piece, _token_pieces(len(split.starts)))
         if not pieces:
             empty = np.zeros(0, dtype=np.int64)
-            return cls(np.zeros(0, dtype=np.uint64), split.lengths, empty, [], rows)
-        keys, medium_at, words, long_at = (np.concatenate(parts) for parts in zip(*pieces, strict=True))
+            return cls(keys, split.lengths, empty, [], rows)
+        medium_at, words, long_at = (np.concatenate(parts) for parts in zip(*pieces, strict=True))
         starts = split.starts[long_at]
         long_tokens = _gather(split.data, starts, split.ends[long_at] - starts)
         return cls(keys, split.lengths, long_at, long_tokens, rows, medium_at, words)
@@ -168,15 +191,19 @@ def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[byt
 
 
 class KeyTable:
-    """Distinct non-empty uint64 keys -> their index, as an open-addressing hash table (load <= 1/4)."""
+    """Distinct non-empty uint64 keys -> their index, as an open-addressing hash table (load <= 1/4).
 
-    def __init__(self, keys: np.ndarray):
+    Keys are placed in the order ``placing`` gives (default: as given); where several race for a
+    slot, the last placed wins it, so the keys looked up most often, placed last, sit in their home
+    slot and most lookups need no probe."""
+
+    def __init__(self, keys: np.ndarray, placing: np.ndarray | None = None):
         bits = max(int(4 * len(keys)).bit_length(), 4)
         self.shift, self.mask = np.uint64(64 - bits), (1 << bits) - 1
         self.slots = np.zeros(1 << bits, dtype=np.uint64)
         self.ids = np.full(1 << bits, UNKNOWN, dtype=np.int64)
         slot = self._home(keys)
-        todo = np.arange(len(keys))
+        todo = np.arange(len(keys)) if placing is None else placing
         while len(todo):
             at = slot[todo]
             free = self.slots[at] == _EMPTY
@@ -188,15 +215,17 @@ class KeyTable:
             slot[todo] = (slot[todo] + 1) & self.mask
 
     def _home(self, keys: np.ndarray) -> np.ndarray:
-        return ((keys * _MULTIPLIER) >> self.shift).astype(np.int64)
+        home = keys * _MULTIPLIER
+        home >>= self.shift
+        return home.view(np.int64)  # below 2**bits
 
     def lookup(self, keys: np.ndarray) -> np.ndarray:
         """The index of each key, ``UNKNOWN`` where absent."""
         slot = self._home(keys)
         held = self.slots[slot]
-        hit = held == keys
-        result = np.where(hit, self.ids[slot], UNKNOWN)
-        todo = np.flatnonzero(~hit & (held != _EMPTY))  # a collision: probe on
+        result = self.ids[slot]  # right where the key is home, and where its slot is empty (UNKNOWN)
+        todo = np.flatnonzero((held != keys) & (held != _EMPTY))  # a collision: probe on
+        result[todo] = UNKNOWN
         while len(todo):
             at = (slot[todo] + 1) & self.mask
             slot[todo] = at
@@ -215,10 +244,18 @@ class Vocabulary:
     token that shares a hash with a reference token but not its bytes is ``UNKNOWN``. Should no
     salt separate them, medium tokens are numbered through a dict of their words (``medium``)."""
 
-    def __init__(self, long: dict[bytes, int], distinct: np.ndarray, salt: int = 0, medium: dict | None = None):
+    def __init__(
+        self,
+        long: dict[bytes, int],
+        distinct: np.ndarray,
+        salt: int = 0,
+        medium: dict | None = None,
+        placing: np.ndarray | None = None,
+    ):
+        """``placing``: the distinct keys from the rarest to the most frequent (``KeyTable``)."""
         self.long, self.salt, self.medium = long, salt, medium
         self.size = len(distinct)
-        self.table = KeyTable(distinct)
+        self.table = KeyTable(distinct, placing)
         self.words = np.zeros((0, 2), dtype=np.uint64)  # each medium token's words, at its id
 
     @classmethod
@@ -229,11 +266,20 @@ class Vocabulary:
             medium = None
             if salt == _SALTS:  # about n^2 / 2^57 for each salt before: practically never
                 medium = {pair: number for number, pair in enumerate(dict.fromkeys(map(tuple, tokens.words.tolist())))}
-            keys = _with_long_keys(tokens, long, salt, medium)
-            ordered = np.sort(keys)
-            distinct = ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])] if len(keys) else keys
-            vocabulary = cls(long, distinct, salt, medium)
-            ids = vocabulary._lookup(keys)
+            fills = _fills(tokens, long, salt, medium)
+            ordered = tokens.keys.copy()
+            for at, values in fills:
+                ordered[at] = values
+            ordered.sort()
+            first = (
+                np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+                if len(ordered)
+                else np.zeros(0, np.intp)
+            )
+            frequency = np.diff(first, append=len(ordered))
+            vocabulary = cls(long, ordered[first], salt, medium, np.argsort(frequency))
+            del ordered
+            ids = vocabulary._lookup(tokens, fills)
             if not len(tokens.medium_at):
                 break
             # Each medium token's words at its id: if one id holds two tokens, their hashes collided.
@@ -247,13 +293,24 @@ class Vocabulary:
     def __len__(self) -> int:
         return self.size
 
-    def _lookup(self, keys: np.ndarray) -> np.ndarray:
-        found = NUMPY.map_chunks(lambda span: self.table.lookup(keys[span[0] : span[1]]), _token_pieces(len(keys)))
-        return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+    def _lookup(self, tokens: TokenKeys, fills: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """The ids of the tokens' keys with ``fills`` (``_fills``) in place, piece by piece (no
+        copy of all the keys)."""
+        ids = np.empty(len(tokens.keys), dtype=np.int64)
+
+        def piece(span: tuple[int, int]) -> None:
+            keys = tokens.keys[span[0] : span[1]].copy()
+            for at, values in fills:
+                first, last = np.searchsorted(at, span)
+                keys[at[first:last] - span[0]] = values[first:last]
+            ids[span[0] : span[1]] = self.table.lookup(keys)
+
+        NUMPY.map_chunks(piece, _token_pieces(len(ids)))
+        return ids
 
     def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
         """Flat token ids of all lines (``UNKNOWN`` where not in the vocabulary) and their lengths."""
-        ids = self._lookup(_with_long_keys(tokens, self.long, self.salt, self.medium))
+        ids = self._lookup(tokens, _fills(tokens, self.long, self.salt, self.medium))
         if len(tokens.medium_at):
             found = ids[tokens.medium_at]
             words = self.words[np.maximum(found, 0)] if len(self.words) else np.zeros_like(tokens.words)
@@ -268,14 +325,18 @@ def _numbered(found: Iterable, n: int, tag: np.uint64) -> np.ndarray:
     return np.where(numbers >= 0, tag | numbers.astype(np.uint64), _EMPTY)
 
 
-def _with_long_keys(tokens: TokenKeys, long: dict[bytes, int], salt: int = 0, medium: dict | None = None) -> np.ndarray:
-    """The tokens' keys with the long tokens' numbers filled in (``_EMPTY`` if unnumbered) and the
-    medium tokens' hashes under ``salt`` (or their numbers in ``medium``)."""
-    keys = tokens.keys.copy()
-    keys[tokens.long_at] = _numbered(map(long.get, tokens.long_tokens, repeat(-1)), len(tokens.long_tokens), _LONG)
+def _fills(
+    tokens: TokenKeys, long: dict[bytes, int], salt: int = 0, medium: dict | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The keys that differ from ``tokens.keys``, as (ascending token indices, keys): the long tokens'
+    numbers (``_EMPTY`` if unnumbered) and the medium tokens' hashes under ``salt`` (or their
+    numbers in ``medium``)."""
+    fills = [(tokens.long_at, _numbered(map(long.get, tokens.long_tokens, repeat(-1)), len(tokens.long_tokens), _LONG))]
     if medium is not None:
         pairs = map(tuple, tokens.words.tolist())
-        keys[tokens.medium_at] = _numbered(map(medium.get, pairs, repeat(-1)), len(tokens.medium_at), _NUMBERED)
+        fills.append(
+            (tokens.medium_at, _numbered(map(medium.get, pairs, repeat(-1)), len(tokens.medium_at), _NUMBERED))
+        )
     elif salt:
-        keys[tokens.medium_at] = _hash(tokens.words, salt)
-    return keys
+        fills.append((tokens.medium_at, _hash(tokens.words, salt)))
+    return fills

@@ -65,7 +65,7 @@ class ReferenceNgrams:
         for _, lengths in systems:
             if len(lengths) != self.n_segments:
                 raise ValueError(f"{len(lengths)} hypotheses for {self.n_segments} reference segments")
-        ids = ops.concat([self._known(ids) for ids, _ in systems])
+        ids = systems[0][0] if len(systems) == 1 else ops.concat([ids for ids, _ in systems])  # unknown ids too
         lengths = ops.concat([lengths for _, lengths in systems])
         groups = np.tile(self.groups, len(systems))
         order = None
@@ -104,14 +104,6 @@ class ReferenceNgrams:
             matches[order] = matches.copy()
         return matches.reshape(len(systems), self.n_segments, *shape)
 
-    def _known(self, ids):
-        """The ids with every id outside the vocabulary replaced by one that no reference has."""
-        unknown = (ids < 0) | (ids >= self.vocab_size)
-        if bool(unknown.any()):
-            ids = ids.clone() if hasattr(ids, "clone") else ids.copy()
-            ids[unknown] = self.vocab_size
-        return ids
-
 
 def _chunks(sizes: np.ndarray, target: int) -> list[tuple[int, int]]:
     """Runs of consecutive segments of about ``target`` tokens each (a longer segment alone)."""
@@ -133,10 +125,12 @@ def _clipped_matches(
     """Clipped matches of one chunk, shape (hypotheses, max_order), or with ``per_stream`` clipped
     against each stream on its own, (hypotheses, streams, max_order). ``hypotheses`` is (ids,
     lengths, reference group of each, ascending); ``references`` holds each stream's (ids, lengths)
-    over the ``n_groups`` reference segments; ids are below ``span``."""
+    over the ``n_groups`` reference segments; reference ids are below ``span - 1``, and a hypothesis
+    id outside 0..span-2 matches nothing."""
     hyp_ids, hyp_lengths, hyp_groups = hypotheses
     n_hypotheses, n_streams = len(hyp_lengths), len(references)
     ids = ops.concat([hyp_ids, *[stream_ids for stream_ids, _ in references]])
+    ids[(ids < 0) | (ids >= span - 1)] = span - 1  # an unknown hypothesis id: one that no reference has
     lengths = ops.concat([hyp_lengths, *[stream_lengths for _, stream_lengths in references]])
     total = len(ids)
     out = np.zeros((n_hypotheses, n_streams, max_order) if per_stream else (n_hypotheses, max_order), dtype=np.int64)
@@ -162,6 +156,9 @@ def _clipped_matches(
     # No two hypotheses against one reference (every line unique, one system): a group holds at most
     # one hypothesis's run and one run per reference stream, counted without finding runs.
     single = bool((hyp_groups[1:] > hyp_groups[:-1]).all())
+    if single and n_streams == 1 and not per_stream:
+        _pair_matches(ops, out, key, position_bits, (ids, remaining, owner), len(hyp_ids), span)
+        return out
     bounds = np.cumsum([len(hyp_ids), *[len(stream_ids) for stream_ids, _ in references[:-1]]]).tolist()
     for order in range(1, max_order + 1):
         key = ops.sort(key)
@@ -171,9 +168,6 @@ def _clipped_matches(
         label = ops.group_numbers(new)  # each occurrence's group: 0, 1, ...
         if single and per_stream:
             good = _single_stream_matches(ops, out[:, :, order - 1], positions, new, label, bounds, owner)
-        elif single and n_streams == 1:
-            matched, good = _single_matches(ops, positions, new, label, len(hyp_ids), owner, n_hypotheses)
-            out[:, order - 1] = ops.to_numpy(matched)
         else:
             good = _runs_matches(ops, out, order, positions, new, label, owner, n_hypotheses, n_streams, per_stream)
         if order == max_order:
@@ -194,23 +188,95 @@ def _clipped_matches(
     return out
 
 
-def _single_matches(ops, positions, new, label, n_hyp_tokens: int, owner, n_hypotheses: int) -> tuple:
-    """Clipped matches per hypothesis and which groups a hypothesis matched, when every group (the
-    occurrences of one n-gram against one reference, sorted by position; ``label``: each one's
-    group) holds at most one hypothesis's occurrences, first, and one reference stream's."""
-    starts = ops.concat([ops.arange(1), ops.nonzero(new) + 1])
-    ends = ops.concat([starts[1:], ops.full(1, len(positions))])
-    in_hypothesis = ops.group_count(label[ops.nonzero(positions < n_hyp_tokens)], len(starts))
-    in_reference = (ends - starts) - in_hypothesis
-    clipped = ops.minimum(in_hypothesis, in_reference)
-    held = ops.nonzero(in_hypothesis > 0)
-    holder = owner[positions[starts[held]]]
-    return ops.group_sum(holder, clipped[held], n_hypotheses), (in_hypothesis > 0) & (in_reference > 0)
+def _pair_matches(ops, out, key, position_bits: int, tokens: tuple, n_hyp_tokens: int, span: int) -> None:
+    """Clipped matches of every order into ``out`` when every group (one n-gram against one reference)
+    holds at most one hypothesis's occurrences and one reference's (``tokens``: each position's id,
+    tokens to its segment's end, and owner). A group matched where a hypothesis occurrence is followed
+    by a reference one; its other occurrences are found by walking out from there (groups are short)
+    and go on to the next order with that place as their group, so no pass numbers every group."""
+    ids, remaining, owner = tokens
+    mask, max_order = (1 << position_bits) - 1, out.shape[1]
+    for order in range(1, max_order + 1):
+        key = ops.sort(key)
+        positions = key & mask
+        group = key >> position_bits
+        same = group[1:] == group[:-1]
+        hypothesis = positions < n_hyp_tokens  # in a group, the hypothesis's occurrences come first
+        last = ops.nonzero((hypothesis[:-1] > hypothesis[1:]) & same)  # a matched group's last hypothesis one
+        if len(last) == 0:
+            break
+        unlinked = ops.full(1, 0) > 0
+        linked = ops.concat([unlinked, same, unlinked])  # linked[k]: occurrences k - 1 and k share a group
+        before = _walk(ops, linked, last, -1)  # the group's hypothesis occurrences before ``last``
+        after = _walk(ops, linked, last + 2, 1)  # its reference occurrences after ``last + 1``
+        clipped = ops.minimum(before[2], after[2]) + 1
+        out[:, order - 1] = ops.to_numpy(ops.group_sum(owner[positions[last]], clipped, len(out)))
+        if order == max_order:
+            break
+        # An (n+1)-gram can match only where its first n tokens and its last n tokens matched: the
+        # occurrences of the matched groups whose next n-gram matched too go on, each with its
+        # group's ``last`` as its group.
+        members = positions[ops.concat([last, last + 1, before[0], after[0]])]
+        matched = ops.flags(len(ids) + 1)
+        matched[members] = True
+        on = remaining[members] > order
+        on &= matched[members + 1]
+        on = ops.nonzero(on)
+        positions = members[on]
+        key = ops.concat([last, last, last[before[1]], last[after[1]]])[on]
+        key *= span
+        key += ids[positions + order]
+        key <<= position_bits
+        key |= positions
+
+
+_WALK_STEPS = 8  # steps taken one at a time before the rest of a long group is found by search
+
+
+def _walk(ops, linked, probe, step: int) -> tuple:
+    """From each index in ``probe``, the indices reached stepping by ``step`` (-1 or 1) while ``linked``
+    holds (``linked[k]``: k - 1 and k are in one group; False at both ends): (those indices, the
+    probe each came from, how many each probe reached). Stepping back from k reaches k - 1."""
+    shift = -1 if step < 0 else 0  # the index that linked[k] adds
+    reached, origins = [], []
+    count = ops.full(len(probe), 0)
+    todo = ops.arange(len(probe))
+    for _ in range(_WALK_STEPS):
+        go = ops.nonzero(linked[probe])
+        if len(go) == 0:
+            break
+        todo, probe = todo[go], probe[go]
+        reached.append(probe + shift)
+        origins.append(todo)
+        count[todo] += 1
+        probe = probe + step
+    else:  # long groups: the rest of each at once, from the group bounds
+        go = ops.nonzero(linked[probe])
+        todo, probe = todo[go], probe[go]
+        bounds = ops.nonzero(~linked)  # where a group starts (and the end)
+        at = ops.searchsorted(bounds, probe + 1)  # the first bound past each probe
+        start, size = (bounds[at - 1], probe - bounds[at - 1]) if step < 0 else (probe, bounds[at] - probe)
+        reached.append(_ranges(ops, start, size))
+        origins.append(ops.repeat(todo, size))
+        count[todo] += size
+    if not reached:
+        return probe[:0], todo[:0], count
+    return ops.concat(reached), ops.concat(origins), count
+
+
+def _ranges(ops, starts, sizes):
+    """The indices ``starts[i]``, ..., ``starts[i] + sizes[i] - 1``, one range after another."""
+    indices = ops.repeat(starts - (sizes.cumsum(0) - sizes), sizes)
+    indices += ops.arange(len(indices))
+    return indices
 
 
 def _single_stream_matches(ops, out, positions, new, label, bounds: list[int], owner):
-    """``_single_matches`` clipped against each stream on its own, into ``out`` (hypotheses x streams):
-    an occurrence's stream is found from its position (``bounds``: where each stream's tokens start)."""
+    """Clipped matches against each stream on its own, into ``out`` (hypotheses x streams), when every
+    group (the occurrences of one n-gram against one reference, sorted by position; ``label``: each
+    one's group) holds at most one hypothesis's occurrences, first, and one run per stream; an
+    occurrence's stream is found from its position (``bounds``: where each stream's tokens start).
+    Returns which groups a hypothesis matched."""
     width = len(bounds) + 1  # the hypothesis, then each stream
     kind = ops.full(len(positions), 0)
     for bound in bounds:

@@ -6,8 +6,6 @@ them, and ``mteval_spans`` also cuts where mteval-v13a's punctuation rules put a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 # What str.split() splits on beyond ASCII, as UTF-8 (``tests/engine/test_spans.py`` checks the list is complete).
@@ -20,22 +18,27 @@ for _low, _high in ((0x21, 0x26), (0x28, 0x2B), (0x2F, 0x2F), (0x3A, 0x40), (0x5
     _SYMBOL[_low : _high + 1] = True
 
 
-def _table(predicate: Callable[[int], object]) -> bytes:
-    """A ``bytes.translate`` table mapping each byte to 1 where ``predicate`` holds, else 0."""
-    return bytes(int(bool(predicate(byte))) for byte in range(256))
+# Byte classes, found with one ``bytes.translate`` (one C pass, no index array): ASCII whitespace,
+# a byte of a token, the lead byte of a Unicode space, a byte that mteval's rules look at.
+_SPACE, _TOKEN, _SPACE_LEAD, _PUNCTUATION = range(4)
 
 
-# Byte classes, looked up with ``bytes.translate`` (one C pass, no index array) and read as bools.
-_NOT_ASCII_SPACE = _table(lambda b: not (b == 32 or 9 <= b <= 13 or 28 <= b <= 31))
-_SPACE_LEAD = _table(lambda b: b == 0xC2 or 0xE1 <= b <= 0xE3)  # the Unicode spaces' lead bytes
-_PUNCTUATION = _table(lambda b: _SYMBOL[b] or b in (44, 45, 46))  # the bytes mteval's rules look at
+def _class(byte: int) -> int:
+    if byte == 32 or 9 <= byte <= 13 or 28 <= byte <= 31:
+        return _SPACE
+    if byte == 0xC2 or 0xE1 <= byte <= 0xE3:  # the Unicode spaces' lead bytes
+        return _SPACE_LEAD
+    return _PUNCTUATION if _SYMBOL[byte] or byte in (44, 45, 46) else _TOKEN
+
+
+_CLASSES = bytes(_class(byte) for byte in range(256))
 _DIGIT_BYTE = np.zeros(256, dtype=bool)
 _DIGIT_BYTE[48:58] = True
 
 
-def _flags(raw: bytes, table: bytes) -> np.ndarray:
-    """Each byte of ``raw`` through a 0/1 ``table``, as a read-only bool array."""
-    return np.frombuffer(raw.translate(table), dtype=bool)
+def _classes(raw: bytes) -> np.ndarray:
+    """Each byte's class (``_SPACE``, ``_TOKEN``, ...) as a read-only array."""
+    return np.frombuffer(raw.translate(_CLASSES), dtype=np.uint8)
 
 
 def to_bytes(text: str) -> np.ndarray:
@@ -43,12 +46,11 @@ def to_bytes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
 
 
-def _non_space(data: np.ndarray, raw: bytes) -> np.ndarray:
-    """Bytes of no whitespace character (ASCII, or the 2-3 bytes of a Unicode space); ``raw``: the bytes."""
-    token = _flags(raw, _NOT_ASCII_SPACE)
-    leads = np.flatnonzero(_flags(raw, _SPACE_LEAD))
+def _non_space(data: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Bytes of no whitespace character (ASCII, or the 2-3 bytes of a Unicode space)."""
+    token = classes != _SPACE
+    leads = np.flatnonzero(classes == _SPACE_LEAD)
     if len(leads):
-        token = token.copy()
         padded = np.concatenate([data, np.zeros(2, dtype=np.uint8)])
         for code in _UNICODE_SPACE_BYTES:
             at = leads[padded[leads] == code[0]]
@@ -59,11 +61,11 @@ def _non_space(data: np.ndarray, raw: bytes) -> np.ndarray:
     return token
 
 
-def _spans(data: np.ndarray, cut: np.ndarray | None, raw: bytes | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _spans(data: np.ndarray, cut: np.ndarray | None, classes: np.ndarray | None = None) -> tuple:
     """Starts and ends of the runs of non-whitespace bytes, also cut before every byte where
     ``cut`` (length len + 1: ``cut[i]`` is a cut just before byte i) is set."""
     n = len(data)
-    token = _non_space(data, data.tobytes() if raw is None else raw)
+    token = _non_space(data, _classes(data.tobytes()) if classes is None else classes)
     if n == 0:
         return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
     start, end = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
@@ -94,10 +96,10 @@ def mteval_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
       (The two period/comma rules match pairs without overlap, which gives this parity.)
     """
     n = len(data)
-    raw = data.tobytes()
+    classes = _classes(data.tobytes())
     cut = np.zeros(n + 1, dtype=bool)  # cut[i]: a cut just before byte i
     # The bytes these rules look at are few: find them in one pass, then work on their positions.
-    at = np.flatnonzero(_flags(raw, _PUNCTUATION))
+    at = np.flatnonzero(classes == _PUNCTUATION)
     kind = data[at]
     symbol = at[_SYMBOL[kind]]
     cut[symbol] = True
@@ -118,4 +120,4 @@ def mteval_spans(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         digit_after = _DIGIT_BYTE[data[np.minimum(ends, n - 1)]] & (ends < n)
         cut[starts] |= ~(digit_before & digit_after & (ends - starts == 1))
         cut[ends] |= ~digit_after | (digit_before ^ odd)
-    return _spans(data, cut, raw)
+    return _spans(data, cut, classes)

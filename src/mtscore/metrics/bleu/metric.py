@@ -95,7 +95,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         tokenizer, lowercase = self.tokenizer, self.lowercase
         if references and self.compat is not None and self.compat.reference_tokenizer is not tokenizer:
             tokenizer, lowercase = self.compat.reference_tokenizer, False
-        return TokenKeys.of(split_lines(distinct, tokenizer, lowercase), rows)
+        return TokenKeys.of_lines(distinct, tokenizer, lowercase, rows)
 
     def prepare(
         self, references: Any, n_hypotheses: int | None = None, ops: NumpyOps | TorchOps | None = None
