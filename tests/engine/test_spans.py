@@ -54,14 +54,27 @@ def test_whitespace_spans_equal_str_split(seed):
 
 
 @pytest.mark.parametrize("tokenize", ["13a", "none", "intl", "char", "zh"])
-def test_batches_in_small_pieces(tokenize, monkeypatch):
-    """Text is split in pieces of whole lines (on several threads): tiny pieces give the same tokens."""
-    lines = [*_random_lines(7, 300), "", "tail-\nnext &amp; <skipped>", "a\u2028b"]
+@pytest.mark.parametrize("last", ["a\u2028b", "", "<skipped>", "  "])
+def test_batches_in_small_pieces(tokenize, last, monkeypatch):
+    """Text is split in pieces of whole lines (on several threads): tiny pieces give the same tokens,
+    one length per line, whatever the last line (an empty one ends the text with its newline)."""
+    lines = [*_random_lines(7, 300), "", "tail-\nnext &amp; <skipped>", last]
     whole = split_lines(lines, get(tokenize)).tokens()
     monkeypatch.setattr(line_splitting, "_PIECE_BYTES", 3)
     monkeypatch.setattr(encode, "_PIECE_TOKENS", 2)
     assert split_lines(lines, get(tokenize)).tokens() == whole
     assert [len(tokens) for tokens in whole] == split_lines(lines, get(tokenize)).lengths.tolist()
+    assert len(whole) == len(lines)
+
+
+def test_a_long_line_then_an_empty_last_line():
+    """The line before an empty last one crosses the last piece's size: BLEU as sacrebleu."""
+    import sacrebleu
+
+    from mtscore import corpus_bleu
+
+    hyps, refs = ["a " * (1 << 19), ""], [["a " * 10, "b"]]
+    assert corpus_bleu(hyps, refs).score == sacrebleu.corpus_bleu(hyps, refs).score
 
 
 @pytest.mark.parametrize("checked", [1000, 0])

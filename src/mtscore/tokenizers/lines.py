@@ -86,7 +86,11 @@ def map_pieces(
         raw, find = text.encode("utf-8", "surrogatepass"), whitespace_spans
     data = np.frombuffer(raw, dtype=np.uint8)
     bounds = [0]
-    while bounds[-1] + _PIECE_BYTES < len(data) and (cut := raw.find(b"\n", bounds[-1] + _PIECE_BYTES)) >= 0:
+    # A piece ends after a newline, never the text's last byte (an empty piece would count one more line).
+    while (
+        bounds[-1] + _PIECE_BYTES < len(data)
+        and 0 <= (cut := raw.find(b"\n", bounds[-1] + _PIECE_BYTES)) < len(data) - 1
+    ):
         bounds.append(cut + 1)
     bounds.append(len(data))
 
