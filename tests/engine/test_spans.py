@@ -140,6 +140,35 @@ def test_distinct_lines():
     assert distinct_lines(["x", "y", "z", "w", "x"]) == (["x", "y", "z", "w", "x"], None)
 
 
+def _plain_distinct(lines: list) -> tuple[list, list[int]]:
+    """The distinct lines, first seen first, and each line's index among them, by a dict."""
+    first_seen: dict = {}
+    for line in lines:
+        first_seen.setdefault(line, len(first_seen))
+    return list(first_seen), [first_seen[line] for line in lines]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [f"s{i} line" for i in range(20000)],  # all unique: the sample alone decides
+        [f"l{i % 5000}" for i in range(20000)],  # every line four times, periodically (one "system" after another)
+        [f"l{i // 2}" if i < 10000 else f"u{i}" for i in range(20000)],  # a quarter of the lines are repeats
+        ["", *(f"u{i}" for i in range(19998)), ""],  # one repeat: left as is
+        [f"l{i % 7}" for i in range(300)],  # small: a sample would be all the lines
+    ],
+)
+def test_distinct_lines_of_many(lines):
+    """Large batches: lines held once exactly when at most 3/4 of them are distinct (a sample first
+    tells all-unique batches apart cheaply), with the same rows as a plain dict gives."""
+    distinct, rows = distinct_lines(lines)
+    expected, numbers = _plain_distinct(lines)
+    if len(expected) > 0.75 * len(lines):
+        assert distinct is lines and rows is None
+    else:
+        assert distinct == expected and rows.tolist() == numbers
+
+
 def test_repeated_lines_expand_to_every_line():
     """Keys of the distinct lines, expanded, are the keys of every line."""
     lines = ["a bc", "", "long-token-here x", "a bc", "", "a bc", "long-token-here x", "a bc"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import count, pairwise, repeat
+from random import Random
 
 import numpy as np
 
@@ -35,18 +36,31 @@ _SIZE_TAGS = np.array([0xFE << 56] + [size << 56 for size in range(1, 8)] + [0],
 _DENSE_KEYS = 4  # ``unique_inverse`` counts keys below this many per key instead of sorting them
 _PIECE_TOKENS = 1 << 18  # tokens are keyed in pieces of this many
 _DISTINCT_WORTH = 0.75  # tokenize distinct lines only when at most this share of the lines is distinct
+_SAMPLE_SIZE = 16  # lines sampled, times the square root of their number, to guess that none repeats
 
 
 def distinct_lines(lines: list) -> tuple[list, np.ndarray | None]:
     """The distinct lines (or other hashable items), first seen first, and each line's index among
     them; or ``(lines, None)`` when few lines repeat. References scored against many systems
     repeat, and are tokenized and counted once."""
-    if len(set(lines)) > _DISTINCT_WORTH * len(lines):  # a set is cheaper than numbering the lines
+    if _sample_unique(lines) or len(set(lines)) > _DISTINCT_WORTH * len(lines):  # cheaper than numbering
         return lines, None
     first_seen: dict = {}
     at = np.fromiter(map(first_seen.setdefault, lines, count()), dtype=np.int64, count=len(lines))
     number = np.cumsum(at == np.arange(len(lines))) - 1
     return list(first_seen), number[at]
+
+
+def _sample_unique(lines: list) -> bool:
+    """Whether a fixed pseudo-random sample of ``_SAMPLE_SIZE * sqrt(n)`` of the n lines holds no line
+    twice: then few lines repeat, as where every line is unique, and a set of all of them is skipped.
+    Were a quarter of the lines repeats, such a sample would hold about 64 repeated pairs (never
+    none in practice); a wrong guess costs only time, never exactness."""
+    size = int(_SAMPLE_SIZE * len(lines) ** 0.5)
+    if size >= len(lines):
+        return False
+    chosen = Random(0).sample(range(len(lines)), size)
+    return len(set(map(lines.__getitem__, chosen))) == size
 
 
 def _hash(words: np.ndarray, salt: int) -> np.ndarray:
