@@ -91,6 +91,17 @@ def test_13a_batch_normalises_as_sacrebleu(extra, checked, monkeypatch):
     assert got == [Sacre13a()(line.rstrip()).strip() for line in lines]
 
 
+@pytest.mark.parametrize("n_lines", [0, 1, 255, 256, 257, 513])
+def test_13a_join_bytes_joins_blocks_of_lines(n_lines):
+    """Lines are joined block by block, each block's newline between, none after the last line (an
+    empty one too): the bytes of the lines joined whole."""
+    lines = [f"l{i} \u00e9" if i % 3 else "" for i in range(n_lines)]
+    assert bytes(mteval.Tokenizer13a.join_bytes(lines)) == "\n".join(lines).encode()
+    if n_lines:
+        lines[-1] = ""
+        assert bytes(mteval.Tokenizer13a.join_bytes(lines)) == "\n".join(lines).encode()
+
+
 @pytest.mark.parametrize("line", ["&am<skipped>p; x", "&amp x &a", "<skippe <skipped", "a\nb <skipped>&lt;"])
 def test_13a_batch_finds_what_only_normalising_makes(line):
     """An entity that only the removal of ``<skipped>`` forms, and near misses of both patterns."""

@@ -34,13 +34,18 @@ class Tokenizer13a:
         return Tokenizer13a.join_bytes(lines).decode("utf-8", "surrogatepass")
 
     @staticmethod
-    def join_bytes(lines: list[str]) -> bytes:
+    def join_bytes(lines: list[str]) -> bytes | bytearray:
         """The lines normalised and joined by "\\n", as UTF-8 bytes ready for ``spans``. No step of
         mteval's reaches across a line, so each runs once over the whole text, on bytes; what most
         corpora lack (a newline in a line, ``<skipped>``, an entity) is looked for in one pass."""
-        try:  # in blocks of lines: no text as wide as its widest line, no object per line
-            blocks = range(0, len(lines), _BLOCK_LINES)
-            raw = b"\n".join(["\n".join(lines[at : at + _BLOCK_LINES]).encode() for at in blocks])
+        raw: bytes | bytearray
+        try:  # in blocks of lines: no text as wide as its widest line, no object per line, no copy of all
+            joined = bytearray()
+            for at in range(0, len(lines), _BLOCK_LINES):
+                joined += "\n".join(lines[at : at + _BLOCK_LINES]).encode()
+                joined += b"\n"
+            del joined[-1:]  # the last line's newline
+            raw = joined
         except UnicodeEncodeError:  # a lone surrogate: kept, as everywhere
             raw = "\n".join(lines).encode("utf-8", "surrogatepass")
         newlines, less, found = _marks(raw)
@@ -61,7 +66,7 @@ _SCAN_BYTES = 1 << 20  # text scanned in blocks of this size, in cache
 _CHECKED = 1000  # at most this many places checked one by one for a pattern, else searched for
 
 
-def _marks(raw: bytes) -> tuple[int, np.ndarray, np.ndarray]:
+def _marks(raw: bytes | bytearray) -> tuple[int, np.ndarray, np.ndarray]:
     """How many newlines ``raw`` holds, and where its "<" and "&" are, in one pass of blocks."""
     data = np.frombuffer(raw, dtype=np.uint8)
     newlines, less, ampersands = 0, [np.zeros(0, dtype=np.intp)], [np.zeros(0, dtype=np.intp)]
@@ -73,7 +78,7 @@ def _marks(raw: bytes) -> tuple[int, np.ndarray, np.ndarray]:
     return newlines, np.concatenate(less), np.concatenate(ampersands)
 
 
-def _holds(raw: bytes, at: np.ndarray | None, patterns: tuple[bytes, ...]) -> bool:
+def _holds(raw: bytes | bytearray, at: np.ndarray | None, patterns: tuple[bytes, ...]) -> bool:
     """Whether one of ``patterns`` occurs in ``raw``; ``at``: the places of their first byte (``None``:
     unknown), checked one by one when few, else the patterns are searched for."""
     if at is None or len(at) > _CHECKED:
