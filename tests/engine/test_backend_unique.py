@@ -1,4 +1,4 @@
-"""The NumPy backend's ``unique_inverse`` (the packed sort of ``engine.keys`` for non-negative
+"""The NumPy backend's ``unique_inverse`` (``engine.backend.unique_inverse``'s packed sort for non-negative
 integers, ``np.unique`` otherwise) equals ``np.unique(..., return_inverse=True)`` everywhere."""
 
 import numpy as np

@@ -33,7 +33,6 @@ _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the key's top 
 # By token size 0..7 (8: longer): the bytes a short token's key keeps, and its length byte.
 _SIZE_MASKS = np.array([(1 << 8 * size) - 1 for size in range(8)] + [0], dtype=np.uint64)
 _SIZE_TAGS = np.array([0xFE << 56] + [size << 56 for size in range(1, 8)] + [0], dtype=np.uint64)  # 0xFE: ""
-_DENSE_KEYS = 4  # ``unique_inverse`` counts keys below this many per key instead of sorting them
 _PIECE_TOKENS = 1 << 18  # tokens are keyed in pieces of this many
 _DISTINCT_WORTH = 0.75  # tokenize distinct lines only when at most this share of the lines is distinct
 _SAMPLE_SIZE = 16  # lines sampled, times the square root of their number, to guess that none repeats
@@ -160,30 +159,6 @@ class TokenKeys:
 def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
     """Ranges of at most ``_PIECE_TOKENS`` tokens covering 0..n_tokens, for ``map_chunks``."""
     return list(pairwise([*range(0, n_tokens, _PIECE_TOKENS), n_tokens]))
-
-
-def unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(keys, return_inverse=True)`` of non-negative int64 keys, by one sort of the keys
-    packed with their positions (several times faster than the argsort ``np.unique`` runs) when
-    both fit in 63 bits; without a sort when the keys are few (below 4 per key)."""
-    bits = max(len(keys) - 1, 1).bit_length()
-    largest = int(keys.max(initial=-1))
-    if 0 <= largest < _DENSE_KEYS * len(keys):  # a table of the keys 0..largest, which are there
-        there = np.bincount(keys, minlength=largest + 1) > 0
-        rank = np.cumsum(there) - 1
-        return np.flatnonzero(there), rank[keys]
-    if len(keys) == 0 or largest.bit_length() + bits > 63:
-        return np.unique(keys, return_inverse=True)
-    packed = keys << bits
-    packed |= np.arange(len(keys))
-    packed.sort()
-    ordered = packed >> bits
-    first = np.empty(len(keys), dtype=bool)
-    first[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    inverse = np.empty(len(keys), dtype=np.int64)
-    inverse[packed & ((1 << bits) - 1)] = NUMPY.group_numbers(first[1:])
-    return ordered[first], inverse
 
 
 def ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:

@@ -297,7 +297,7 @@ def test_paired_test_takes_the_alias():
 def test_reference_ngrams_numbered_as_np_unique(largest):
     """References' n-gram keys are numbered by a packed sort, or by ``np.unique`` when a key and
     its index do not fit in 63 bits: the same numbers either way (issue 13)."""
-    from mtscore.engine.keys import unique_inverse as numbered  # what the references are numbered with
+    from mtscore.engine.backend import unique_inverse as numbered  # what the references are numbered with
 
     rng = np.random.default_rng(0)
     for size in (0, 1, 2, 1000):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mtscore.engine.keys import unique_inverse
+from mtscore.engine.backend import unique_inverse
 from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.counting import held_occurrences, occurrences
 from mtscore.metrics.nist.ties import first_occurrences

@@ -20,7 +20,8 @@ from itertools import repeat
 import numpy as np
 
 from ...core.references import References
-from ...engine.keys import TokenKeys, Vocabulary, unique_inverse
+from ...engine.backend import unique_inverse
+from ...engine.keys import TokenKeys, Vocabulary
 from ...engine.ngrams import ReferenceNgrams
 
 _KEPT_LINES = 1 << 16  # reference streams of at most this many lines (all streams) are kept once prepared

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...engine.keys import unique_inverse
+from ...engine.backend import unique_inverse
 
 LOG2 = np.log(2.0)
 
