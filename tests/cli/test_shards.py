@@ -5,6 +5,7 @@ differently are refused."""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,29 @@ def test_damaged_shards_are_input_errors(capsys, corpus, tmp_path):
     for damaged in (cut, flipped):
         code, _, err = run(capsys, "merge", str(damaged))
         assert code == EXIT_INPUT and "not a shard written by 'mtscore stats'" in err and "Traceback" not in err
+
+
+def test_paired_tests_take_systems_split_differently_and_refuse_other_references(capsys, corpus, tmp_path):
+    """Each system's shards joined hold the same references however each was cut: a paired test runs
+    and equals the whole files'; one reference line changed in one system's shard: refused."""
+    streams = [read_lines(path)[:SEGMENTS] for path in corpus["refs"]]
+    outputs = {name: read_lines(path) for name, path in corpus["systems"].items()}
+
+    def shard(name: str, start: int, end: int, refs=streams) -> str:
+        path = tmp_path / f"{name}.{start}.npz"
+        ref_files = [write(tmp_path / f"r{n}.{name}.{start}", s[start:end]) for n, s in enumerate(refs)]
+        hyp = write(tmp_path / f"h.{name}.{start}", outputs[name][start:end])
+        assert run(capsys, "stats", *ref_files, "-i", hyp, "-m", "bleu", "--name", name, "-o", str(path))[0] == 0
+        return str(path)
+
+    a = [shard("Online-A", 0, 100), shard("Online-A", 100, SEGMENTS)]
+    b = [shard("Online-B", 0, 31), shard("Online-B", 31, 200), shard("Online-B", 200, SEGMENTS)]
+    code, out, err = run(capsys, "merge", *a, *b, "--paired-bs", "--paired-bs-n", "50", "-f", "json")
+    assert code == EXIT_OK, err
+    whole = run(capsys, *corpus["refs"], "-i", *corpus["systems"].values(), "--paired-bs", "--paired-bs-n", "50")
+    assert json.loads(out)[1]["BLEU"] == json.loads(whole[1])[1]["BLEU"]
+    changed = [list(stream) for stream in streams]
+    changed[1][150] = "a changed reference"
+    b[1] = shard("Online-B", 31, 200, changed)
+    code, _, err = run(capsys, "merge", *a, *b, "--paired-bs", "--paired-bs-n", "50")
+    assert code == EXIT_INPUT and "different references" in err

@@ -4,7 +4,7 @@ shards scored together later, exactly as the whole corpus would have been.
 ``stats`` writes one ``.npz`` holding what the metric keeps of the shard's segments
 (``Metric.shard_arrays``: their statistics; NIST, whose rows depend on the whole corpus, keeps
 their tokens) and what made them (the metric, its options, references per segment, the system's
-name, a digest of the references); ``merge`` refuses shards made with other metrics or options,
+name, a hash of each reference line); ``merge`` refuses shards made with other metrics or options,
 joins each system's shards in the order given (``Metric.joined_statistics``: the whole corpus's
 statistics, as the in-memory API gives them), and scores them, with ``--confidence`` or a paired
 test where asked (a paired test only for systems counted against the same references).
@@ -22,7 +22,8 @@ from ..report import Form
 from ..report.corpus import render_scores
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read, write_file
 
-FORMAT_VERSION = 3  # of the shard files (3: arrays by the metric, a digest of the references); others are refused
+FORMAT_VERSION = 3  # of the shard files (3: arrays by the metric, hashes of the references); others are refused
+_HASHES = ".reference_hashes"  # where _load puts them among a shard's arrays (no metric's name starts with ".")
 
 
 def build_stats_parser() -> argparse.ArgumentParser:
@@ -66,29 +67,30 @@ def run_stats(argv: list[str]) -> int:
         "options": options,
         "nrefs": metric.signature(References(check_references(references, len(hypotheses))).nrefs).info["nrefs"],
         "system": args.name or args.input,
-        "references": _digest(references),
     }
     import io
 
     import numpy as np
 
     data = io.BytesIO()
-    named = {f"shard_{name}": values for name, values in arrays.items()} | {"meta": np.array(json.dumps(meta))}
+    named = {f"shard_{name}": values for name, values in arrays.items()}
+    named |= {"meta": np.array(json.dumps(meta)), "reference_hashes": _line_hashes(references)}
     np.savez(data, **named)  # type: ignore[arg-type]
     return write_file(args.output, data.getvalue(), "mtscore stats")
 
 
-def _digest(references: list[list[str]]) -> str:
-    """A digest of the shard's reference streams: a paired test needs every system counted against the same."""
+def _line_hashes(references: list[list[str]]) -> Any:
+    """Each reference line's 64-bit BLAKE2b hash (streams x lines): joined over a system's shards,
+    they say whether two systems were counted against the same references, however each was split."""
     import hashlib
 
-    digest = hashlib.sha256()
-    for stream in references:
-        digest.update(len(stream).to_bytes(8, "little"))
-        for line in stream:
-            encoded = line.encode("utf-8", "surrogatepass")
-            digest.update(len(encoded).to_bytes(8, "little") + encoded)
-    return digest.hexdigest()
+    import numpy as np
+
+    def hashed(line: str) -> bytes:
+        return hashlib.blake2b(line.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+
+    blob = b"".join(hashed(line) for stream in references for line in stream)
+    return np.frombuffer(blob, dtype="<u8").reshape(len(references), -1)
 
 
 def build_merge_parser() -> argparse.ArgumentParser:
@@ -129,10 +131,11 @@ def _load(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
                     f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION} "
                     "(write it again with this mtscore's 'mtscore stats')"
                 )
-            missing = {"metric", "options", "nrefs", "system", "references"} - set(meta)
+            missing = {"metric", "options", "nrefs", "system"} - set(meta)
             if missing or meta["metric"] not in METRICS:
                 raise ValueError(f"its description lacks {', '.join(sorted(missing)) or 'a known metric'}")
             arrays = {name[6:]: data[name] for name in data.files if name.startswith("shard_")}
+            arrays[_HASHES] = data["reference_hashes"]
     except BleuInputError:
         raise
     except FileNotFoundError:
@@ -161,10 +164,10 @@ def run_merge(argv: list[str]) -> int:
                     "shards merge only when made the same way"
                 )
     systems: dict[str, list[dict[str, Any]]] = {}
-    digests: dict[str, list[str]] = {}
+    hashes: dict[str, list[Any]] = {}
     for _, meta, arrays in shards:
+        hashes.setdefault(meta["system"], []).append(arrays.pop(_HASHES))
         systems.setdefault(meta["system"], []).append(arrays)
-        digests.setdefault(meta["system"], []).append(meta["references"])
     names = list(systems)
     args.sentence_level, args.metrics = False, [first["metric"]]
     metric = metric_class(first["metric"])(**first["options"])
@@ -180,7 +183,7 @@ def run_merge(argv: list[str]) -> int:
             "the systems' shards cover different numbers of segments: "
             + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
         )
-    if paired and any(digest != digests[names[0]] for digest in digests.values()):
+    if paired and not _same_references(list(hashes.values())):
         raise BleuInputError(
             "the systems' shards hold different references: a paired test compares systems on one reference "
             "corpus (count every system's shards against the same references, split the same way)"
@@ -214,3 +217,11 @@ def run_merge(argv: list[str]) -> int:
         ]
     print(render_scores([scores], names, form))
     return EXIT_OK
+
+
+def _same_references(systems: list[list[Any]]) -> bool:
+    """Whether every system's shards, joined, hold the same reference lines (by their hashes)."""
+    import numpy as np
+
+    joined = [np.concatenate(parts, axis=1) for parts in systems]
+    return all(part.shape == joined[0].shape and np.array_equal(part, joined[0]) for part in joined[1:])
