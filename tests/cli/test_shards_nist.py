@@ -20,20 +20,24 @@ PAIR, SEGMENTS, CUTS = "en-de", 240, (0, 1, 150, 240)  # uneven shards, one of a
 SYSTEMS = ("Online-A", "Online-B")
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    """Whole files and their shards: two systems, references A and B."""
-    folder = tmp_path_factory.mktemp("nist_shards")
-    streams = [read_lines(path)[:SEGMENTS] for path in references(PAIR, "all")]
+def written(folder, streams: list[list[str]], outputs: dict[str, list[str]], cuts) -> dict:
+    """Whole files and their shards (cut at ``cuts``) of reference ``streams`` and systems' ``outputs``."""
     files: dict = {"folder": folder, "parts": []}
     files["refs"] = [write(folder / f"ref{number}", stream) for number, stream in enumerate(streams)]
-    outputs = {name: read_lines(system_output(PAIR, name))[:SEGMENTS] for name in SYSTEMS}
     files["systems"] = {name: write(folder / name, lines) for name, lines in outputs.items()}
-    for part, (start, end) in enumerate(itertools.pairwise(CUTS)):
+    for part, (start, end) in enumerate(itertools.pairwise(cuts)):
         refs = [write(folder / f"ref{number}.{part}", stream[start:end]) for number, stream in enumerate(streams)]
         hyps = {name: write(folder / f"{name}.{part}", lines[start:end]) for name, lines in outputs.items()}
         files["parts"].append((refs, hyps))
     return files
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Whole files and their shards: two systems, references A and B."""
+    streams = [read_lines(path)[:SEGMENTS] for path in references(PAIR, "all")]
+    outputs = {name: read_lines(system_output(PAIR, name))[:SEGMENTS] for name in SYSTEMS}
+    return written(tmp_path_factory.mktemp("nist_shards"), streams, outputs, CUTS)
 
 
 WORDS = ["a", "0", "Der", "the", "cat", "Kontinental", "überraschend", "Donaudampfschifffahrt", "Über-Ich,", "x" * 40]
@@ -54,14 +58,7 @@ def generated(tmp_path_factory):
     segments = GENERATED_CUTS[-1]
     streams = [generated_lines(rng, 20, segments) for _ in range(2)]
     outputs = {name: generated_lines(rng, 60, segments) for name in SYSTEMS}
-    files: dict = {"folder": folder, "parts": []}
-    files["refs"] = [write(folder / f"ref{number}", stream) for number, stream in enumerate(streams)]
-    files["systems"] = {name: write(folder / name, lines) for name, lines in outputs.items()}
-    for part, (start, end) in enumerate(itertools.pairwise(GENERATED_CUTS)):
-        refs = [write(folder / f"ref{number}.{part}", stream[start:end]) for number, stream in enumerate(streams)]
-        hyps = {name: write(folder / f"{name}.{part}", lines[start:end]) for name, lines in outputs.items()}
-        files["parts"].append((refs, hyps))
-    return files
+    return written(folder, streams, outputs, GENERATED_CUTS)
 
 
 def shards(capsys, corpus, *options: str, systems=SYSTEMS[:1]) -> list[str]:
