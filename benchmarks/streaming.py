@@ -2,7 +2,7 @@
 ``--metrics``, every metric that streams on WMT22 text, the command line against the in-memory API.
 
     python benchmarks/streaming.py [--segments 10000000] [--base 1000000] [--dir /tmp/mtscore-streaming]
-    python benchmarks/streaming.py --metrics bleu,chrf,google_bleu,wer,cer [--b-segments N] [--copies K]
+    python benchmarks/streaming.py --metrics bleu,chrf,google_bleu,wer,cer [--b-segments N] [--copies K] [--unique]
 
 A base corpus of ``--base`` segment pairs is generated (seeded, cached in ``--dir``), and the
 big corpus is that base repeated until it has ``--segments`` lines. Repeating every line k times
@@ -103,25 +103,32 @@ _PIPE = (
 )
 
 
-def b_files(folder: Path, segments: int | None, copies: int) -> tuple[Path, Path, int]:
-    """Workload B's hypotheses and references (first ``segments``) written ``copies`` times (cached)."""
+def b_files(folder: Path, segments: int | None, copies: int, unique: bool = False) -> tuple[Path, Path, int]:
+    """Workload B's hypotheses and references (first ``segments``) written ``copies`` times (cached);
+    ``unique``: copy c of hypothesis and reference i both prefixed with ``s<c>_<i> `` (copy 0 is workload
+    R, B-unique), so that no line repeats and no line is tokenized or counted once for several."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from workloads import workload_b
 
-    stem = folder / f"b-{segments or 'all'}-x{copies}"
+    stem = folder / f"b-{segments or 'all'}-x{copies}{'-unique' if unique else ''}"
     hyp, ref = stem.with_suffix(".hyp"), stem.with_suffix(".ref")
     data = workload_b(segments)
     if not (hyp.exists() and ref.exists()):
         for path, lines in ((hyp, data.hypotheses), (ref, data.streams[0])):
-            text = "".join(line + "\n" for line in lines).encode("utf-8")
             with open(path, "wb") as handle:
-                handle.writelines(text for _ in range(copies))
+                for copy in range(copies):
+                    prefixes = [f"s{copy}_{i} " for i in range(len(lines))] if unique else [""] * len(lines)
+                    text = "".join(p + line + "\n" for p, line in zip(prefixes, lines, strict=True))
+                    handle.write(text.encode("utf-8"))
     return hyp, ref, len(data.hypotheses) * copies
+
+
+UNIQUE_NOTE = ", every line made unique (copy c of line i prefixed with s<c>_<i>)"
 
 
 def compare_metrics(args) -> int:
     """Each metric on the command line (streamed from a pipe) and in memory; a table to stdout and results."""
-    hyp, ref, segments = b_files(args.dir, args.b_segments, args.copies)
+    hyp, ref, segments = b_files(args.dir, args.b_segments, args.copies, args.unique)
     rows, same = [], True
     for metric in args.metrics:
         command = [sys.executable, "-m", "mtscore", str(ref), "-m", metric, "-b", "-w", "17", "--no-progress"]
@@ -150,7 +157,8 @@ def compare_metrics(args) -> int:
         f"# Streaming: every metric that streams, command line vs in-memory API ({datetime.date.today()})",
         "",
         f"Input: workload B's {'first ' + format(args.b_segments, ',') + ' ' if args.b_segments else ''}hypotheses "
-        f"and references written {args.copies} time(s): {segments:,} segments, {size:,.0f} MiB together.",
+        f"and references written {args.copies} time(s){UNIQUE_NOTE if args.unique else ''}: "
+        f"{segments:,} segments, {size:,.0f} MiB together.",
         "",
         "| Metric | CLI s | CLI segments/s | CLI peak RSS MiB | API s | API segments/s | API peak RSS MiB | Scores |",
         "|---|---|---|---|---|---|---|---|",
@@ -165,7 +173,8 @@ def compare_metrics(args) -> int:
     print("\n".join(lines))
     if args.save:
         RESULTS.mkdir(exist_ok=True)
-        name = f"streaming-metrics-{datetime.date.today()}-{'-'.join(args.metrics)}.md"
+        kind = f"-x{args.copies}{'-unique' if args.unique else ''}" if args.unique or args.copies > 1 else ""
+        name = f"streaming-metrics-{datetime.date.today()}-{'-'.join(args.metrics)}{kind}.md"
         (RESULTS / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0 if same else 1
 
@@ -180,6 +189,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--b-segments", type=int, default=None, help="--metrics: B's first N segments (default: all)")
     parser.add_argument("--copies", type=int, default=1, help="--metrics: B written this many times")
+    parser.add_argument(
+        "--unique", action="store_true", help="--metrics: prefix copy c of line i with s<c>_<i> (no line repeats)"
+    )
     parser.add_argument("--no-save", dest="save", action="store_false", help="--metrics: print only")
     args = parser.parse_args(argv)
     if args.metrics:

@@ -147,3 +147,20 @@ def test_lines_are_read_only_as_needed(tmp_path):
     assert reader.take(3) == ["line 0", "line 1", "line 2"]
     assert len(reader.buffer) < 10
     assert reader.take(995)[-1] == "line 997" and len(reader.buffer) < 10
+
+
+def test_block_segments_is_read_at_each_call(tmp_path, monkeypatch):
+    """The command line's tests shrink ``BLOCK_SEGMENTS`` to stream small files in many blocks."""
+    path = write(tmp_path / "a", [f"line {i} of the file" for i in range(10)])
+    monkeypatch.setattr(stream, "BLOCK_SEGMENTS", 3)
+    sizes = []
+
+    def make(references):
+        metric = BLEU(references)
+        scored = metric.statistics
+        metric.statistics = lambda hypotheses: sizes.append(len(hypotheses)) or scored(hypotheses)
+        return [metric]
+
+    in_memory = BLEU([read_lines(path)]).corpus_score(read_lines(path))
+    assert stream_scores(make, path, [path], lambda counts: None)[0] == in_memory
+    assert sizes == [3, 3, 3, 1]

@@ -75,12 +75,14 @@ def stream_scores(
     hypothesis_path: str,
     reference_paths: Sequence[str],
     check: Callable[[list[int]], None],
-    segments: int = BLOCK_SEGMENTS,
+    segments: int | None = None,
     progress: bool = False,
 ) -> list[SacrebleuFormat]:
     """Corpus scores of one system file against reference files, one block at a time.
     ``make_metrics(reference_streams)`` builds the metrics on a block's references. Each metric
-    keeps one row of sums for the blocks before and the last block's rows as they are."""
+    keeps one row of sums for the blocks before and the last block's rows as they are.
+    ``segments``: per block (default ``BLOCK_SEGMENTS``, read at each call)."""
+    segments = BLOCK_SEGMENTS if segments is None else segments
     bar = _progress_for(hypothesis_path) if progress else None
     kept: list[Statistics] = []
     metrics: Sequence[Metric[Any, Any]] = []

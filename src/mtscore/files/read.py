@@ -201,10 +201,10 @@ def read_blocks(path: str | os.PathLike, block_bytes: int = 2 << 20) -> Iterator
                         data, cut = data[len(_BOM) :], cut - len(_BOM)  # offsets count from after it, as read_lines'
                     _check_encoding(data, label)
                     first = False
-                text = _decode(data[:cut], label, line_base, offset_base)
-                line_base += data.count(b"\n", 0, cut)
+                lines = _split(_decode(data[:cut], label, line_base, offset_base))
+                line_base += len(lines)  # one per "\n" up to the cut (only the file's last line may lack one)
                 offset_base += cut
-                yield _split(text), raw.consumed
+                yield lines, raw.consumed
             pending = data[cut:]
             if not block:
                 return
