@@ -19,6 +19,8 @@ from mtscore import tokenizers
 from mtscore.errors import BleuInputError
 from mtscore.metrics import metric_class
 from mtscore.metrics.meteor import METEOR, METEORScore, corpus_meteor, sentence_meteor, sentence_meteors
+from mtscore.metrics.meteor import align as align_module
+from mtscore.metrics.meteor import metric as metric_module
 from mtscore.metrics.meteor.metric import COLUMNS
 
 TOLERANCE = 1e-9
@@ -215,3 +217,20 @@ def test_a_used_metric_pickles_small_and_scores_the_same():
     data = pickle.dumps(metric)
     assert len(data) < 100_000
     np.testing.assert_array_equal(pickle.loads(data).sentence_scores(hyps, refs), expected)
+
+
+def test_pieces_change_nothing(nltk_wordnet, monkeypatch):
+    """Pairs are aligned, and lines turned into word ids, a few at a time (to bound memory): in pieces
+    of 7 pairs and 5 lines, cut inside segments and references, every statistic still equals NLTK's."""
+    monkeypatch.setattr(align_module, "PIECE_PAIRS", 7)
+    monkeypatch.setattr(metric_module, "_PIECE", 5)
+    refs = [read_lines(references("de-en", name)[0])[:60] for name in ("A", "B")]
+    refs[1][3], refs[0][8] = None, ""
+    hypotheses = read_lines(system_output("de-en", "LT22"))[:60]
+    hypotheses[5] = ""
+    ours = METEOR(refs).segment_statistics(hypotheses)
+    theirs = [
+        nltk_meteor(h.split(), [ref[i].split() for ref in refs if ref[i] is not None], wordnet=nltk_wordnet)
+        for i, h in enumerate(hypotheses)
+    ]
+    same_statistics(ours, theirs)

@@ -12,6 +12,7 @@ from shared_data import read_lines, references, system_output
 
 from mtscore.errors import BleuInputError
 from mtscore.metrics.meteor import porter
+from mtscore.metrics.meteor import wordnet as wordnet_module
 from mtscore.metrics.meteor.wordnet import FILES, find_wordnet, lemma_name
 
 PAIRS = ("cs-en", "de-en", "ja-en", "ru-en", "uk-en", "zh-en")
@@ -117,3 +118,14 @@ def test_an_incomplete_folder_is_not_wordnet(wordnet_copy):
     (wordnet_copy / "verb.exc").unlink()
     with pytest.raises(BleuInputError, match="not found"):
         find_wordnet(wordnet_copy)
+
+
+def test_the_synonym_cache_is_bounded(wordnet, nltk_wordnet, monkeypatch):
+    """A stream of words WordNet lacks (numbers, names) must not grow the cache without end: past
+    ``SYNONYMS_KEPT`` words it starts again, and every answer stays NLTK's."""
+    monkeypatch.setattr(wordnet_module, "SYNONYMS_KEPT", 3)
+    monkeypatch.setattr(wordnet, "_synonyms", {})
+    for word in ["dogs", "s0_17", "went", "12345", "good", "dogs", "xyzzy", "went"]:
+        theirs = {lemma.name() for synset in nltk_wordnet.synsets(word) for lemma in synset.lemmas()}
+        assert wordnet.synonyms(word) == {name for name in theirs if "_" not in name}
+        assert 1 <= len(wordnet._synonyms) <= 3

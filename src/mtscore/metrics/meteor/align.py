@@ -111,6 +111,9 @@ def synonym_matches(hyp: Tokens, ref: Tokens, related: Related) -> tuple[np.ndar
     return np.array(hyp_matched, dtype=np.int64), np.array(ref_matched, dtype=np.int64)
 
 
+PIECE_PAIRS = 4096  # pairs aligned at once: the working set (a few kilobytes a pair) stays tens of MiB
+
+
 def align(
     hyp: Tokens,
     ref: Tokens,
@@ -120,7 +123,38 @@ def align(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair the number of matched words and of chunks (0 without matches); ``stem_ids`` maps
     word ids to stem ids (asked only for the words left after the exact stage), ``related`` gives
-    stems' synonyms (``None``: no third stage)."""
+    stems' synonyms (``None``: no third stage). Tokens come in pair order; pairs are aligned
+    ``PIECE_PAIRS`` at a time (each pair on its own, so pieces change nothing but memory)."""
+    if n_pairs <= PIECE_PAIRS:
+        return _align(hyp, ref, stem_ids, related, n_pairs)
+    bounds = np.arange(0, n_pairs + PIECE_PAIRS, PIECE_PAIRS).clip(max=n_pairs)
+    hyp_cuts, ref_cuts = np.searchsorted(hyp.pair, bounds), np.searchsorted(ref.pair, bounds)
+    pieces = [
+        _align(
+            _piece(hyp, hyp_cuts[k], hyp_cuts[k + 1], first),
+            _piece(ref, ref_cuts[k], ref_cuts[k + 1], first),
+            stem_ids,
+            related,
+            int(bounds[k + 1] - first),
+        )
+        for k, first in enumerate(bounds[:-1].tolist())
+    ]
+    return np.concatenate([matches for matches, _ in pieces]), np.concatenate([chunks for _, chunks in pieces])
+
+
+def _piece(tokens: Tokens, start: int, end: int, first_pair: int) -> Tokens:
+    """The tokens ``start:end`` (those of pairs from ``first_pair`` on, numbered from 0)."""
+    return Tokens(tokens.pair[start:end] - first_pair, tokens.position[start:end], tokens.word[start:end])
+
+
+def _align(
+    hyp: Tokens,
+    ref: Tokens,
+    stem_ids: Callable[[np.ndarray], np.ndarray],
+    related: Related | None,
+    n_pairs: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``align`` of pairs all at once."""
     h_exact, r_exact = pair_up(hyp, ref, hyp.word, ref.word)
     hyp_left, ref_left = _unmatched(hyp, h_exact), _unmatched(ref, r_exact)
     hyp_left = Tokens(hyp_left.pair, hyp_left.position, stem_ids(hyp_left.word))

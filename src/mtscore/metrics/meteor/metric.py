@@ -35,6 +35,7 @@ from .wordnet import WordNet, find_wordnet
 __all__ = ["METEOR", "METEORScore", "corpus_meteor", "sentence_meteor", "sentence_meteors"]
 
 COLUMNS = ("score", "segments", "matches", "chunks", "hyp_len", "ref_len")
+_PIECE = 4096  # lines turned into word ids at once
 
 
 @dataclass(frozen=True)
@@ -180,19 +181,27 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         self.lexicon = Lexicon(find_wordnet(wordnet) if self.synonyms else None)
         super().__init__(references)
 
-    def _words(self, lines: Sequence[str]) -> list[list[str]]:
-        """Lines tokenized, lowercased (NLTK's default ``preprocess``) and split on whitespace."""
-        return [line.lower().split() for line in self.tokenizer.batch(list(lines))]
+    def _ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The word ids of the lines, tokenized, lowercased (NLTK's default ``preprocess``) and split
+        on whitespace, flat, and each line's length. A few thousand lines at a time: their words as
+        strings (a kilobyte a line) are held a piece at a time, never all of them."""
+        pieces = [
+            self.lexicon.ids([line.lower().split() for line in self.tokenizer.batch(list(lines[at : at + _PIECE]))])
+            for at in range(0, len(lines), _PIECE)
+        ]
+        if not pieces:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate([ids for ids, _ in pieces]), np.concatenate([lengths for _, lengths in pieces])
 
     def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> METEORReferences:
         """Check references and turn them into word ids (``None`` marks a missing reference)."""
         present = check_references(references, n_hypotheses)
-        streams = [self.lexicon.ids(self._words(["" if line is None else line for line in s])) for s in references]
+        streams = [self._ids(["" if line is None else line for line in stream]) for stream in references]
         return METEORReferences(streams, present)
 
     def _statistics(self, prepared: METEORReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 6): [NLTK score, 1, matches, chunks, hyp_len, ref_len] against the best reference."""
-        hyp_ids, hyp_lengths = self.lexicon.ids(self._words(hypotheses))
+        hyp_ids, hyp_lengths = self._ids(hypotheses)
         streams, segments = np.nonzero(prepared.present)
         pairs = np.arange(len(segments))
         hyp_starts, lengths = (np.cumsum(hyp_lengths) - hyp_lengths)[segments], hyp_lengths[segments]

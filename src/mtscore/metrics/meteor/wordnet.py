@@ -27,6 +27,8 @@ from ...errors import BleuInputError
 ENVIRONMENT = "MTSCORE_WORDNET"
 PARTS = ("noun", "verb", "adj", "adv")  # NLTK's order of synsets(); it does not change the synonyms
 FILES = tuple(f"{kind}.{part}" for part in PARTS for kind in ("index", "data")) + tuple(f"{part}.exc" for part in PARTS)
+SYNONYMS_KEPT = 1 << 18  # words whose synonyms are kept (a few tens of MiB at most)
+_NONE: frozenset[str] = frozenset()  # one object for every word without synonyms
 
 # WordNet's detachment rules (suffix, replacement) per part of speech; adverbs have none.
 DETACHMENTS = {
@@ -212,13 +214,19 @@ class WordNet:
         return [lemma_name(word) if word[-1] == ")" else word for word in words]
 
     def synonyms(self, word: str) -> frozenset[str]:
-        """Lemma names without an underscore of all synsets of ``word`` (lowercased), as METEOR matches them."""
-        if word not in self._synonyms:
+        """Lemma names without an underscore of all synsets of ``word`` (lowercased), as METEOR matches
+        them. At most ``SYNONYMS_KEPT`` words are kept, then the cache starts again: a stream of
+        numbers, names and typos would otherwise grow it without end."""
+        found = self._synonyms.get(word)
+        if found is None:
             lower = word.lower()
             names: set[str] = set()
             for part in PARTS:
                 for form in self.base_forms(lower, part):
                     for offset in self.offsets(form, part):
                         names.update(self.lemma_names(part, offset))
-            self._synonyms[word] = frozenset(name for name in names if "_" not in name)
-        return self._synonyms[word]
+            found = frozenset(name for name in names if "_" not in name) if names else _NONE
+            if len(self._synonyms) >= SYNONYMS_KEPT:
+                self._synonyms.clear()
+            self._synonyms[word] = found
+        return found
