@@ -407,14 +407,15 @@ def systems_sharing_lines(draw):
 @example(([["a", ""], ["a", "a b"], ["", "a b"]], [["a b", None], ["a", "a b"]]), {"min_len": 1, "max_len": 4}, 1 << 17)
 def test_systems_scored_one_at_a_time_reuse_lines_seen_before(data, lengths, kept):
     """Against references prepared once, a line another system had at the same segment is not
-    counted again (its matches are kept, up to ``_SEEN_LINES`` lines; 0 and 3 here keep none or
+    counted again (its matches are kept, up to ``engine.seen.SEEN_LINES`` lines; 0 and 3 here keep none or
     a few): every system's statistics equal NLTK's choices, and the same line at another
     segment is counted against that segment's references."""
+    from mtscore.engine import seen
     from mtscore.metrics.google_bleu import references
 
     systems, streams = data
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(references, "_SEEN_LINES", kept)
+        patch.setattr(seen, "SEEN_LINES", kept)
         patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
         metric = GoogleBLEU(streams, **lengths)
         for hyps in [*systems, *systems[::-1]]:  # the second round: every line seen before
@@ -425,7 +426,7 @@ def test_systems_scored_one_at_a_time_reuse_lines_seen_before(data, lengths, kep
             np.testing.assert_array_equal(statistics[counted], chosen)
             assert metric.corpus_score(hyps).ratio == score
             assert corpus_google_bleu(hyps, streams, **lengths).ratio == score  # the kept references
-        assert len(metric._references._seen) <= kept
+        assert len(metric._references.seen) <= kept
 
 
 def test_prepared_references_pickle_without_the_lines_they_kept():
@@ -436,9 +437,9 @@ def test_prepared_references_pickle_without_the_lines_they_kept():
     metric = GoogleBLEU(refs)
     for hyps in (["the cat", "a b c"], ["the cat", "a b"], ["the cat", "a b"]):
         metric.corpus_score(hyps)
-    assert metric._references._seen
+    assert len(metric._references.seen)
     copy = pickle.loads(pickle.dumps(metric))
-    assert not copy._references._seen and copy._references._first is None
+    assert not len(copy._references.seen) and copy._references._first is None
     for hyps in (["the cat", "a b"], ["a cat", "a b c"]):
         assert copy.corpus_score(hyps) == metric.corpus_score(hyps)
 

@@ -1,5 +1,5 @@
 """Systems scored one at a time against references prepared once: a hypothesis another system had
-at the same segment keeps its row (``references._SEEN_LINES`` of them at most) instead of being
+at the same segment keeps its row (``engine.seen.SEEN_LINES`` of them at most) instead of being
 counted again. Every system's rows equal those of a fresh metric to the bit, and so do its exact
 resamples (whose detail counts every hypothesis), for both variants; empty hypotheses, missing
 references, one-word lines and the same line at another segment included."""
@@ -12,7 +12,8 @@ from helpers import fixed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mtscore.metrics.nist import NIST, references
+from mtscore.engine import seen
+from mtscore.metrics.nist import NIST
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "0"]), max_size=6).map(" ".join)
 
@@ -49,7 +50,7 @@ def test_rows_of_lines_seen_before_equal_a_fresh_count(data, variant: str, kept:
     systems, streams = data
     weights = np.random.default_rng(0).multinomial(len(systems[0]), [1 / len(systems[0])] * len(systems[0]), size=6)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(references, "_SEEN_LINES", kept)
+        patch.setattr(seen, "SEEN_LINES", kept)
         metric = NIST(streams, variant=variant, tokenize="none", max_order=3)
         for hyps in [*systems, *systems[::-1]]:  # the second round: every line seen before
             fresh = NIST(streams, variant=variant, tokenize="none", max_order=3)
@@ -58,7 +59,7 @@ def test_rows_of_lines_seen_before_equal_a_fresh_count(data, variant: str, kept:
             np.testing.assert_array_equal(
                 metric.resampled_scores(ours, weights), fresh.resampled_scores(theirs, weights)
             )
-        assert len(metric._references._seen) <= kept
+        assert len(metric._references.seen) <= kept
 
 
 def test_wmt22_systems_one_at_a_time_equal_fresh_counts() -> None:
@@ -86,9 +87,9 @@ def test_prepared_references_pickle_without_the_rows_they_kept() -> None:
     metric = NIST(refs, variant="nltk")
     for hyps in (["the cat", "a b c"], ["the cat", "a b"]):
         metric.corpus_score(hyps)
-    assert metric._references._seen
+    assert len(metric._references.seen)
     copy = pickle.loads(pickle.dumps(metric))
-    assert not copy._references._seen
+    assert not len(copy._references.seen)
     for hyps in (["the cat", "a b"], ["a cat", "a b c"]):
         ours, theirs = copy.segment_statistics(hyps), metric.segment_statistics(hyps)
         np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))

@@ -13,9 +13,7 @@ segment alike): a line seen before at the same segment is neither tokenized nor 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
-from itertools import repeat
 
 import numpy as np
 
@@ -23,10 +21,9 @@ from ...core.references import References
 from ...engine.backend import unique_inverse
 from ...engine.keys import TokenKeys, Vocabulary
 from ...engine.ngrams import ReferenceNgrams
+from ...engine.seen import SeenRows
 
 _KEPT_LINES = 1 << 16  # reference streams of at most this many lines (all streams) are kept once prepared
-_SEEN_LINES = 1 << 17  # hypothesis lines whose matches prepared references keep, at most
-_SEEN_LOCK = threading.Lock()  # calls from several threads keep their lines one at a time
 
 
 class LastPrepared:
@@ -102,15 +99,13 @@ class PreparedReferences(References):
         self.ngrams = ReferenceNgrams(streams, len(self.vocabulary), self.order) if self.order >= min_len else None
         self.table: _NgramTable | None = None
         self.uses = 0
-        self._seen: dict[tuple[int, str], int] = {}  # (segment, hypothesis line) -> its column below
-        self._seen_matches = np.zeros((len(present), 0), dtype=np.int64)  # streams x seen lines
-        self._seen_counts = np.zeros(0, dtype=np.int64)
+        # (segment, hypothesis line) -> its matches against each stream, then its n-gram count
+        self.seen = SeenRows(len(present) + 1, np.int64)
         self._first: tuple[list[str], np.ndarray, np.ndarray] | None = None  # the first system's lines, matches, counts
 
     def __getstate__(self) -> dict:
         """Pickled without the lines kept from scoring (a worker keeps its own)."""
-        kept = {"_seen": {}, "_seen_matches": self._seen_matches[:, :0], "_seen_counts": self._seen_counts[:0]}
-        return {**self.__dict__, **kept, "_first": None}
+        return {**self.__dict__, "_first": None}
 
     def statistics_of(self, tokens: TokenKeys, n_systems: int) -> list[np.ndarray]:
         """Per-segment [n_match, n_all] of ``n_systems`` systems whose hypotheses come one after
@@ -122,40 +117,31 @@ class PreparedReferences(References):
     def line_statistics(self, lines: Sequence[str], keys: Callable[[list[str]], TokenKeys]) -> np.ndarray:
         """``statistics_of`` one system's ``lines``, tokenized by ``keys``. A line seen before at the
         same segment (another system's, against these references) is neither tokenized nor
-        counted again: its matches are kept (``_seen``), up to ``_SEEN_LINES`` lines; the first
-        system's are numbered only when a second one comes (``_first``)."""
+        counted again: its matches are kept (``seen``, up to ``engine.seen.SEEN_LINES`` lines); the
+        first system's are kept only when a second one comes (``_first``)."""
         n = self.n_segments
         matches = np.empty((len(self.present), n), dtype=np.int64)
         hyp_counts = np.empty(n, dtype=np.int64)
-        with _SEEN_LOCK:  # the kept lines are shared by every call, threads' included
+        with self.seen.lock:  # the kept lines (and the first system's) are shared by every thread's calls
             if self._first is not None:
                 first, self._first = self._first, None
-                self._remember(list(enumerate(first[0])), *first[1:])
-            none_kept = not self._seen
-            rows = None
+                self.seen.keep_locked(list(enumerate(first[0])), _as_rows(*first[1:]))
+            none_kept = not len(self.seen)
+            new = np.arange(n)
             if not none_kept:
-                rows = np.fromiter(map(self._seen.get, enumerate(lines), repeat(-1)), dtype=np.int64, count=n)
-                seen = np.flatnonzero(rows >= 0)
-                matches[:, seen], hyp_counts[seen] = self._seen_matches[:, rows[seen]], self._seen_counts[rows[seen]]
-        new = np.arange(n) if rows is None else np.flatnonzero(rows < 0)
+                found, rows = self.seen.find_locked(list(enumerate(lines)))
+                matches[:, found], hyp_counts[found] = rows[:, :-1].T, rows[:, -1]
+                new = np.flatnonzero(~found)
         if len(new):
             new_lines = list(lines) if len(new) == n else [lines[i] for i in new.tolist()]
             matches[:, new], hyp_counts[new] = self._line_matches(keys(new_lines), new)
-            with _SEEN_LOCK:
-                if none_kept and self._first is None and not self._seen:
+            with self.seen.lock:
+                if none_kept and self._first is None and not len(self.seen):
                     self._first = (new_lines, matches, hyp_counts)
                 else:
-                    self._remember(list(zip(new.tolist(), new_lines, strict=True)), matches[:, new], hyp_counts[new])
+                    pairs = list(zip(new.tolist(), new_lines, strict=True))
+                    self.seen.keep_locked(pairs, _as_rows(matches[:, new], hyp_counts[new]))
         return self._best(matches, hyp_counts)
-
-    def _remember(self, lines: list[tuple[int, str]], matches: np.ndarray, hyp_counts: np.ndarray) -> None:
-        """Keep the matches (streams x lines) and n-gram counts of these (segment, line) pairs, while
-        at most ``_SEEN_LINES`` are kept."""
-        kept = len(self._seen_counts)  # not len(_seen): a thread may have kept a line counted here too
-        if kept + len(lines) <= _SEEN_LINES:
-            self._seen.update(zip(lines, range(kept, kept + len(lines)), strict=True))
-            self._seen_matches = np.concatenate([self._seen_matches, matches], axis=1)
-            self._seen_counts = np.concatenate([self._seen_counts, hyp_counts])
 
     def _line_matches(self, tokens: TokenKeys, segments: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Matches of orders min_len.. of hypothesis lines (``tokens``) against each stream's
@@ -266,6 +252,11 @@ def _looked_up(keys: np.ndarray, key: np.ndarray, nearly_sorted: bool = False) -
     number = np.minimum(np.searchsorted(keys, ordered), len(keys) - 1)
     found = np.flatnonzero(keys[number] == ordered)
     return order[found], number[found]
+
+
+def _as_rows(matches: np.ndarray, hyp_counts: np.ndarray) -> np.ndarray:
+    """One row per line: its matches against each stream (streams x lines given), then its n-gram count."""
+    return np.vstack([matches, hyp_counts]).T
 
 
 def _remaining(lengths: np.ndarray) -> np.ndarray:

@@ -9,21 +9,18 @@ resample (whose reference corpus, and so whose weights, differ) can be scored ex
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, pairwise, repeat
+from itertools import chain, pairwise
 
 import numpy as np
 
 from ...core.references import References
 from ...engine.keys import TokenKeys, Vocabulary
+from ...engine.seen import SeenRows
 from .counting import LOG2, held_occurrences, occurrences, position_lines
 from .ties import NltkTies, choose_nltk, nltk_weights, overlap_classes
-
-_SEEN_LINES = 1 << 17  # hypotheses whose rows prepared references keep, at most
-_SEEN_LOCK = threading.Lock()  # calls from several threads keep their rows one at a time
 
 
 def columns(max_order: int) -> int:
@@ -120,12 +117,7 @@ class PreparedReferences(References):
         self.pair_info = self.info[self.pair_ngram]
         self.ref_words = (lengths * present).sum(axis=0)
         self.n_present = present.sum(axis=0)
-        self._seen: dict[tuple[int, bytes], int] = {}  # (segment, hypothesis token ids) -> its row below
-        self._seen_rows = np.zeros((0, columns(max_order)))
-
-    def __getstate__(self) -> dict:
-        """Pickled without the rows kept from scoring (a worker keeps its own)."""
-        return {**self.__dict__, "_seen": {}, "_seen_rows": self._seen_rows[:0]}
+        self.seen = SeenRows(columns(max_order))  # (segment, hypothesis token ids) -> its row
 
     @cached_property
     def digest(self) -> str:
@@ -146,16 +138,13 @@ class PreparedReferences(References):
         """Per segment, the row of statistics of hypotheses (token ids, -1 unknown; ``lengths``),
         and what ``Detail`` needs, made into one only when asked (resampling). A segment's row
         depends on its hypothesis alone (and the references): a hypothesis seen before at the same
-        segment (another system's) keeps its row (``_seen``, up to ``_SEEN_LINES`` lines), and only
+        segment (another system's) keeps its row (``seen``, up to ``engine.seen.SEEN_LINES``), and only
         the others are counted; the ``Detail`` of such rows counts them all, when asked."""
         offsets = np.concatenate([[0], np.cumsum(lengths)]).tolist()
         text = ids.tobytes()
         width = ids.itemsize
         keys = [(i, text[a * width : b * width]) for i, (a, b) in enumerate(pairwise(offsets))]
-        with _SEEN_LOCK:  # the kept rows are shared by every call, threads' included
-            slots = np.fromiter(map(self._seen.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
-            seen = slots >= 0
-            kept = self._seen_rows[slots[seen]]
+        seen, kept = self.seen.find(keys)
         if not seen.any():
             rows, detail = self._rows(ids, lengths)
         elif seen.all():
@@ -165,13 +154,8 @@ class PreparedReferences(References):
             rows, _ = self._rows(ids[np.repeat(~seen, lengths)], masked)
             rows[seen] = kept
             detail = PendingDetail(lambda: self._rows(ids, lengths)[1].detail)
-        new = np.flatnonzero(~seen).tolist()
-        with _SEEN_LOCK:
-            # Rows are numbered by their place in ``_seen_rows``: a thread may have kept a line counted
-            # here too, and the dict then holds fewer lines than there are rows.
-            if len(self._seen_rows) + len(new) <= _SEEN_LINES:
-                self._seen.update((keys[i], slot) for slot, i in enumerate(new, len(self._seen_rows)))
-                self._seen_rows = np.concatenate([self._seen_rows, rows[new]])
+        new = np.flatnonzero(~seen)
+        self.seen.keep([keys[i] for i in new.tolist()], rows[new])
         return rows, detail
 
     def _rows(self, ids: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, PendingDetail]:
