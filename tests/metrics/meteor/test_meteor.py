@@ -234,3 +234,32 @@ def test_pieces_change_nothing(nltk_wordnet, monkeypatch):
         for i, h in enumerate(hypotheses)
     ]
     same_statistics(ours, theirs)
+
+
+def test_tokens_out_of_pair_order_are_aligned_whole(wordnet, monkeypatch):
+    """``align`` cuts tokens in pair order into pieces; given them in another order it aligns them
+    whole, with the same counts."""
+    monkeypatch.setattr(align_module, "PIECE_PAIRS", 3)
+    metric = METEOR()
+    lexicon = metric.lexicon
+    hyps = ["the dog ran", "a big car", "", "happy dogs went home", "the the cat", "good"]
+    refs = ["a dog runs", "the large automobile", "x", "the happy hound left home", "cat the", "well"]
+    hyp_ids, hyp_lengths = metric._ids(hyps)
+    ref_ids, ref_lengths = metric._ids(refs)
+
+    def tokens(ids, lengths):
+        pair = np.repeat(np.arange(len(lengths)), lengths)
+        return align_module.Tokens(pair, np.concatenate([np.arange(n) for n in lengths]), ids)
+
+    hyp, ref = tokens(hyp_ids, hyp_lengths), tokens(ref_ids, ref_lengths)
+    expected = align_module.align(hyp, ref, lexicon.stem_ids, lexicon.related, len(hyps))
+    shuffled = np.random.default_rng(0).permutation(len(ref.pair))
+    got = align_module.align(hyp, ref.take(shuffled), lexicon.stem_ids, lexicon.related, len(hyps))
+    assert [a.tolist() for a in got] == [a.tolist() for a in expected] and expected[0].sum() > 5
+
+
+def test_any_sequence_of_lines(wordnet):
+    from collections import deque
+
+    hyps, refs = ["the dog ran", "a big car"], [["a dog runs", "the large automobile"]]
+    assert corpus_meteor(deque(hyps), [deque(refs[0])]) == corpus_meteor(hyps, refs)

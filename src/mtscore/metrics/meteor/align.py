@@ -123,10 +123,10 @@ def align(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pair the number of matched words and of chunks (0 without matches); ``stem_ids`` maps
     word ids to stem ids (asked only for the words left after the exact stage), ``related`` gives
-    stems' synonyms (``None``: no third stage). Tokens come in pair order; pairs are aligned
-    ``PIECE_PAIRS`` at a time (each pair on its own, so pieces change nothing but memory)."""
-    if n_pairs <= PIECE_PAIRS:
-        return _align(hyp, ref, stem_ids, related, n_pairs)
+    stems' synonyms (``None``: no third stage). Tokens in pair order (as ``METEOR`` gives them) are
+    aligned ``PIECE_PAIRS`` pairs at a time (each pair on its own, so pieces change nothing but memory)."""
+    if n_pairs <= PIECE_PAIRS or (np.diff(hyp.pair) < 0).any() or (np.diff(ref.pair) < 0).any():
+        return _align(hyp, ref, stem_ids, related, n_pairs)  # pieces need the tokens in pair order
     bounds = np.arange(0, n_pairs + PIECE_PAIRS, PIECE_PAIRS).clip(max=n_pairs)
     hyp_cuts, ref_cuts = np.searchsorted(hyp.pair, bounds), np.searchsorted(ref.pair, bounds)
     pieces = [

@@ -185,8 +185,9 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         """The word ids of the lines, tokenized, lowercased (NLTK's default ``preprocess``) and split
         on whitespace, flat, and each line's length. A few thousand lines at a time: their words as
         strings (a kilobyte a line) are held a piece at a time, never all of them."""
+        lines = list(lines)  # any sequence (a deque cannot be sliced)
         pieces = [
-            self.lexicon.ids([line.lower().split() for line in self.tokenizer.batch(list(lines[at : at + _PIECE]))])
+            self.lexicon.ids([line.lower().split() for line in self.tokenizer.batch(lines[at : at + _PIECE])])
             for at in range(0, len(lines), _PIECE)
         ]
         if not pieces:
