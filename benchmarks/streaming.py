@@ -105,8 +105,8 @@ _PIPE = (
 
 def b_files(folder: Path, segments: int | None, copies: int, unique: bool = False) -> tuple[Path, Path, int]:
     """Workload B's hypotheses and references (first ``segments``) written ``copies`` times (cached);
-    ``unique``: copy c of hypothesis and reference i both prefixed with ``s<c>_<i> `` (copy 0 is workload
-    R, B-unique), so that no line repeats and no line is tokenized or counted once for several."""
+    ``unique``: copy c of hypothesis and reference i both prefixed with ``s<c>_<i> `` (so copy 0 is the
+    lines of workload R), so that no line repeats and none is tokenized or counted once for several."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from workloads import workload_b
 
