@@ -16,6 +16,7 @@ from sacrebleu.metrics import TER as SacreTER
 from mtscore.metrics.ter import TER, corpus_ter, sentence_ter
 from mtscore.metrics.ter import align as ter_align
 from mtscore.metrics.ter import beam as ter_beam
+from mtscore.threads import map_threads
 
 
 def long_pair(n: int = 2000, seed: int = 3) -> tuple[str, str]:
@@ -176,3 +177,31 @@ def test_lower_bound_is_below_every_count():
     bound = ter_align._fewest_edits_bound(ter_align._Pairs(hyps, refs))
     assert (bound <= ter_align.count_edits(hyps, refs)).all()
     assert (bound >= 0).all()
+
+
+def test_chunks_on_threads_count_as_sacrebleu(monkeypatch):
+    """A round's chunks run on threads (they write disjoint pairs): with tiny chunks and four
+    threads, every segment's fewest edits over two references are still sacrebleu's."""
+    threaded = []
+
+    def on_four_threads(function, chunks):
+        threaded.append(len(chunks))
+        return map_threads(function, chunks, threads=4)
+
+    monkeypatch.setattr(ter_align, "_CELL_BUDGET", 2_000)
+    monkeypatch.setattr(ter_align, "map_threads", on_four_threads)
+    rng = random.Random(11)
+    vocabulary = list("abcdefgh")
+    references = [[" ".join(rng.choices(vocabulary, k=rng.randrange(1, 30))) for _ in range(200)] for _ in range(2)]
+    hypotheses = []
+    for reference in references[0]:
+        words = reference.split()
+        cut = rng.randrange(len(words) + 1)
+        head = words[:cut]
+        rng.shuffle(head)
+        hypotheses.append(" ".join(head + words[cut:] + rng.choices(vocabulary, k=rng.randrange(3))))
+    ours = TER(references).segment_statistics(hypotheses)
+    metric = SacreTER()
+    theirs = [metric.sentence_score(h, [s[i] for s in references]) for i, h in enumerate(hypotheses)]
+    assert ours[:, 0].tolist() == [t.num_edits for t in theirs]
+    assert max(threaded) > 4  # many chunks per round did run on the threads

@@ -23,7 +23,8 @@ The engine works in rounds over the pairs still shifting, in chunks of pairs of 
 per chunk one forward pass and its backtrace, the candidates enumerated with array operations,
 and each distinct candidate scored by recomputing only the rows its shift changes. Matrices are
 stored as bands of the beam (``beam.Band``), and equal words are looked for within the shift
-distance only, so memory grows with length x beam. With several references per segment, a pair
+distance only, so memory grows with length x beam. A round's chunks touch disjoint pairs, so they
+run on a few threads (NumPy releases the GIL in its loops). With several references per segment, a pair
 stops as soon as it cannot give its segment's fewest edits (``count_edits``).
 """
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...threads import map_threads
 from .beam import Alignment, Band, alignment, band_width, cells
 
 MAX_SHIFT_SIZE = 10
@@ -64,7 +66,7 @@ def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray], groups: np.ndarr
         pairs.first_distances(leaders)
         active = pairs.prune(active, groups)
     while active.size:
-        still = [pairs.run_round(chunk) for chunk in _chunks(active, pairs.nh, pairs.nr)]
+        still = map_threads(pairs.run_round, _chunks(active, pairs.nh, pairs.nr))
         active = np.concatenate(still)
         if groups is not None:
             active = pairs.prune(active, groups)
@@ -132,9 +134,12 @@ class _Pairs:
 
     def first_distances(self, active: np.ndarray) -> None:
         """The upper bounds before any shift: the distances of the unshifted hypotheses."""
-        for chunk in _chunks(active, self.nh, self.nr):
-            band = self._band(chunk)[0]
-            self.upper[chunk] = band.distance(band.forward())
+        map_threads(self._first_distance, _chunks(active, self.nh, self.nr))
+
+    def _first_distance(self, chunk: np.ndarray) -> None:
+        """The chunk's distances before any shift, as upper bounds."""
+        band = self._band(chunk)[0]
+        self.upper[chunk] = band.distance(band.forward())
 
     def prune(self, active: np.ndarray, groups: np.ndarray) -> np.ndarray:
         """Stop the pairs whose lower bound (shifts so far + the shared-words bound of the
