@@ -16,9 +16,10 @@ With ``--metrics``: workload B's hypotheses and references (its first ``--b-segm
 written ``--copies`` times) are written to two files, and for each metric two fresh processes run:
 ``cat HYP | mtscore REF -m METRIC -b -w 17`` (standard input is a pipe, so the command line scores
 block by block; the time is the whole process: start-up, imports, reading) and the in-memory API
-(``mtscore.corpus_METRIC(hyps, [refs])`` on lines read untimed; the time is the call). Each reports
-segments per second and its peak RSS (the API's includes the lines in memory); the two scores must be
-identical. Written to ``benchmarks/results/streaming-metrics-DATE.md``.
+(``mtscore.corpus_METRIC(hyps, [refs])``; timed twice: the call alone, on lines already read, and the
+whole process as a script would run, start-up, imports and reading included, like the CLI's). Each
+reports segments per second and its peak RSS (the API's includes the lines in memory); the two scores
+must be identical. Written to ``benchmarks/results/streaming-metrics-DATE.md``.
 """
 
 from __future__ import annotations
@@ -85,13 +86,15 @@ def run_cli(ref: Path, hyp: Path) -> tuple[float, float, int]:
 
 # Metrics whose corpus score streams (``Metric.can_stream``; NIST's information weights need the whole corpus).
 STREAMING_METRICS = ("bleu", "chrf", "ter", "google_bleu", "wer", "cer", "meteor")
-# A fresh process: read the files untimed, time the API call, print seconds, score and peak RSS (KiB).
+# A fresh process: read the files, time the API call (after a warm-up call, also timed), print the call's
+# seconds, the warm-up's, the score and the peak RSS (KiB).
 _IN_MEMORY = (
     "import resource, sys, time; import mtscore; from mtscore.metrics.bleu import stages; "
     "hyps, refs = stages.read(sys.argv[2]), stages.read(sys.argv[3]); "
-    "function = getattr(mtscore, 'corpus_' + sys.argv[1]); function(hyps[:10], [refs[:10]]); "
+    "function = getattr(mtscore, 'corpus_' + sys.argv[1]); start = time.perf_counter(); "
+    "function(hyps[:10], [refs[:10]]); warm = time.perf_counter() - start; "
     "start = time.perf_counter(); score = function(hyps, [refs]).score; seconds = time.perf_counter() - start; "
-    "print(seconds, repr(score), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    "print(seconds, warm, repr(score), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
 )
 # A launcher: ``cat HYP | mtscore ...`` (a real pipe), the pipeline's wall time and its largest child's peak RSS.
 _PIPE = (
@@ -135,20 +138,26 @@ def compare_metrics(args) -> int:
         piped = subprocess.run(
             [sys.executable, "-c", _PIPE, str(hyp), *command], capture_output=True, text=True, check=False
         )
+        start = time.perf_counter()
         api = subprocess.run(
             [sys.executable, "-c", _IN_MEMORY, metric, str(hyp), str(ref)], capture_output=True, text=True, check=False
         )
+        api_process = time.perf_counter() - start
         if piped.returncode or api.returncode:
-            rows.append(f"| {metric} | error: {(piped.stderr or api.stderr).strip().splitlines()[-1]} | | | | | |")
+            error = (piped.stderr or api.stderr).strip().splitlines()[-1]
+            rows.append(f"| {metric} | error: {error} | | | | | | | | | |")
             same = False
             continue
         cli_seconds, cli_score, cli_rss = piped.stdout.split()
-        api_seconds, api_score, api_rss = api.stdout.split()
+        cli = float(cli_seconds)
+        api_seconds, warm_up, api_score, api_rss = api.stdout.split()
+        api_whole = api_process - float(warm_up)  # the whole process as a script would run it, without the warm-up
         equal = float(cli_score) == float(api_score)
         same &= equal
         rows.append(
             f"| {metric} | {float(cli_seconds):.2f} | {segments / float(cli_seconds):,.0f} | {int(cli_rss) // 1024} "
             f"| {float(api_seconds):.2f} | {segments / float(api_seconds):,.0f} | {int(api_rss) // 1024} "
+            f"| {api_whole:.2f} | {float(api_seconds) / cli:.2f}x | {api_whole / cli:.2f}x "
             f"| {'identical' if equal else f'DIFFERENT: {cli_score} vs {api_score}'} |"
         )
         print(rows[-1], flush=True)
@@ -160,15 +169,19 @@ def compare_metrics(args) -> int:
         f"and references written {args.copies} time(s){UNIQUE_NOTE if args.unique else ''}: "
         f"{segments:,} segments, {size:,.0f} MiB together.",
         "",
-        "| Metric | CLI s | CLI segments/s | CLI peak RSS MiB | API s | API segments/s | API peak RSS MiB | Scores |",
-        "|---|---|---|---|---|---|---|---|",
+        "| Metric | CLI s | CLI segments/s | CLI peak RSS MiB | API call s | API segments/s | API peak RSS MiB "
+        "| API process s | CLI / API call | CLI / API process | Scores |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         "CLI: `cat HYP | python -m mtscore REF -m METRIC -b -w 17 --no-progress`, one fresh process; its time is the "
         "whole pipeline (interpreter start, imports, reading and decoding the pipe block by block, scoring), its RSS "
         "the largest child's peak (`RUSAGE_CHILDREN`). API: `mtscore.corpus_METRIC(hyps, [refs])` in a fresh process "
         "on lines read untimed (`stages.read`), after a 10-segment warm-up call; its RSS (`ru_maxrss`) includes the "
-        "interpreter, the imports and both files' lines in memory.",
+        "interpreter, the imports and both files' lines in memory. API process: the same fresh process's whole wall "
+        "time (interpreter start, imports, reading both files, the call) less the warm-up call: what a script using "
+        "the API takes, to compare with the CLI's whole process. CLI / API: throughput ratios (API seconds over CLI "
+        "seconds; above 1, the command line is faster).",
     ]
     print("\n".join(lines))
     if args.save:
