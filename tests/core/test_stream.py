@@ -14,13 +14,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from shared_data import references, system_output
 
-from mtscore import BLEU
+from mtscore import BLEU, TER
 from mtscore.cli import EXIT_INPUT, EXIT_OK
 from mtscore.cli import score as cli
 from mtscore.core import stream
 from mtscore.core.stream import aligned_blocks, stream_scores
 from mtscore.errors import BleuInputError
 from mtscore.files.read import read_blocks, read_lines
+from mtscore.metrics.ter import metric as ter_metric
 from mtscore.progress import Progress
 
 PIECES = ["a", "b c", "\r", "\n", "\r\n", "é", "中文", "\u2028", "\x85", "\x0c", " ", "."]
@@ -92,6 +93,30 @@ def test_streamed_scores_equal_in_memory_on_wmt22(options, segments):
     streamed = stream_scores(lambda r: [BLEU(r, **options)], hyp, refs, lambda counts: None, segments=segments)[0]
     in_memory = BLEU([read_lines(path) for path in refs], **options).corpus_score(read_lines(hyp))
     assert streamed == in_memory and streamed.signature == in_memory.signature
+
+
+@pytest.mark.parametrize(
+    "segments, words, counted",
+    [(0, 10**9, [1] * 21), (250, 10**9, [3] * 7), (10**9, 12_000, [2] * 10 + [1]), (10**9, 10**9, [21])],
+)
+def test_ter_counts_gathered_blocks_at_once_with_the_same_score(monkeypatch, segments, words, counted):
+    """TER gathers streamed blocks' pairs and counts them together: blocks of 100 segments (6,200 to
+    9,400 words with both references) counted one by one, three at a time (250 segments), two at a
+    time (12,000 words), or all at the end."""
+    monkeypatch.setattr(ter_metric, "STREAM_BATCH_SEGMENTS", segments)
+    monkeypatch.setattr(ter_metric, "STREAM_BATCH_WORDS", words)
+    gathered = []
+    count = TER.count_stream_parts
+    monkeypatch.setattr(
+        TER, "count_stream_parts", lambda self, parts: gathered.append(len(parts)) or count(self, parts)
+    )
+    refs = [str(path) for path in references("en-de", "all")]
+    hyp = str(system_output("en-de", "PROMT"))
+    options = {"normalized": True, "case_sensitive": True}
+    streamed = stream_scores(lambda r: [TER(r, **options)], hyp, refs, lambda counts: None, segments=100)[0]
+    in_memory = TER([read_lines(path) for path in refs], **options).corpus_score(read_lines(hyp))
+    assert streamed == in_memory and streamed.signature == in_memory.signature
+    assert gathered == counted
 
 
 @pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "tsv"], ["-b", "-w", "6"], ["-lc", "-tok", "intl"]])

@@ -73,6 +73,23 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """Whether large inputs may be scored block by block (``core.stream``) with these options."""
         return True
 
+    # Streaming (``core.stream``) scores a block of lines with a metric made on its references. A
+    # metric whose engine gains from counting many segments at once gathers blocks' parts (compact,
+    # e.g. token ids) until ``stream_batch_full``, then counts them together.
+
+    def stream_part(self, hypotheses: Sequence[str]) -> Any:
+        """A streamed block's part for ``count_stream_parts``: by default its ``Statistics``."""
+        return self.statistics(hypotheses)
+
+    def stream_batch_full(self, parts: list[Any]) -> bool:
+        """Whether the gathered ``parts`` are to be counted now (by default each block at once)."""
+        return True
+
+    def count_stream_parts(self, parts: list[Any]) -> list[Statistics]:
+        """The ``Statistics`` of each gathered block, in order (``parts`` from ``stream_part`` of
+        this metric's class); by default the parts are their statistics already."""
+        return parts
+
     def segment_metric(self) -> Metric:
         """The metric that scores single segments (``-sl``, ``explain``): this one, unless the
         metric scores segments with options of their own."""

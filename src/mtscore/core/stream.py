@@ -84,15 +84,44 @@ def stream_scores(
     ``segments``: per block (default ``BLOCK_SEGMENTS``, read at each call)."""
     segments = BLOCK_SEGMENTS if segments is None else segments
     bar = _progress_for(hypothesis_path) if progress else None
-    kept: list[Statistics] = []
+    sums: list[_Sums] = []
     metrics: Sequence[Metric[Any, Any]] = []
     for hypotheses, *references in aligned_blocks([hypothesis_path, *reference_paths], check, segments, progress=bar):
         metrics = make_metrics(references)
-        blocks = [metric.statistics(hypotheses) for metric in metrics]
-        kept = [before.total() + block for before, block in zip(kept, blocks, strict=True)] if kept else blocks
+        sums = sums or [_Sums() for _ in metrics]
+        for metric, running in zip(metrics, sums, strict=True):
+            running.add(metric, hypotheses)
     if bar:
         bar.close()
-    return [metric.score_statistics(statistics) for metric, statistics in zip(metrics, kept, strict=True)]
+    return [metric.score_statistics(running.finish(metric)) for metric, running in zip(metrics, sums, strict=True)]
+
+
+class _Sums:
+    """One metric's statistics over the blocks so far: one row of sums for the blocks before, the
+    last block's rows as they are, and the parts of blocks gathered but not counted yet
+    (``Metric.stream_batch_full``)."""
+
+    def __init__(self) -> None:
+        self.kept: Statistics | None = None
+        self.parts: list[Any] = []
+
+    def add(self, metric: Metric[Any, Any], hypotheses: list[str]) -> None:
+        """A block, counted now or once the metric has gathered enough."""
+        self.parts.append(metric.stream_part(hypotheses))
+        if metric.stream_batch_full(self.parts):
+            self._count(metric)
+
+    def finish(self, metric: Metric[Any, Any]) -> Statistics:
+        """Every block's statistics, the gathered ones counted: sums of those before the last, its rows."""
+        if self.parts:
+            self._count(metric)
+        assert self.kept is not None, "a stream has at least one block"
+        return self.kept
+
+    def _count(self, metric: Metric[Any, Any]) -> None:
+        for block in metric.count_stream_parts(self.parts):
+            self.kept = block if self.kept is None else self.kept.total() + block
+        self.parts = []
 
 
 def _progress_for(path: str) -> Progress | None:

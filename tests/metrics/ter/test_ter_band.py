@@ -205,3 +205,31 @@ def test_chunks_on_threads_count_as_sacrebleu(monkeypatch):
     theirs = [metric.sentence_score(h, [s[i] for s in references]) for i, h in enumerate(hypotheses)]
     assert ours[:, 0].tolist() == [t.num_edits for t in theirs]
     assert max(threaded) > 4  # many chunks per round did run on the threads
+
+
+def test_gathered_blocks_keep_each_segments_statistics():
+    """Blocks' pairs counted at once (streaming) give each block the rows it has alone, in order,
+    whatever each block's references: two streams, one with a missing reference, a single one."""
+    rng = random.Random(4)
+
+    def line(n):
+        return " ".join(rng.choices(list("abcdefg"), k=n))
+
+    blocks = []
+    for n_segments, n_refs, missing in ((7, 2, False), (5, 2, True), (9, 1, False), (1, 3, False)):
+        hypotheses = [line(rng.randrange(0, 25)) for _ in range(n_segments)]
+        streams = [[line(rng.randrange(1, 25)) for _ in range(n_segments)] for _ in range(n_refs)]
+        if missing:
+            streams[1][2] = None
+        blocks.append((hypotheses, streams))
+    metrics = [TER(streams) for _, streams in blocks]
+    parts = [metric.stream_part(hypotheses) for metric, (hypotheses, _) in zip(metrics, blocks, strict=True)]
+    together = metrics[-1].count_stream_parts(parts)
+    alone = [metric.segment_statistics(hypotheses) for metric, (hypotheses, _) in zip(metrics, blocks, strict=True)]
+    assert [statistics.matrix.tolist() for statistics in together] == [rows.tolist() for rows in alone]
+    metric = SacreTER()
+    for (hypotheses, streams), rows in zip(blocks, alone, strict=True):
+        present = [[s[i] for s in streams if s[i] is not None] for i in range(len(hypotheses))]
+        assert rows[:, 0].tolist() == [
+            metric.sentence_score(h, r).num_edits for h, r in zip(hypotheses, present, strict=True)
+        ]
