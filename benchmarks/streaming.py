@@ -17,7 +17,8 @@ written ``--copies`` times) are written to two files, and for each metric two fr
 ``cat HYP | mtscore REF -m METRIC -b -w 17`` (standard input is a pipe, so the command line scores
 block by block; the time is the whole process: start-up, imports, reading) and the in-memory API
 (``mtscore.corpus_METRIC(hyps, [refs])``; timed twice: the call alone, on lines already read, and the
-whole process as a script would run, start-up, imports and reading included, like the CLI's). Each
+whole process as a script would run, start-up, imports and reading included, like the CLI's), and
+the same command on the files with streaming turned off (every line in memory). Each
 reports segments per second and its peak RSS (the API's includes the lines in memory); the two scores
 must be identical. Written to ``benchmarks/results/streaming-metrics-DATE.md``.
 """
@@ -105,6 +106,18 @@ _PIPE = (
     "print(seconds, out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
 )
 
+# A launcher: one command's wall time and its peak RSS.
+_TIMED = (
+    "import resource, subprocess, sys, time; start = time.perf_counter(); "
+    "out = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True).stdout; "
+    "print(time.perf_counter() - start, out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+# The command line with streaming off: the same command, every line in memory.
+_CLI_IN_MEMORY = (
+    "import sys; from mtscore.cli import score; score.STREAM_BYTES = 1 << 62; "
+    "from mtscore.cli import main; sys.exit(main())"
+)
+
 
 def b_files(folder: Path, segments: int | None, copies: int, unique: bool = False) -> tuple[Path, Path, int]:
     """Workload B's hypotheses and references (first ``segments``) written ``copies`` times (cached);
@@ -138,27 +151,32 @@ def compare_metrics(args) -> int:
         piped = subprocess.run(
             [sys.executable, "-c", _PIPE, str(hyp), *command], capture_output=True, text=True, check=False
         )
+        options = ["-m", metric, "-b", "-w", "17", "--no-progress"]
+        in_memory = [sys.executable, "-c", _CLI_IN_MEMORY, str(ref), "-i", str(hyp), *options]
+        whole = subprocess.run([sys.executable, "-c", _TIMED, *in_memory], capture_output=True, text=True, check=False)
         start = time.perf_counter()
         api = subprocess.run(
             [sys.executable, "-c", _IN_MEMORY, metric, str(hyp), str(ref)], capture_output=True, text=True, check=False
         )
         api_process = time.perf_counter() - start
-        if piped.returncode or api.returncode:
-            error = (piped.stderr or api.stderr).strip().splitlines()[-1]
-            rows.append(f"| {metric} | error: {error} | | | | | | | | | |")
+        if piped.returncode or api.returncode or whole.returncode:
+            error = (piped.stderr or api.stderr or whole.stderr).strip().splitlines()[-1]
+            rows.append(f"| {metric} | error: {error} | | | | | | | | | | | | |")
             same = False
             continue
         cli_seconds, cli_score, cli_rss = piped.stdout.split()
         cli = float(cli_seconds)
         api_seconds, warm_up, api_score, api_rss = api.stdout.split()
         api_whole = api_process - float(warm_up)  # the whole process as a script would run it, without the warm-up
-        equal = float(cli_score) == float(api_score)
+        whole_seconds, whole_score, whole_rss = whole.stdout.split()
+        equal = float(cli_score) == float(api_score) == float(whole_score)
         same &= equal
         rows.append(
             f"| {metric} | {float(cli_seconds):.2f} | {segments / float(cli_seconds):,.0f} | {int(cli_rss) // 1024} "
             f"| {float(api_seconds):.2f} | {segments / float(api_seconds):,.0f} | {int(api_rss) // 1024} "
-            f"| {api_whole:.2f} | {float(api_seconds) / cli:.2f}x | {api_whole / cli:.2f}x "
-            f"| {'identical' if equal else f'DIFFERENT: {cli_score} vs {api_score}'} |"
+            f"| {api_whole:.2f} | {float(whole_seconds):.2f} | {int(whole_rss) // 1024} "
+            f"| {float(api_seconds) / cli:.2f}x | {api_whole / cli:.2f}x | {float(whole_seconds) / cli:.2f}x "
+            f"| {'identical' if equal else f'DIFFERENT: {cli_score} vs {api_score} vs {whole_score}'} |"
         )
         print(rows[-1], flush=True)
     size = (hyp.stat().st_size + ref.stat().st_size) / 2**20
@@ -170,8 +188,9 @@ def compare_metrics(args) -> int:
         f"{segments:,} segments, {size:,.0f} MiB together.",
         "",
         "| Metric | CLI s | CLI segments/s | CLI peak RSS MiB | API call s | API segments/s | API peak RSS MiB "
-        "| API process s | CLI / API call | CLI / API process | Scores |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| API process s | CLI in memory s | CLI in memory peak RSS MiB | CLI / API call | CLI / API process "
+        "| CLI / CLI in memory | Scores |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         "CLI: `cat HYP | python -m mtscore REF -m METRIC -b -w 17 --no-progress`, one fresh process; its time is the "
@@ -180,8 +199,9 @@ def compare_metrics(args) -> int:
         "on lines read untimed (`stages.read`), after a 10-segment warm-up call; its RSS (`ru_maxrss`) includes the "
         "interpreter, the imports and both files' lines in memory. API process: the same fresh process's whole wall "
         "time (interpreter start, imports, reading both files, the call) less the warm-up call: what a script using "
-        "the API takes, to compare with the CLI's whole process. CLI / API: throughput ratios (API seconds over CLI "
-        "seconds; above 1, the command line is faster).",
+        "the API takes, to compare with the CLI's whole process. CLI in memory: the same command on the files "
+        "(`-i HYP`) with streaming turned off, every line in memory. CLI / ...: throughput ratios (the other's "
+        "seconds over the streamed CLI's; above 1, streaming is faster).",
     ]
     print("\n".join(lines))
     if args.save:
