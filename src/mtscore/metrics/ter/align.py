@@ -47,9 +47,21 @@ MAX_CELLS = 1 << 27
 _HYP_PAD, _REF_PAD = -1, -2  # never equal to each other nor to a word id (ids >= 0, unknown words -1)
 
 
-def count_edits(hyps: list[np.ndarray], refs: list[np.ndarray], groups: np.ndarray | None = None) -> np.ndarray:
-    """Tercom's number of edits of each hypothesis against its reference (token ids; ids of
-    hypothesis words absent from the reference may all be -1). int64, one per pair.
+# Many pairs' token ids joined in one int32 array, and each pair's length (int64).
+Joined = tuple[np.ndarray, np.ndarray]
+
+
+def joined(arrays: list[np.ndarray]) -> Joined:
+    """Token id arrays joined in one, and their lengths."""
+    lengths = np.array([len(a) for a in arrays], dtype=np.int64)
+    return np.concatenate([np.asarray(a, dtype=np.int32) for a in arrays] + [np.zeros(0, np.int32)]), lengths
+
+
+def count_edits(
+    hyps: list[np.ndarray] | Joined, refs: list[np.ndarray] | Joined, groups: np.ndarray | None = None
+) -> np.ndarray:
+    """Tercom's number of edits of each hypothesis against its reference (token ids, one array per
+    pair or ``joined``; ids of hypothesis words absent from the reference may all be -1). int64, one per pair.
 
     With ``groups`` (one id per pair; e.g. a segment's references), only each group's fewest
     edits are needed: a pair whose lower bound reaches a known upper bound of its group's fewest
@@ -103,10 +115,10 @@ def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarra
     return chunks
 
 
-def _flat(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    lengths = np.array([len(a) for a in arrays], dtype=np.int64)
+def _flat(ids: list[np.ndarray] | Joined) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Joined ids (a copy: shifts rotate them in place), each pair's start and length."""
+    flat, lengths = joined(ids) if isinstance(ids, list) else (ids[0].astype(np.int32), ids[1])
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    flat = np.concatenate([np.asarray(a, dtype=np.int32) for a in arrays] + [np.zeros(0, np.int32)])
     return flat, starts, lengths
 
 
@@ -122,11 +134,11 @@ def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int)
 class _Pairs:
     """Every pair's current (shifted) hypothesis, shift count and candidate count across rounds."""
 
-    def __init__(self, hyps: list[np.ndarray], refs: list[np.ndarray]):
+    def __init__(self, hyps: list[np.ndarray] | Joined, refs: list[np.ndarray] | Joined):
         self.hyp, self.hyp_start, self.nh = _flat(hyps)
         self.ref, self.ref_start, self.nr = _flat(refs)
-        self.shifts = np.zeros(len(hyps), dtype=np.int64)
-        self.checked = np.zeros(len(hyps), dtype=np.int64)
+        self.shifts = np.zeros(len(self.nh), dtype=np.int64)
+        self.checked = np.zeros(len(self.nh), dtype=np.int64)
         # an empty reference: one deletion per hypothesis word; an empty hypothesis: one insertion per reference word
         self.edits = np.where(self.nr == 0, self.nh, self.nr)
         self.upper = self.edits.copy()  # shifts so far + the current distance: never below the final count
