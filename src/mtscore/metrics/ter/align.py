@@ -30,6 +30,9 @@ stops as soon as it cannot give its segment's fewest edits (``count_edits``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import numpy as np
 
 from ...threads import map_threads
@@ -39,12 +42,14 @@ MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
 MAX_SHIFT_CANDIDATES = 1000
 
+THREADED_CHUNKS = 4  # workload I's rounds have 1-3 chunks: 0.206 s on one thread, 0.228 s on two
 _CELL_BUDGET = 1 << 20  # pairs x rows x stored columns per chunk (bounds memory)
 # The largest (rows + 1) x (reference + 1) a pair may have: longer segments are refused (a
 # 300,000-word pair was 335 GiB of whole matrices; the band is far smaller, but the shift search
 # of such a pair would still run for hours).
 MAX_CELLS = 1 << 27
 _HYP_PAD, _REF_PAD = -1, -2  # never equal to each other nor to a word id (ids >= 0, unknown words -1)
+T = TypeVar("T")
 
 
 # Many pairs' token ids joined in one int32 array, and each pair's length (int64).
@@ -78,11 +83,17 @@ def count_edits(
         pairs.first_distances(leaders)
         active = pairs.prune(active, groups)
     while active.size:
-        still = map_threads(pairs.run_round, _chunks(active, pairs.nh, pairs.nr))
+        still = _each(pairs.run_round, _chunks(active, pairs.nh, pairs.nr))
         active = np.concatenate(still)
         if groups is not None:
             active = pairs.prune(active, groups)
     return pairs.edits
+
+
+def _each(function: Callable[[np.ndarray], T], chunks: list[np.ndarray]) -> list[T]:
+    """``function`` over a round's chunks, on threads when there are at least ``THREADED_CHUNKS``
+    (with fewer, the threads' contention for the GIL costs more than they gain)."""
+    return map_threads(function, chunks) if len(chunks) >= THREADED_CHUNKS else [function(c) for c in chunks]
 
 
 def _fewest_edits_bound(pairs: _Pairs) -> np.ndarray:
@@ -146,7 +157,7 @@ class _Pairs:
 
     def first_distances(self, active: np.ndarray) -> None:
         """The upper bounds before any shift: the distances of the unshifted hypotheses."""
-        map_threads(self._first_distance, _chunks(active, self.nh, self.nr))
+        _each(self._first_distance, _chunks(active, self.nh, self.nr))
 
     def _first_distance(self, chunk: np.ndarray) -> None:
         """The chunk's distances before any shift, as upper bounds."""
