@@ -189,3 +189,14 @@ def test_block_segments_is_read_at_each_call(tmp_path, monkeypatch):
     in_memory = BLEU([read_lines(path)]).corpus_score(read_lines(path))
     assert stream_scores(make, path, [path], lambda counts: None)[0] == in_memory
     assert sizes == [3, 3, 3, 1]
+
+
+def test_progress_bar_closes_after_gathered_blocks_are_counted(tmp_path, monkeypatch):
+    """TER counts gathered blocks after the last is read: the bar stays up until they are counted."""
+    path = write(tmp_path / "a", [f"line {i} of the file" for i in range(10)])
+    events = []
+    count = TER.count_stream_parts
+    monkeypatch.setattr(TER, "count_stream_parts", lambda self, parts: events.append("count") or count(self, parts))
+    monkeypatch.setattr(Progress, "close", lambda self: events.append("close"))
+    stream_scores(lambda r: [TER(r)], path, [path], lambda counts: None, segments=3, progress=True)
+    assert events == ["count", "close"]

@@ -2,8 +2,9 @@
 
 A corpus score is a function of the column sums of per-segment statistics, so the files are read
 block by block and each block's statistics are added up. The last block's rows are kept as they
-are (NLTK's corpus smoothing looks at the last segment). Memory is bounded by the block size, and
-the score is the one of a single in-memory pass.
+are (NLTK's corpus smoothing looks at the last segment). Memory is bounded by the block size (and,
+for a metric that gathers blocks in a compact form before counting them, such as TER, by the bounds
+of what it gathers), and the score is the one of a single in-memory pass.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def stream_scores(
 ) -> list[SacrebleuFormat]:
     """Corpus scores of one system file against reference files, one block at a time.
     ``make_metrics(reference_streams)`` builds the metrics on a block's references. Each metric
-    keeps one row of sums for the blocks before and the last block's rows as they are.
+    keeps one row of sums for the blocks before and the last block's rows as they are, and the
+    blocks it gathered but has not counted yet (``Metric.stream_batch_full``).
     ``segments``: per block (default ``BLOCK_SEGMENTS``, read at each call)."""
     segments = BLOCK_SEGMENTS if segments is None else segments
     bar = _progress_for(hypothesis_path) if progress else None
@@ -91,9 +93,11 @@ def stream_scores(
         sums = sums or [_Sums() for _ in metrics]
         for metric, running in zip(metrics, sums, strict=True):
             running.add(metric, hypotheses)
+    # the bar stays up while the gathered blocks are counted
+    scores = [metric.score_statistics(running.finish(metric)) for metric, running in zip(metrics, sums, strict=True)]
     if bar:
         bar.close()
-    return [metric.score_statistics(running.finish(metric)) for metric, running in zip(metrics, sums, strict=True)]
+    return scores
 
 
 class _Sums:

@@ -24,7 +24,7 @@ per chunk one forward pass and its backtrace, the candidates enumerated with arr
 and each distinct candidate scored by recomputing only the rows its shift changes. Matrices are
 stored as bands of the beam (``beam.Band``), and equal words are looked for within the shift
 distance only, so memory grows with length x beam. A round's chunks touch disjoint pairs, so a
-round of several runs them on a few threads (NumPy releases the GIL in its loops). With several
+round of ``THREADED_CHUNKS`` or more runs them on a few threads (NumPy releases the GIL in its loops). With several
 references per segment, a pair stops as soon as it cannot give its segment's fewest edits
 (``count_edits``).
 """

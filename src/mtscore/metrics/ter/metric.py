@@ -78,8 +78,10 @@ class TERReferences(References):
         return TERPairs(*joined([hyp_ids[i] for i in segments]), *joined(references), streams, segments, average)
 
 
-STREAM_BATCH_SEGMENTS = 200_000  # streamed segments gathered at most
-STREAM_BATCH_WORDS = 8_000_000  # hypothesis and reference words of the gathered pairs at most
+# Streamed blocks are counted once this many segments, or words of both sides of the pairs, are
+# gathered (a batch may pass a bound by less than one block).
+STREAM_BATCH_SEGMENTS = 200_000
+STREAM_BATCH_WORDS = 8_000_000
 
 
 @dataclass
