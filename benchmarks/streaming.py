@@ -67,11 +67,13 @@ def repeat(path: Path, copies: int, target: Path) -> Path:
     return target
 
 
-# A small launcher process runs the command and reports its child's peak RSS: measured from this
-# script, the RSS would include this process's own memory (Linux carries it over fork and exec).
-_LAUNCHER = (
-    "import resource, subprocess, sys; out = subprocess.run(sys.argv[1:], capture_output=True, text=True, "
-    "check=True).stdout; print(out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+# A small launcher process runs a command and prints its wall time, its output and its child's peak
+# RSS: measured from this script, the RSS would include this process's own memory (Linux carries it
+# over fork and exec).
+_TIMED = (
+    "import resource, subprocess, sys, time; start = time.perf_counter(); "
+    "out = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True).stdout; "
+    "print(time.perf_counter() - start, out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
 )
 
 
@@ -79,9 +81,9 @@ def run_cli(ref: Path, hyp: Path) -> tuple[float, float, int]:
     """(score, wall seconds, peak RSS in MiB) of one ``mtscore`` process."""
     command = [sys.executable, "-m", "mtscore", str(ref), "-i", str(hyp), "-b", "-w", "17", "--no-progress"]
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", _LAUNCHER, *command], capture_output=True, text=True, check=True)
-    seconds = time.perf_counter() - start
-    score, rss_kib = result.stdout.split()
+    result = subprocess.run([sys.executable, "-c", _TIMED, *command], capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - start  # the launcher's start included, as before
+    score, rss_kib = result.stdout.split()[1:]
     return float(score), seconds, int(rss_kib) // 1024
 
 
@@ -106,12 +108,6 @@ _PIPE = (
     "print(seconds, out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
 )
 
-# A launcher: one command's wall time and its peak RSS.
-_TIMED = (
-    "import resource, subprocess, sys, time; start = time.perf_counter(); "
-    "out = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True).stdout; "
-    "print(time.perf_counter() - start, out.strip(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-)
 # The command line with streaming off: the same command, every line in memory.
 _CLI_IN_MEMORY = (
     "import sys; from mtscore.cli import score; score.STREAM_BYTES = 1 << 62; "
