@@ -233,3 +233,42 @@ def test_gathered_blocks_keep_each_segments_statistics():
         assert rows[:, 0].tolist() == [
             metric.sentence_score(h, r).num_edits for h, r in zip(hypotheses, present, strict=True)
         ]
+
+
+def test_gathered_blocks_are_spent_once_counted():
+    """Counting gathered blocks takes their ids (held once, not copied beside the blocks): each block
+    is left with none, and the rows are those of the blocks counted one by one."""
+    rng = random.Random(6)
+    words = list("abcdef")
+    blocks = [
+        (
+            [" ".join(rng.choices(words, k=rng.randrange(1, 20))) for _ in range(6)],
+            [[" ".join(rng.choices(words, k=rng.randrange(1, 20))) for _ in range(6)]],
+        )
+        for _ in range(3)
+    ]
+    metrics = [TER(streams) for _, streams in blocks]
+    parts = [metric.stream_part(hypotheses) for metric, (hypotheses, _) in zip(metrics, blocks, strict=True)]
+    assert all(part.words > 0 for part in parts)
+    together = metrics[0].count_stream_parts(parts)
+    assert all(part.words == 0 for part in parts)
+    alone = [metric.segment_statistics(hypotheses) for metric, (hypotheses, _) in zip(metrics, blocks, strict=True)]
+    assert [statistics.matrix.tolist() for statistics in together] == [rows.tolist() for rows in alone]
+
+
+def test_joined_ids_are_left_as_given_unless_shifted_in_place():
+    """Shifts rotate hypothesis ids: a caller's joined ids stay as they were, int32 or int64, unless
+    it lets them be shifted in place; the counts are the same either way."""
+    hyps = [np.array([1, 2, 3, 4, 5, 6], dtype=np.int32), np.array([7, 8, 9], dtype=np.int32)]
+    refs = [np.array([4, 5, 6, 1, 2, 3], dtype=np.int32), np.array([9, 7, 8], dtype=np.int32)]
+    expected = ter_align.count_edits(hyps, refs).tolist()
+    assert expected == [1, 1]  # each a single shift
+    for dtype in (np.int32, np.int64):
+        flat, lengths = ter_align.joined(hyps)
+        flat = flat.astype(dtype)
+        given_ids = flat.copy()
+        assert ter_align.count_edits((flat, lengths), ter_align.joined(refs)).tolist() == expected
+        assert np.array_equal(flat, given_ids)
+    flat, lengths = ter_align.joined(hyps)
+    assert ter_align.count_edits((flat, lengths), ter_align.joined(refs), shift_in_place=True).tolist() == expected
+    assert not np.array_equal(flat, ter_align.joined(hyps)[0])  # shifted where it was

@@ -64,17 +64,22 @@ def joined(arrays: list[np.ndarray]) -> Joined:
 
 
 def count_edits(
-    hyps: list[np.ndarray] | Joined, refs: list[np.ndarray] | Joined, groups: np.ndarray | None = None
+    hyps: list[np.ndarray] | Joined,
+    refs: list[np.ndarray] | Joined,
+    groups: np.ndarray | None = None,
+    shift_in_place: bool = False,
 ) -> np.ndarray:
     """Tercom's number of edits of each hypothesis against its reference (token ids, one array per
     pair or ``joined``; ids of hypothesis words absent from the reference may all be -1). int64, one per pair.
+    ``shift_in_place``: joined int32 hypothesis ids are shifted where they are, not in a copy (for
+    ids the caller will not read again).
 
     With ``groups`` (one id per pair; e.g. a segment's references), only each group's fewest
     edits are needed: a pair whose lower bound reaches a known upper bound of its group's fewest
     stops early, and its count is then an upper bound of its own edits (maybe int64's largest). The minimum over each
     group stays exact: the pair that attains it either runs to the end, or stops with a lower
     bound that equals it, met by another pair's upper bound (never above its exact count)."""
-    pairs = _Pairs(hyps, refs)
+    pairs = _Pairs(hyps, refs, shift_in_place)
     active = np.flatnonzero((pairs.nh > 0) & (pairs.nr > 0))
     if groups is not None:  # an upper bound for each group first: its pair of smallest lower bound
         pairs.lower = _fewest_edits_bound(pairs)
@@ -127,9 +132,12 @@ def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarra
     return chunks
 
 
-def _flat(ids: list[np.ndarray] | Joined) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Joined ids (a copy: shifts rotate them in place), each pair's start and length."""
-    flat, lengths = joined(ids) if isinstance(ids, list) else (ids[0].astype(np.int32), ids[1])
+def _flat(ids: list[np.ndarray] | Joined, copy: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Joined int32 ids (joined ones copied if ``copy``, else only if not int32), each pair's start and length."""
+    if isinstance(ids, list):
+        flat, lengths = joined(ids)
+    else:
+        flat, lengths = (ids[0].astype(np.int32) if copy else np.asarray(ids[0], dtype=np.int32)), ids[1]
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
     return flat, starts, lengths
 
@@ -146,9 +154,9 @@ def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int)
 class _Pairs:
     """Every pair's current (shifted) hypothesis, shift count and candidate count across rounds."""
 
-    def __init__(self, hyps: list[np.ndarray] | Joined, refs: list[np.ndarray] | Joined):
-        self.hyp, self.hyp_start, self.nh = _flat(hyps)
-        self.ref, self.ref_start, self.nr = _flat(refs)
+    def __init__(self, hyps: list[np.ndarray] | Joined, refs: list[np.ndarray] | Joined, shift_in_place: bool = False):
+        self.hyp, self.hyp_start, self.nh = _flat(hyps, copy=not shift_in_place)  # shifts rotate these ids
+        self.ref, self.ref_start, self.nr = _flat(refs, copy=False)  # read only
         self.shifts = np.zeros(len(self.nh), dtype=np.int64)
         self.checked = np.zeros(len(self.nh), dtype=np.int64)
         # an empty reference: one deletion per hypothesis word; an empty hypothesis: one insertion per reference word

@@ -107,16 +107,15 @@ class TERPairs:
 def count_pairs(blocks: list[TERPairs]) -> list[np.ndarray]:
     """Each block's statistics (per segment: the fewest edits over its references, and their
     average length), every block's pairs counted at once: the engine's steps are shared by pairs of
-    the same shape, so many pairs cost less each."""
+    the same shape, so many pairs cost less each. The blocks are spent: their ids are taken (one
+    block's shifted in place, several joined and released one by one), so they are held once."""
     starts = np.cumsum([0] + [len(block.average_lengths) for block in blocks])
     segments = np.concatenate([block.segments + start for block, start in zip(blocks, starts, strict=False)])
     # only each segment's fewest edits are kept: with several references, the engine may stop some early
     groups = segments if len(segments) > starts[-1] else None
-    hypotheses = np.concatenate([block.hypotheses for block in blocks])
-    hypothesis_lengths = np.concatenate([block.hypothesis_lengths for block in blocks])
-    references = np.concatenate([block.references for block in blocks])
-    reference_lengths = np.concatenate([block.reference_lengths for block in blocks])
-    edits = count_edits((hypotheses, hypothesis_lengths), (references, reference_lengths), groups)
+    hypotheses = (_take(blocks, "hypotheses"), np.concatenate([block.hypothesis_lengths for block in blocks]))
+    references = (_take(blocks, "references"), np.concatenate([block.reference_lengths for block in blocks]))
+    edits = count_edits(hypotheses, references, groups, shift_in_place=True)
     out, at = [], 0
     for block in blocks:
         n_segments = len(block.average_lengths)
@@ -128,6 +127,26 @@ def count_pairs(blocks: list[TERPairs]) -> list[np.ndarray]:
         statistics[:, 1] = block.average_lengths
         out.append(statistics)
     return out
+
+
+def _take(blocks: list[TERPairs], side: str) -> np.ndarray:
+    """One side's ids of every block in one array of its own: a single block's own array, or
+    the blocks' joined, each block's released as soon as it is copied."""
+    parts = [getattr(block, side) for block in blocks]
+    for block in blocks:
+        setattr(block, side, _SPENT)
+    if len(parts) == 1:
+        return parts[0]
+    out = np.empty(sum(len(part) for part in parts), dtype=np.int32)
+    at = 0
+    for number, part in enumerate(parts):
+        out[at : at + len(part)] = part
+        at += len(part)
+        parts[number] = _SPENT
+    return out
+
+
+_SPENT = np.zeros(0, dtype=np.int32)  # a counted block's ids
 
 
 def _check_sizes(hyp_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
