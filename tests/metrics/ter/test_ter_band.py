@@ -272,3 +272,20 @@ def test_joined_ids_are_left_as_given_unless_shifted_in_place():
     flat, lengths = ter_align.joined(hyps)
     assert ter_align.count_edits((flat, lengths), ter_align.joined(refs), shift_in_place=True).tolist() == expected
     assert not np.array_equal(flat, ter_align.joined(hyps)[0])  # shifted where it was
+
+
+def test_lower_bounds_found_in_runs_of_pairs_are_the_same(monkeypatch):
+    """The shared-words bound is found for runs of a few words' pairs at a time (little memory):
+    the same bound as all pairs at once, and the same fewest edits over two references."""
+    rng = np.random.default_rng(8)
+    hyps = [rng.integers(-1, 9, rng.integers(0, 40)).astype(np.int32) for _ in range(400)]
+    refs = [rng.integers(0, 9, rng.integers(0, 40)).astype(np.int32) for _ in range(400)]
+    at_once = ter_align._fewest_edits_bound(ter_align._Pairs(hyps, refs))
+    groups = np.repeat(np.arange(200), 2)
+    edits = ter_align.count_edits(hyps, refs, groups)
+    monkeypatch.setattr(ter_align, "_BOUND_WORDS", 50)
+    assert np.array_equal(ter_align._fewest_edits_bound(ter_align._Pairs(hyps, refs)), at_once)
+    assert len(ter_align._fewest_edits_bound(ter_align._Pairs([], []))) == 0
+    fewest = np.minimum(edits[0::2], edits[1::2])
+    in_runs = ter_align.count_edits(hyps, refs, groups)
+    assert np.array_equal(np.minimum(in_runs[0::2], in_runs[1::2]), fewest)

@@ -32,6 +32,7 @@ references per segment, a pair stops as soon as it cannot give its segment's few
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import TypeVar
 
 import numpy as np
@@ -45,6 +46,7 @@ MAX_SHIFT_CANDIDATES = 1000
 
 THREADED_CHUNKS = 4  # workload I's rounds have 1-3 chunks: 0.206 s on one thread, 0.228 s on two
 _CELL_BUDGET = 1 << 20  # pairs x rows x stored columns per chunk (bounds memory)
+_BOUND_WORDS = 1 << 20  # words of both sides per run of pairs whose lower bounds are found at once
 # The largest (rows + 1) x (reference + 1) a pair may have: longer segments are refused (a
 # 300,000-word pair was 335 GiB of whole matrices; the band is far smaller, but the shift search
 # of such a pair would still run for hours).
@@ -105,15 +107,29 @@ def _each(function: Callable[[np.ndarray], T], chunks: list[np.ndarray]) -> list
 def _fewest_edits_bound(pairs: _Pairs) -> np.ndarray:
     """A lower bound of each pair's edits: ``max(|hyp|, |ref|)`` minus the words they share (as
     multisets). Shifts keep the hypothesis' words, an alignment matches only equal words, and the
-    beam only removes paths. (Hypothesis ids of -1, words no reference has, match nothing.)"""
-    size = np.int64(max(int(pairs.hyp.max(initial=0)), int(pairs.ref.max(initial=0))) + 2)
-    every = np.arange(len(pairs.nh))
-    hyp_keys = np.repeat(every, pairs.nh) * size + pairs.hyp
-    hyp_keys, hyp_counts = np.unique(hyp_keys[pairs.hyp >= 0], return_counts=True)
-    ref_keys, ref_counts = np.unique(np.repeat(every, pairs.nr) * size + pairs.ref, return_counts=True)
-    shared, in_hyp, in_ref = np.intersect1d(hyp_keys, ref_keys, assume_unique=True, return_indices=True)
-    overlap = np.bincount(shared // size, np.minimum(hyp_counts[in_hyp], ref_counts[in_ref]), minlength=len(every))
-    return np.maximum(pairs.nh, pairs.nr) - overlap.astype(np.int64)
+    beam only removes paths. (Hypothesis ids of -1, words no reference has, match nothing.) Found
+    for runs of pairs of about ``_BOUND_WORDS`` words, so its sorts need little memory."""
+    if not len(pairs.nh):
+        return np.zeros(0, dtype=np.int64)
+    hyp_ends, ref_ends = pairs.hyp_start + pairs.nh, pairs.ref_start + pairs.nr
+    cuts = np.searchsorted(hyp_ends + ref_ends, np.arange(_BOUND_WORDS, int(hyp_ends[-1] + ref_ends[-1]), _BOUND_WORDS))
+    runs = list(pairwise(sorted({0, *cuts.tolist(), len(pairs.nh)})))
+
+    def shared(run: tuple[int, int]) -> np.ndarray:
+        first, last = run
+        hyp = pairs.hyp[pairs.hyp_start[first] : hyp_ends[last - 1]]
+        ref = pairs.ref[pairs.ref_start[first] : ref_ends[last - 1]]
+        size = np.int64(max(int(hyp.max(initial=0)), int(ref.max(initial=0))) + 2)
+        every = np.arange(last - first)
+        hyp_keys, hyp_counts = np.unique(
+            (np.repeat(every, pairs.nh[first:last]) * size + hyp)[hyp >= 0], return_counts=True
+        )
+        ref_keys, ref_counts = np.unique(np.repeat(every, pairs.nr[first:last]) * size + ref, return_counts=True)
+        common, in_hyp, in_ref = np.intersect1d(hyp_keys, ref_keys, assume_unique=True, return_indices=True)
+        return np.bincount(common // size, np.minimum(hyp_counts[in_hyp], ref_counts[in_ref]), minlength=len(every))
+
+    overlap = np.concatenate([np.zeros(0, dtype=np.int64), *map_threads(shared, runs)]).astype(np.int64)
+    return np.maximum(pairs.nh, pairs.nr) - overlap
 
 
 def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarray]:
