@@ -452,3 +452,22 @@ def test_the_size_limit_counts_matrix_cells(monkeypatch):
     )
     with pytest.raises(BleuInputError, match="segment 1: TER of a 10-word hypothesis against a 10-word reference"):
         corpus_ter([too_long], [[fits], [too_long]])
+
+
+def test_references_tokenized_one_line_at_a_time_are_the_same():
+    """``TERReferences`` takes each stream's words as lists or one line at a time (so that a block's
+    words need not all be held at once): the same ids, lengths and statistics."""
+    from mtscore.metrics.ter.metric import TERReferences
+
+    streams = [["the cat sat", "a dog", None], ["the mat", "dogs and cats", "x"]]
+    present = np.array([[line is not None for line in stream] for stream in streams])
+    tokens = [[None if line is None else line.split() for line in stream] for stream in streams]
+    listed = TERReferences(tokens, present)
+    lazy = TERReferences(((None if line is None else line.split() for line in stream) for stream in streams), present)
+    assert listed.vocabulary == lazy.vocabulary
+    assert np.array_equal(listed.lengths, lazy.lengths)
+    assert [[None if ids is None else ids.tolist() for ids in stream] for stream in lazy.ids] == [
+        [None if ids is None else ids.tolist() for ids in stream] for stream in listed.ids
+    ]
+    hypotheses = [["cat", "the", "sat"], ["dog"], ["y"]]
+    assert np.array_equal(listed.statistics(hypotheses), lazy.statistics(iter(hypotheses)))
