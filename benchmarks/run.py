@@ -1,7 +1,7 @@
 """Time ``mtscore`` against its peers on the same inputs, each measurement in a fresh process.
 
     python benchmarks/run.py                       # every workload (A-W), 3 runs, full size
-    python benchmarks/run.py --quick --runs 1      # B, C, E on their first 20,000 segments
+    python benchmarks/run.py --quick --runs 1      # B, C, E, R on their first 20,000 segments, S on 20,000
     python benchmarks/run.py --workloads A,D --runs 5 --impls mtscore,sacrebleu,nltk
 
 Rounds alternate between implementations (round r starts r places further down the list), so that
@@ -30,7 +30,7 @@ from implementations import IMPLEMENTATIONS, PLAN, not_comparable_reason  # noqa
 from workloads import KINDS, REPO_ROOT, WORKLOADS  # noqa: E402
 
 QUICK_SEGMENTS = 20_000
-SUBSET_WORKLOADS = ("B", "C", "E", "R")  # the ones --segments cuts
+SUBSET_WORKLOADS = ("B", "C", "E", "R", "S")  # the ones --segments cuts (S: a sample of that size)
 # Peers too slow for a full-size run: the largest segment count they run on unless --all-peers
 # (None: only with --all-peers; H has no smaller size, and torchmetrics' chrF takes minutes on it).
 SLOW = {("B", "torchmetrics"): QUICK_SEGMENTS, ("H", "torchmetrics"): None, ("H", "torchmetrics-chrf++"): None}
@@ -60,8 +60,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--workloads", default=",".join(WORKLOADS), help=f"comma-separated, from {','.join(WORKLOADS)}")
     parser.add_argument("--impls", default=None, help="only these implementations (comma-separated)")
     parser.add_argument("--runs", type=int, default=3, help="fresh-process runs per implementation and workload")
-    parser.add_argument("--quick", action="store_true", help=f"B, C and E on their first {QUICK_SEGMENTS:,} segments")
-    parser.add_argument("--segments", type=int, default=None, help="B, C and E on their first N segments")
+    parser.add_argument("--quick", action="store_true", help=f"--segments {QUICK_SEGMENTS:,}")
+    parser.add_argument(
+        "--segments", type=int, default=None, help="B, C, E and R on their first N segments; S on a sample of N"
+    )
     parser.add_argument(
         "--all-peers", action="store_true", help="also run peers too slow for full size (torchmetrics on B and H)"
     )
@@ -268,11 +270,12 @@ def render(rows, stage_rows, info, machine_info, args, command: str, markdown: b
 
 
 def dated_stem(args) -> str:
-    """``YYYY-MM-DD``, then ``-`` and the workloads when not all ran, then ``-quick`` for subset runs."""
+    """``YYYY-MM-DD``, then ``-`` and the workloads when not all ran, then ``-quick`` for ``--quick``
+    runs or ``-N`` for ``--segments N``."""
     stem = datetime.date.today().isoformat()
     if sorted(args.workloads) != sorted(WORKLOADS):
         stem += "-" + "".join(args.workloads)
-    return stem + ("-quick" if args.segments else "")
+    return stem + ("-quick" if args.quick else f"-{args.segments}" if args.segments else "")
 
 
 def save(results_dir: Path, markdown: str, data: dict, stem: str) -> list[Path]:

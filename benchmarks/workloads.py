@@ -99,8 +99,9 @@ DESCRIPTIONS = {
         "line repeats and no cache helps); corpus BLEU, 1 reference stream"
     ),
     "S": (
-        f"corpus chrF (char order 6, word order 0, beta 2) of {S_SEGMENTS:,} segments of B (default_rng("
-        f"{SAMPLE_SEED}).choice without replacement, in B's order); chrF++ (word order 2) in the '-chrf++' rows"
+        f"corpus chrF (char order 6, word order 0, beta 2) of {S_SEGMENTS:,} segments of B (or --segments N; "
+        f"default_rng({SAMPLE_SEED}).choice without replacement, in B's order); chrF++ (word order 2) in the "
+        "'-chrf++' rows"
     ),
     "T": f"corpus chrF of every WMT22 {T_PAIR} system (sorted, concatenated) against ref.{T_REFERENCE} (Chinese)",
     "U": (
@@ -263,13 +264,15 @@ def workload_t() -> TextWorkload:
 
 def text_workload(name: str, segments: int | None = None) -> TextWorkload:
     """The text of workload A (which H and I share), of B (which C and E share, cut to ``segments``), of
-    R (B-unique), of S and U (samples of B) or of T (en-zh)."""
+    R (B-unique), of S and U (samples of B; S of ``segments`` when given) or of T (en-zh)."""
     if name in ("A", "H", "I"):
         return workload_a()
     if name == "R":
         return workload_b_unique(segments)
-    if name in ("S", "U"):
-        return sample_of_b(S_SEGMENTS if name == "S" else U_SEGMENTS)
+    if name == "S":
+        return sample_of_b(S_SEGMENTS if segments is None else segments)
+    if name == "U":
+        return sample_of_b(U_SEGMENTS)
     if name == "T":
         return workload_t()
     return workload_b(segments)
