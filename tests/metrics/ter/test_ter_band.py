@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import tracemalloc
+from itertools import pairwise
 
 import numpy as np
 from helpers import fixed
@@ -289,3 +290,20 @@ def test_lower_bounds_found_in_runs_of_pairs_are_the_same(monkeypatch):
     fewest = np.minimum(edits[0::2], edits[1::2])
     in_runs = ter_align.count_edits(hyps, refs, groups)
     assert np.array_equal(np.minimum(in_runs[0::2], in_runs[1::2]), fewest)
+
+
+def test_chunks_cover_every_pair_once_within_budget_longest_first():
+    """Chunks hold every pair once, each sorted by hypothesis length, longest first (the band's
+    order), within the cell budget unless a pair alone exceeds it, one run of length steps after another."""
+    rng = np.random.default_rng(9)
+    nh = rng.integers(1, 120, 5000)
+    nr = np.maximum(1, nh + rng.integers(-30, 60, 5000))
+    pairs = rng.permutation(5000)[:4000]
+    chunks = ter_align._chunks(pairs, nh, nr)
+    assert sorted(np.concatenate(chunks).tolist()) == sorted(pairs.tolist())
+    for chunk in chunks:
+        assert (np.diff(nh[chunk]) <= 0).all()
+        cells = len(chunk) * (nh[chunk].max() + 1) * ter_beam.band_width(nh[chunk], nr[chunk]).max()
+        assert len(chunk) == 1 or cells <= ter_align._CELL_BUDGET
+    steps = [nh[chunk] // ter_align._ROWS_STEP for chunk in chunks]  # chunks follow the length steps
+    assert all(before.max() <= after.min() for before, after in pairwise(steps))

@@ -46,6 +46,7 @@ MAX_SHIFT_CANDIDATES = 1000
 
 THREADED_CHUNKS = 4  # workload I's rounds have 1-3 chunks: 0.206 s on one thread, 0.228 s on two
 _CELL_BUDGET = 1 << 20  # pairs x rows x stored columns per chunk (bounds memory)
+_ROWS_STEP = 8  # chunks hold pairs of hypothesis lengths within steps of this many words (``_chunks``)
 _BOUND_WORDS = 1 << 20  # words of both sides per run of pairs whose lower bounds are found at once
 # The largest (rows + 1) x (reference + 1) a pair may have: longer segments are refused (a
 # 300,000-word pair was 335 GiB of whole matrices; the band is far smaller, but the shift search
@@ -134,16 +135,23 @@ def _fewest_edits_bound(pairs: _Pairs) -> np.ndarray:
 
 def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarray]:
     """``pairs`` sorted by size and cut so that each chunk's banded matrices (pairs x rows x band)
-    stay in budget; each chunk sorted by hypothesis length, longest first (``Band``'s order)."""
+    stay in budget; each chunk sorted by hypothesis length, longest first (``Band``'s order).
+
+    Pairs are sorted by hypothesis length in steps of ``_ROWS_STEP``, then by band width: every pair
+    of a chunk is computed over the chunk's widest band, and the rows a pair lacks are skipped, so
+    similar widths matter more than equal lengths (all of B-unique: 24.5 s against 28.2 s sorted by
+    length first)."""
     width = band_width(nh[pairs], nr[pairs])
-    order = np.lexsort((width, nh[pairs]))
+    order = np.lexsort((width, nh[pairs] // _ROWS_STEP))
     pairs, width, rows = pairs[order], width[order], nh[pairs[order]] + 1
     chunks, start = [], 0
     while start < len(pairs):
-        # the size of [start, end): end - start pairs x the last one's rows x the widest band
-        cost = np.arange(1, len(pairs) - start + 1) * rows[start:] * np.maximum.accumulate(width[start:])
+        # the size of [start, end): end - start pairs x the most rows x the widest band
+        cost = np.arange(1, len(pairs) - start + 1) * np.maximum.accumulate(rows[start:])
+        cost *= np.maximum.accumulate(width[start:])
         end = start + max(1, int(np.searchsorted(cost, _CELL_BUDGET, side="right")))
-        chunks.append(pairs[start:end][::-1])
+        chunk = pairs[start:end]
+        chunks.append(chunk[np.argsort(-nh[chunk], kind="stable")])
         start = end
     return chunks
 
