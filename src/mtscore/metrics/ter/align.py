@@ -129,7 +129,7 @@ def _fewest_edits_bound(pairs: _Pairs) -> np.ndarray:
         common, in_hyp, in_ref = np.intersect1d(hyp_keys, ref_keys, assume_unique=True, return_indices=True)
         return np.bincount(common // size, np.minimum(hyp_counts[in_hyp], ref_counts[in_ref]), minlength=len(every))
 
-    overlap = np.concatenate([np.zeros(0, dtype=np.int64), *map_threads(shared, runs)]).astype(np.int64)
+    overlap = np.concatenate(map_threads(shared, runs)).astype(np.int64)  # weighted bincounts are floats
     return np.maximum(pairs.nh, pairs.nr) - overlap
 
 
