@@ -22,6 +22,15 @@ def write(path: Path, lines, newline: str = "\n", encoding: str = "utf-8") -> st
     return str(path)
 
 
+def references_taken(name: str, streams: list) -> list:
+    """As many of the reference ``streams`` as the metric called ``name`` compares a segment with
+    (its declared ``max_references``: WER and CER take one, as jiwer; the others all)."""
+    from mtscore.metrics import metric_class
+
+    limit = metric_class(name).max_references
+    return streams if limit is None else streams[:limit]
+
+
 def run(capsys, *argv):
     """``mtscore ARGV`` in this process: (exit code, standard output, standard error)."""
     from mtscore.cli import main

@@ -1,25 +1,23 @@
 """BLEU (Papineni et al., 2002) and the metrics beside it, exact to their reference tools, on a vectorised engine.
 
-Public API: ``corpus_bleu``, ``sentence_bleu``, ``sentence_scores`` (every segment at once),
-``explain`` (the paper's tables for a segment), ``tokenize``, the ``BLEU`` metric (references
-prepared once), ``Stats`` (sufficient statistics), ``BLEUScore`` and ``SentenceScores``; chrF
-(``corpus_chrf``, ``sentence_chrf``, ``sentence_chrfs``, ``CHRF``), TER (``corpus_ter``,
-``sentence_ter``, ``sentence_ters``, ``TER``), Google-BLEU (``corpus_google_bleu``,
-``sentence_google_bleu``, ``sentence_google_bleus``, ``GoogleBLEU``), WER and CER exact to jiwer
-(``corpus_wer``, ``sentence_wer``, ``sentence_wers``, ``WER``; ``corpus_cer``, ``sentence_cer``,
-``sentence_cers``, ``CER``), METEOR exact to NLTK (``corpus_meteor``, ``sentence_meteor``,
-``sentence_meteors``, ``METEOR``), NIST exact to mteval-v13a (``corpus_nist``, ``sentence_nist``,
-``sentence_nists``, ``NIST``) and ``paired_test`` (significance). ``mtscore.nltk`` is a drop-in
-for NLTK's ``bleu_score``.
+Every metric of ``mtscore.metrics.BUILTIN`` is here by the names its package exports: its class
+(``BLEU``, ``CHRF``, ``TER``, ``GoogleBLEU``, ``WER``, ``CER``, ``METEOR``, ``NIST``: references
+prepared once), its result class, and ``corpus_X``, ``sentence_X`` and ``sentence_Xs`` (every
+segment at once); BLEU adds ``sentence_scores``, ``explain``, ``tokenize``, ``Stats`` and
+``SentenceScores``. Then ``paired_test`` (significance), ``Signature``, the errors and
+``__version__``. ``mtscore.nltk`` and ``mtscore.sacrebleu`` are drop-ins for NLTK's and sacrebleu's.
 
-Everything but the errors is imported on first use (the version too: it is read from the
-installed metadata), so that ``import bleu`` and
-the command line start without loading NumPy.
+Everything but the errors is imported on first use (the version too: it is read from the installed
+metadata), so that ``import mtscore`` and the command line start without loading NumPy. The imports
+under ``TYPE_CHECKING`` are for type checkers and the API docs; what exists at run time is
+derived from the registry.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from .errors import BleuInputError, LengthMismatchError
 from .lazy import lazy_attributes
@@ -37,89 +35,46 @@ if TYPE_CHECKING:
         sentence_scores,
         tokenize,
     )
-    from .metrics.cer import CER, corpus_cer, sentence_cer, sentence_cers
-    from .metrics.chrf import CHRF, corpus_chrf, sentence_chrf, sentence_chrfs
-    from .metrics.google_bleu import GoogleBLEU, corpus_google_bleu, sentence_google_bleu, sentence_google_bleus
-    from .metrics.meteor import METEOR, corpus_meteor, sentence_meteor, sentence_meteors
-    from .metrics.nist import NIST, corpus_nist, sentence_nist, sentence_nists
-    from .metrics.ter import TER, corpus_ter, sentence_ter, sentence_ters
-    from .metrics.wer import WER, corpus_wer, sentence_wer, sentence_wers
+    from .metrics.cer import CER, CERScore, corpus_cer, sentence_cer, sentence_cers
+    from .metrics.chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf, sentence_chrfs
+    from .metrics.google_bleu import (
+        GoogleBLEU,
+        GoogleBLEUScore,
+        corpus_google_bleu,
+        sentence_google_bleu,
+        sentence_google_bleus,
+    )
+    from .metrics.meteor import METEOR, METEORScore, corpus_meteor, sentence_meteor, sentence_meteors
+    from .metrics.nist import NIST, NISTScore, corpus_nist, sentence_nist, sentence_nists
+    from .metrics.ter import TER, TERScore, corpus_ter, sentence_ter, sentence_ters
+    from .metrics.wer import WER, WERScore, corpus_wer, sentence_wer, sentence_wers
     from .significance import paired_test
     from .version import __version__
 
-# Public name -> the module that defines it.
-_LAZY = {
-    **dict.fromkeys(
-        [
-            "BLEU",
-            "BLEUScore",
-            "SentenceScores",
-            "Stats",
-            "corpus_bleu",
-            "explain",
-            "sentence_bleu",
-            "sentence_scores",
-            "tokenize",
-        ],
-        "metrics.bleu",
-    ),
-    **dict.fromkeys(["CHRF", "corpus_chrf", "sentence_chrf", "sentence_chrfs"], "metrics.chrf"),
-    **dict.fromkeys(["NIST", "corpus_nist", "sentence_nist", "sentence_nists"], "metrics.nist"),
-    **dict.fromkeys(["TER", "corpus_ter", "sentence_ter", "sentence_ters"], "metrics.ter"),
-    **dict.fromkeys(
-        ["GoogleBLEU", "corpus_google_bleu", "sentence_google_bleu", "sentence_google_bleus"], "metrics.google_bleu"
-    ),
-    **dict.fromkeys(["WER", "corpus_wer", "sentence_wer", "sentence_wers"], "metrics.wer"),
-    **dict.fromkeys(["CER", "corpus_cer", "sentence_cer", "sentence_cers"], "metrics.cer"),
-    **dict.fromkeys(["METEOR", "corpus_meteor", "sentence_meteor", "sentence_meteors"], "metrics.meteor"),
-    "Signature": "core.signature",
-    "paired_test": "significance",
-    "__version__": "version",
-}
-__getattr__ = lazy_attributes(__name__, _LAZY)
+
+def _public_names() -> dict[str, str]:
+    """Public name -> the module that defines it: every name a built-in metric's package exports
+    (its ``__all__``: class, result, ``corpus_X``, ``sentence_X``, ``sentence_Xs``), then the shared ones."""
+    from .metrics import BUILTIN
+
+    names: dict[str, str] = {}
+    for metric in BUILTIN:
+        names.update(dict.fromkeys(import_module(f".metrics.{metric}", __name__).__all__, f"metrics.{metric}"))
+    return names | {"Signature": "core.signature", "paired_test": "significance", "__version__": "version"}
 
 
-__all__ = [
-    "BLEU",
-    "CER",
-    "CHRF",
-    "METEOR",
-    "NIST",
-    "TER",
-    "WER",
-    "BLEUScore",
-    "BleuInputError",
-    "GoogleBLEU",
-    "LengthMismatchError",
-    "SentenceScores",
-    "Signature",
-    "Stats",
-    "__version__",
-    "corpus_bleu",
-    "corpus_cer",
-    "corpus_chrf",
-    "corpus_google_bleu",
-    "corpus_meteor",
-    "corpus_nist",
-    "corpus_ter",
-    "corpus_wer",
-    "explain",
-    "paired_test",
-    "sentence_bleu",
-    "sentence_cer",
-    "sentence_cers",
-    "sentence_chrf",
-    "sentence_chrfs",
-    "sentence_google_bleu",
-    "sentence_google_bleus",
-    "sentence_meteor",
-    "sentence_meteors",
-    "sentence_nist",
-    "sentence_nists",
-    "sentence_scores",
-    "sentence_ter",
-    "sentence_ters",
-    "sentence_wer",
-    "sentence_wers",
-    "tokenize",
-]
+def __getattr__(name: str) -> Any:
+    """A public name, imported on first use; ``__all__`` is read from the metrics' packages then too."""
+    global _lazy
+    if _lazy is None:
+        _lazy = lazy_attributes(__name__, _public_names())
+    if name == "__all__":
+        return sorted(["BleuInputError", "LengthMismatchError", *_public_names()])
+    return _lazy(name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__getattr__("__all__")})
+
+
+_lazy: Callable[[str], Any] | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
+from helpers import references_taken
 from shared_data import read_lines, references, system_output
 
 from mtscore.metrics import METRICS, metric_class
@@ -36,8 +37,9 @@ def additive_metrics() -> list[str]:
 
 
 def streams_for(name: str, streams: list) -> tuple[list, tuple[str, ...]]:
-    """The reference streams and columns a metric takes: WER and CER one (jiwer's), the others two."""
-    return (streams[:1], ("ref",)) if name in ("wer", "cer") else (streams, ("ref", "ref_b"))
+    """The reference streams and columns a metric takes (``references_taken``: WER and CER one, the others two)."""
+    taken = references_taken(name, streams)
+    return taken, ("ref", "ref_b")[: len(taken)]
 
 
 def assert_same(name: str, ours, whole) -> None:

@@ -13,6 +13,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
+from helpers import references_taken
 
 from mtscore.core.sums import (
     context_of,
@@ -37,7 +38,7 @@ CUTS = [0, 2, 2, 3, 5, 5]
 @pytest.mark.parametrize("name", list(METRICS))
 def test_states_merge_in_any_grouping_to_the_corpus_score(name):
     metric = metric_class(name)()
-    refs = REFS[:1] if name in ("wer", "cer") else REFS
+    refs = references_taken(name, REFS)
     whole = metric.corpus_score(HYPS, refs)
     parts = [metric.shard_state(HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
     assert [metric.state_segments(part) for part in parts] == [b - a for a, b in pairwise(CUTS)]
@@ -53,7 +54,7 @@ def test_shard_arrays_join_to_the_whole_corpus_statistics(name, tmp_path):
     """Every metric's shard arrays, written and read as ``mtscore stats`` and ``merge`` do, joined in
     order: the statistics of the whole corpus, to the bit, and its score and resamples alike."""
     metric = metric_class(name)()
-    refs = REFS[:1] if name in ("wer", "cer") else REFS
+    refs = references_taken(name, REFS)
     systems = [HYPS, HYPS[::-1]]
     joined = []
     for number, hyps in enumerate(systems):
@@ -85,7 +86,7 @@ def test_a_metric_not_additive_without_its_own_state_is_refused():
 @pytest.mark.parametrize("name", list(METRICS))
 def test_shards_scored_in_context_are_the_whole_corpus(name):
     metric = metric_class(name)()
-    refs = REFS[:1] if name in ("wer", "cer") else REFS
+    refs = references_taken(name, REFS)
     shards = [(HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
     assert needs_context(metric) == (name == "nist")
     scorer = metric

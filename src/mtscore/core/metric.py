@@ -32,7 +32,11 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     ``PreparedT``: the metric's prepared references; ``ScoreT``: its corpus result."""
 
     name: str  # the column title: "BLEU", "chrF2", "chrF2++", "TER"
+    # How the command line's help names a metric of another package (a built-in's is in its options module).
+    title: ClassVar[str] = ""
     higher_is_better: ClassVar[bool] = True
+    # The most reference streams a segment may be compared with (None: any number).
+    max_references: ClassVar[int | None] = None
     options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
     # The result attributes a TSV row lists (a list spreads over columns ``name_1`` ...); none: no TSV.
     tsv_fields: ClassVar[tuple[str, ...]] = ()

@@ -19,7 +19,7 @@ import mtscore
 from mtscore.core.signature import TOOL_VERSION
 from mtscore.core.stats import Statistics
 from mtscore.errors import BleuInputError, LengthMismatchError
-from mtscore.metrics import ALIASES, METRICS, canonical, metric_class, metric_options, metric_title
+from mtscore.metrics import ALIASES, BUILTIN, METRICS, canonical, metric_class, metric_options, metric_title
 from mtscore.metrics.google_bleu import (
     GoogleBLEU,
     GoogleBLEUScore,
@@ -275,7 +275,8 @@ def test_prepared_references_check_the_segment_count():
 
 
 def test_registered_under_its_name_and_alias():
-    assert METRICS["google_bleu"] == "GoogleBLEU" and ALIASES == {"gleu": "google_bleu"}
+    assert BUILTIN["google_bleu"] == "GoogleBLEU" and ALIASES == {"gleu": "google_bleu"}
+    assert METRICS["google_bleu"] == "mtscore.metrics.google_bleu:GoogleBLEU"
     assert metric_class("google_bleu") is GoogleBLEU and metric_class("gleu") is GoogleBLEU
     assert metric_options("gleu") == metric_options("google_bleu") == GoogleBLEU.options
     assert metric_title("gleu") == "Google-BLEU"

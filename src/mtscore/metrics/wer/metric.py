@@ -60,6 +60,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
     """The shared flow of WER and CER: one reference per segment, tokens, rapidfuzz's alignment."""
 
     higher_is_better = False
+    max_references = 1
     transform = "default"  # the signature's ``tf`` field
     token_kind = "words"  # what a token is, as ``explain`` names it
 
