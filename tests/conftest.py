@@ -17,3 +17,25 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile("mtscore")
+
+
+# Markers by what a test needs, so that `pytest -m "not slow and not data ..."` runs a fast suite:
+# the folder or module name says it for the engines and the browser; a module that reads the shared
+# data through ``shared_data`` is ``data``; ``slow`` is set on the tests themselves.
+MODULE_MARKERS = {"test_report_browser": "browser", "test_ray": "ray", "test_dask": "dask"}
+
+
+def _reads_shared_data(module) -> bool:
+    return any(getattr(value, "__module__", None) == "shared_data" for value in vars(module).values())
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        name = item.module.__name__.rpartition(".")[2] if item.module else ""
+        for prefix, marker in MODULE_MARKERS.items():
+            if name.startswith(prefix):
+                item.add_marker(getattr(pytest.mark, marker))
+        if item.module is not None and _reads_shared_data(item.module):
+            item.add_marker(pytest.mark.data)
