@@ -292,3 +292,37 @@ def test_usage_errors(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == EXIT_USAGE and message in err and out == ""
     assert "Traceback" not in err
+
+
+def test_top_level_help_lists_every_command_with_a_line(capsys):
+    from mtscore.cli.commands import COMMANDS
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0
+    listed = out.split("commands (mtscore COMMAND --help for each):\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.split()[0] for line in listed] == list(COMMANDS)
+    assert all(len(line.split()) > 2 for line in listed)
+
+
+@pytest.mark.parametrize("command", ["explain", "report", "stats", "merge"])
+def test_help_command_shows_the_commands_own_help(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    own = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["help", command])
+    assert capsys.readouterr().out == own and own.startswith(f"usage: mtscore {command}")
+
+
+def test_help_alone_is_the_top_level_help_and_an_unknown_command_a_usage_error(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["help"])
+    assert capsys.readouterr().out == top
+    assert main(["help", "nope"]) == 1
+    assert "help takes one of: explain, report" in capsys.readouterr().err
+    assert main(["help", "--help"]) == 0 and capsys.readouterr().out.startswith("usage: mtscore help")

@@ -1,7 +1,7 @@
-"""The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``), ``explain``,
-``report`` (a comparison page) and ``stats``/``merge`` (``shards``), on the options, exit codes and
-checks of ``common``. May import everything below it (``report``, ``significance``, ``metrics``,
-``core`` ...); nothing imports ``cli``.
+"""The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``) and the subcommands
+that ``commands.COMMANDS`` lists (``explain``, ``report``, ``stats``/``merge`` in ``shards``, ``help``),
+on the options, exit codes and checks of ``common``. May import everything below it (``report``,
+``significance``, ``metrics``, ``core`` ...); nothing imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
 malformed files, mismatched line counts, empty input), 3 output error (the results could not be
@@ -13,9 +13,12 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from collections.abc import Callable
+from importlib import import_module
 
 from ..errors import BleuInputError
-from . import explain, report, score, shards
+from . import score
+from .commands import COMMANDS
 from .common import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, UsageError
 
 __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_OUTPUT", "EXIT_USAGE", "main"]
@@ -24,9 +27,9 @@ __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_OUTPUT", "EXIT_USAGE", "main"]
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mtscore`` command; returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
-    subcommand = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    subcommand = argv[0] if argv and argv[0] in COMMANDS else None
     try:
-        code = SUBCOMMANDS[subcommand](argv[1:]) if subcommand else score.run(argv)
+        code = subcommand_runner(subcommand)(argv[1:]) if subcommand else score.run(argv)
         sys.stdout.flush()  # a write error surfaces here, not after main has returned
         return code
     except UsageError as error:
@@ -57,13 +60,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OUTPUT
 
 
-# ``mtscore NAME ...``: the subcommands beside the default one (scoring).
-SUBCOMMANDS = {
-    "explain": explain.run,
-    "report": report.run,
-    "stats": shards.run_stats,
-    "merge": shards.run_merge,
-}
+def subcommand_runner(name: str) -> Callable[[list[str]], int]:
+    """The function that runs ``mtscore NAME ...`` (its module imported now)."""
+    module, _, function = COMMANDS[name][0].partition(":")
+    return getattr(import_module(f".{module}", __name__), function)
+
 
 # Errors that only writing raises: no space left, a file too large, a quota, a failing device.
 _WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}

@@ -18,6 +18,7 @@ from ..report import Form
 from ..report.corpus import render_scores
 from ..report.segments import segment_lines
 from . import testsets
+from .commands import commands_help
 from .common import (
     EXIT_OK,
     STDIN,
@@ -113,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
         "  mtscore ref.de -i sys1.de sys2.de -f text\n  mtscore ref.de -i hyp.de -sl -f tsv\n"
         "  mtscore ref.de -i hyp.de -m bleu chrf ter --confidence\n"
         "  mtscore ref.de -i base.de sys2.de sys3.de --paired-bs --all-pairs -f text\n"
-        "  mtscore explain --hyp 'the cat sat' --ref 'the cat sat down'   (see mtscore explain --help)\n\n"
+        "  mtscore explain --hyp 'the cat sat' --ref 'the cat sat down'\n\n"
+        f"{commands_help()}\n\n"
         "exit codes: 0 ok, 1 usage error, 2 input error, 3 output error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
