@@ -47,14 +47,15 @@ class TooLong(ValueError):
 
 
 def full_matrix(n_ref: np.ndarray, n_hyp: np.ndarray) -> np.ndarray:
-    """Whether rapidfuzz aligns middles of these sizes with one full matrix (not Hirschberg's split)."""
-    return (2 * n_ref * n_hyp // 8 < 1 << 20) | (n_ref < 65) | (n_hyp < 10)
+    """Whether rapidfuzz aligns middles of these sizes with one full matrix (not Hirschberg's split): its
+    two bits a cell under 1 MiB, ``n_ref * n_hyp < 2**22`` (in floats: exact there, and no int64 wrap)."""
+    return (np.asarray(n_ref, dtype=np.float64) * n_hyp < 1 << 22) | (n_ref < 65) | (n_hyp < 10)
 
 
 def within_bounds(n_ref: np.ndarray, n_hyp: np.ndarray) -> np.ndarray:
     """Whether middles of these sizes are aligned: with the full matrix, or by rapidfuzz within
     ``MAX_LONG_CELLS`` and ``MAX_LONG_TOKENS`` (the product in floats: no int64 wrap)."""
-    cells = n_ref.astype(np.float64) * n_hyp
+    cells = np.asarray(n_ref, dtype=np.float64) * n_hyp
     small = (cells <= MAX_LONG_CELLS) & (np.maximum(n_ref, n_hyp) <= MAX_LONG_TOKENS)
     return full_matrix(n_ref, n_hyp) | small
 
