@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import mmap
 import os
+import stat
 import sys
 import zipfile
 from collections.abc import Callable, Iterator
@@ -140,6 +141,16 @@ class _FolderFiles:
         except OSError as error:
             raise _unreadable(self.location / name, error) from None
 
+    def size(self, name: str) -> int:
+        """The file's size in bytes, without reading it."""
+        try:
+            status = os.stat(self.location / name)
+        except OSError as error:
+            raise _unreadable(self.location / name, error) from None
+        if not stat.S_ISREG(status.st_mode):
+            raise BleuInputError(f"WordNet's {self.location / name} cannot be read (not a file){REINSTALL}")
+        return status.st_size
+
     def mapped(self, name: str) -> mmap.mmap | bytes:
         """The file mapped into memory, read only where it is looked at (a data file's few synsets)."""
         try:
@@ -166,6 +177,16 @@ class _ZipFiles:
             raise BleuInputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
 
     mapped = __call__  # a zip's member is read whole
+
+    def size(self, name: str) -> int:
+        """The member's size in bytes, as the archive records it."""
+        if name not in self.names:
+            raise BleuInputError(f"WordNet at {self.location} is damaged: it has no {name}{REINSTALL}")
+        try:
+            with zipfile.ZipFile(self.location) as archive:
+                return archive.getinfo(self.names[name]).file_size
+        except (OSError, zipfile.BadZipFile) as error:
+            raise BleuInputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
 
 
 REINSTALL = (
@@ -201,28 +222,34 @@ def reader(location: Path, partial: bool = False) -> Callable[[str], bytes] | No
     return None
 
 
-def verified(location: str, name: str, content: mmap.mmap | bytes, copies: list[str]) -> list[str]:
-    """The known copies (``KNOWN_COPIES``) among ``copies`` whose file ``name`` is ``content``:
-    its size first (no hashing of a file cut short), then its digest. None is an error that
-    names the file and what is wrong with it."""
+def sized(location: str, name: str, size: int, copies: list[str]) -> list[str]:
+    """The known copies (``KNOWN_COPIES``) among ``copies`` whose file ``name`` has ``size`` bytes;
+    none is an error that names the file and what is wrong with it."""
     path = os.path.join(location, name)
     sizes = {KNOWN_COPIES[copy][name][0] for copy in copies}
-    if len(content) == 0:
+    if size == 0:
         raise BleuInputError(f"WordNet's {path} is empty: the copy is damaged{REINSTALL}")
-    if len(content) not in sizes:
-        expected = " or ".join(f"{size:,}" for size in sorted(sizes))
-        how = "cut short" if len(content) < min(sizes) else "longer than it should be"
+    if size not in sizes:
+        expected = " or ".join(f"{known:,}" for known in sorted(sizes))
+        how = "cut short" if size < min(sizes) else "longer than it should be"
         raise BleuInputError(
-            f"WordNet's {path} has {len(content):,} bytes where WordNet 3.0's has {expected}: it is {how}, "
+            f"WordNet's {path} has {size:,} bytes where WordNet 3.0's has {expected}: it is {how}, "
             f"so the copy is damaged{REINSTALL}"
         )
+    return [copy for copy in copies if KNOWN_COPIES[copy][name][0] == size]
+
+
+def verified(location: str, name: str, content: mmap.mmap | bytes, copies: list[str]) -> list[str]:
+    """The known copies among ``copies`` whose file ``name`` is ``content``: its size first (no
+    hashing of a file cut short), then its SHA-256 digest; none is an error naming the file."""
+    copies = sized(location, name, len(content), copies)
     digest = hashlib.sha256(content).hexdigest()
-    matching = [copy for copy in copies if KNOWN_COPIES[copy][name] == (len(content), digest)]
+    matching = [copy for copy in copies if KNOWN_COPIES[copy][name][1] == digest]
     if not matching:
-        changed = "changed" if len(copies) == len(KNOWN_COPIES) else "from another copy than the files read before it"
+        changed = "changed" if len(copies) == len(KNOWN_COPIES) else "from another copy than the files before it"
         raise BleuInputError(
-            f"WordNet's {path} is not WordNet 3.0's (SHA-256 {digest[:16]}...): its content is {changed}, "
-            f"so the copy is damaged{REINSTALL}"
+            f"WordNet's {os.path.join(location, name)} is not WordNet 3.0's (SHA-256 {digest[:16]}...): its "
+            f"content is {changed}, so the copy is damaged{REINSTALL}"
         )
     return matching
 
@@ -263,15 +290,24 @@ class WordNet:
         self._data: dict[str, mmap.mmap | bytes] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
         self._copies = list(KNOWN_COPIES)  # the known copies that every file checked so far belongs to
+        self._sized = False  # whether the sizes of all the files were checked
 
     def __getstate__(self) -> dict:
         """Pickled as where to read WordNet, nothing read (a mapped file does not pickle, and the parsed
         tables are megabytes to send to every Ray or Dask task): read (and checked) again where it is used."""
-        empty = {"_index": {}, "_exceptions": {}, "_data": {}, "_synonyms": {}, "_copies": list(KNOWN_COPIES)}
+        empty = {"_index": {}, "_exceptions": {}, "_data": {}, "_synonyms": {}}
+        empty |= {"_copies": list(KNOWN_COPIES), "_sized": False}
         return {**self.__dict__, **empty}
 
     def _file(self, name: str, mapped: bool = False) -> mmap.mmap | bytes:
-        """One of the database's files, checked against WordNet 3.0 (``verified``) on its first read."""
+        """One of the database's files, checked against WordNet 3.0 (``verified``) on its first read;
+        before the first, the sizes of all of them (a file missing, empty or cut short is found at
+        once, even one that these words do not need)."""
+        size = getattr(self.read, "size", None)
+        if size is not None and not self._sized:
+            for other in FILES:
+                self._copies = sized(self.location, other, size(other), self._copies)
+            self._sized = True
         content = getattr(self.read, "mapped", self.read)(name) if mapped else self.read(name)
         self._copies = verified(self.location, name, content, self._copies)
         return content

@@ -18,7 +18,7 @@ pairs of a batch are walked back in step. Batches (pairs by hypothesis length) b
 From 4194304 middle cells (2048 x 2048; with 65 reference and 10 hypothesis tokens or more) rapidfuzz switches to
 Hirschberg's algorithm, which may choose another path among the shortest: such pairs (long paragraphs)
 are aligned by rapidfuzz itself, jiwer's own engine, one pair at a time (``_long_counts``), in memory
-linear in their length. Beyond ``MAX_LONG_CELLS`` middle cells (hours of work) or ``MAX_LONG_TOKENS``
+linear in their length. Beyond ``MAX_LONG_CELLS`` middle cells (minutes to days of work) or ``MAX_LONG_TOKENS``
 tokens on a side (gigabytes), a pair is refused (``TooLong``).
 """
 

@@ -99,8 +99,8 @@ class EditRate(Metric[EditReferences, ScoreT]):
             raise BleuInputError(
                 f"segment {error.index + 1} is too long for {self.name}: after their common start and end, "
                 f"its reference and hypothesis differ over {error.n_ref:,} x {error.n_hyp:,} tokens, beyond what "
-                f"is aligned ({MAX_LONG_CELLS:,} token pairs, {MAX_LONG_TOKENS:,} tokens a side: jiwer's "
-                "rapidfuzz would take hours or gigabytes); split the segment"
+                f"is aligned ({MAX_LONG_CELLS:,} token pairs, {MAX_LONG_TOKENS:,} tokens a side; beyond them "
+                "rapidfuzz, jiwer's engine, takes minutes to days or gigabytes); split the segment"
             ) from None
 
     def statistic_names(self) -> tuple[str, ...]:
