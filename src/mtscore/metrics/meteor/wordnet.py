@@ -295,7 +295,7 @@ class WordNet:
     def __getstate__(self) -> dict:
         """Pickled as where to read WordNet, nothing read (a mapped file does not pickle, and the parsed
         tables are megabytes to send to every Ray or Dask task): read (and checked) again where it is used."""
-        empty = {"_index": {}, "_exceptions": {}, "_data": {}, "_synonyms": {}}
+        empty: dict[str, object] = {"_index": {}, "_exceptions": {}, "_data": {}, "_synonyms": {}}
         empty |= {"_copies": list(KNOWN_COPIES), "_sized": False}
         return {**self.__dict__, **empty}
 

@@ -121,7 +121,8 @@ def _rapidfuzz_opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int,
             "WER and CER of segments longer than 2048 tokens need rapidfuzz (jiwer's engine): pip install rapidfuzz"
         ) from None
     kinds = {"equal": HIT, "replace": SUBSTITUTION, "delete": DELETION, "insert": INSERTION}
-    return [(kinds[tag], i1, i2, j1, j2) for tag, i1, i2, j1, j2 in Levenshtein.opcodes(ref.tolist(), hyp.tolist())]
+    runs = Levenshtein.opcodes(ref.tolist(), hyp.tolist())
+    return [(kinds[run.tag], run.src_start, run.src_end, run.dest_start, run.dest_end) for run in runs]
 
 
 def _long_counts(ref: np.ndarray, hyp: np.ndarray) -> np.ndarray:
