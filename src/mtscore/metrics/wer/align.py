@@ -16,8 +16,10 @@ from the word below is always ready (``_Vertical``). The bit vectors of every st
 pairs of a batch are walked back in step. Batches (pairs by hypothesis length) bound the memory.
 
 From 4194304 middle cells (2048 x 2048; with 65 reference and 10 hypothesis tokens or more) rapidfuzz switches to
-Hirschberg's algorithm, which may choose another path among the shortest: such pairs are refused
-(``TooLong``) rather than counted differently.
+Hirschberg's algorithm, which may choose another path among the shortest: such pairs (long paragraphs)
+are aligned by rapidfuzz itself, jiwer's own engine, one pair at a time (``_long_counts``), in memory
+linear in their length. Beyond ``MAX_LONG_CELLS`` middle cells (minutes to days of work) or ``MAX_LONG_TOKENS``
+tokens on a side (gigabytes), a pair is refused (``TooLong``).
 """
 
 from __future__ import annotations
@@ -30,10 +32,14 @@ HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
 _BATCH_BUDGET = 1 << 22  # 8-byte words of memory per batch (32 MiB): 2 per cell and step (VP and VN) ...
 _TOKEN_WORDS = 4  # ... and about 4 per token (the working arrays of its match vectors)
 _STEPS_KEPT = 1 << 20  # walk-back steps kept before they are counted
+# The largest middle rapidfuzz is asked to align: 2**36 cells take rapidfuzz about 10 seconds (a pair
+# of 250,000-character paragraphs), and 2**22 tokens on a side about 250 MiB (some 60 bytes a token).
+MAX_LONG_CELLS = 1 << 36
+MAX_LONG_TOKENS = 1 << 22
 
 
 class TooLong(ValueError):
-    """A pair beyond rapidfuzz's full-matrix alignment; ``index`` is its position."""
+    """A pair beyond what is aligned (``MAX_LONG_CELLS``, ``MAX_LONG_TOKENS``); ``index`` is its position."""
 
     def __init__(self, index: int, n_ref: int, n_hyp: int):
         super().__init__(index, n_ref, n_hyp)
@@ -41,8 +47,17 @@ class TooLong(ValueError):
 
 
 def full_matrix(n_ref: np.ndarray, n_hyp: np.ndarray) -> np.ndarray:
-    """Whether rapidfuzz aligns middles of these sizes with one full matrix (not Hirschberg's split)."""
-    return (2 * n_ref * n_hyp // 8 < 1 << 20) | (n_ref < 65) | (n_hyp < 10)
+    """Whether rapidfuzz aligns middles of these sizes with one full matrix (not Hirschberg's split): its
+    two bits a cell under 1 MiB, ``n_ref * n_hyp < 2**22`` (in floats: exact there, and no int64 wrap)."""
+    return (np.asarray(n_ref, dtype=np.float64) * n_hyp < 1 << 22) | (n_ref < 65) | (n_hyp < 10)
+
+
+def within_bounds(n_ref: np.ndarray, n_hyp: np.ndarray) -> np.ndarray:
+    """Whether middles of these sizes are aligned: with the full matrix, or by rapidfuzz within
+    ``MAX_LONG_CELLS`` and ``MAX_LONG_TOKENS`` (the product in floats: no int64 wrap)."""
+    cells = np.asarray(n_ref, dtype=np.float64) * n_hyp
+    small = (cells <= MAX_LONG_CELLS) & (np.maximum(n_ref, n_hyp) <= MAX_LONG_TOKENS)
+    return full_matrix(n_ref, n_hyp) | small
 
 
 class Pairs:
@@ -86,9 +101,35 @@ def edit_counts(pairs: Pairs) -> np.ndarray:
     n_ref, n_hyp = middles.n_ref, middles.n_hyp
     counts[:, DELETION] = np.where(n_hyp == 0, n_ref, 0)
     counts[:, INSERTION] = np.where(n_ref == 0, n_hyp, 0)
-    both = np.flatnonzero((n_ref > 0) & (n_hyp > 0))
-    for batch in _batches(both, n_ref, n_hyp):
+    both = (n_ref > 0) & (n_hyp > 0)
+    long = both & ~full_matrix(n_ref, n_hyp)
+    for batch in _batches(np.flatnonzero(both & ~long), n_ref, n_hyp):
         counts[batch] += _walk_back(middles, _Vertical(middles, batch))
+    for pair in np.flatnonzero(long).tolist():
+        ref, hyp = middles.pair(pair)
+        counts[pair] += _long_counts(ref, hyp)
+    return counts
+
+
+def _rapidfuzz_opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, int]]:
+    """rapidfuzz's own opcodes of one long middle, as runs (``opcodes``): what jiwer counts. rapidfuzz
+    is imported here only, so that ``import mtscore`` and short segments never load it."""
+    try:
+        from rapidfuzz.distance import Levenshtein
+    except ImportError:  # pragma: no cover - rapidfuzz is a dependency; a broken install says so
+        raise ImportError(
+            "WER and CER of segments longer than 2048 tokens need rapidfuzz (jiwer's engine): pip install rapidfuzz"
+        ) from None
+    kinds = {"equal": HIT, "replace": SUBSTITUTION, "delete": DELETION, "insert": INSERTION}
+    runs = Levenshtein.opcodes(ref.tolist(), hyp.tolist())
+    return [(kinds[run.tag], run.src_start, run.src_end, run.dest_start, run.dest_end) for run in runs]
+
+
+def _long_counts(ref: np.ndarray, hyp: np.ndarray) -> np.ndarray:
+    """[hits, substitutions, deletions, insertions] of one long middle, from rapidfuzz's opcodes."""
+    counts = np.zeros(4, dtype=np.int64)
+    for kind, i1, i2, j1, j2 in _rapidfuzz_opcodes(ref, hyp):
+        counts[kind] += i2 - i1 if kind != INSERTION else j2 - j1
     return counts
 
 
@@ -98,6 +139,10 @@ def opcodes(ref: np.ndarray, hyp: np.ndarray) -> list[tuple[int, int, int, int, 
     middles = _Middles(Pairs.of([ref], [hyp]))
     prefix, suffix, i, j = (int(x[0]) for x in (middles.prefix, middles.suffix, middles.n_ref, middles.n_hyp))
     middle_ref, middle_hyp = middles.ref[prefix:][:i], middles.hyp[prefix:][:j]
+    if i and j and not full_matrix(middles.n_ref, middles.n_hyp)[0]:
+        runs = _rapidfuzz_opcodes(middle_ref, middle_hyp)
+        middle = [kind for kind, i1, i2, j1, j2 in runs for _ in range(max(i2 - i1, j2 - j1))]
+        return _runs([HIT] * prefix + middle + [HIT] * suffix)
     steps = [HIT] * suffix
     if i and j:
         vertical = _Vertical(middles, np.zeros(1, dtype=np.int64))
@@ -140,18 +185,26 @@ def _runs(steps: list[int]) -> list[tuple[int, int, int, int, int]]:
 
 class _Middles(Pairs):
     """Pairs without their common prefix and suffix (``prefix``, ``suffix``: their lengths), as
-    rapidfuzz aligns them; a middle beyond its full-matrix size raises ``TooLong``."""
+    rapidfuzz aligns them; a middle beyond the bounds (``within_bounds``) raises ``TooLong``."""
 
     def __init__(self, pairs: Pairs):
         self.prefix, self.suffix = _affixes(pairs)
         n_ref = pairs.n_ref - self.prefix - self.suffix
         n_hyp = pairs.n_hyp - self.prefix - self.suffix
-        too_long = np.flatnonzero(~full_matrix(n_ref, n_hyp))
+        too_long = np.flatnonzero(~within_bounds(n_ref, n_hyp))
         if too_long.size:
             first = int(too_long[0])
             raise TooLong(first, int(n_ref[first]), int(n_hyp[first]))
         self.ref, self.n_ref, self.ref_start = pairs.ref, n_ref, pairs.ref_start + self.prefix
         self.hyp, self.n_hyp, self.hyp_start = pairs.hyp, n_hyp, pairs.hyp_start + self.prefix
+
+    def pair(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """The middle of pair ``index``: its reference and hypothesis token ids."""
+        ref_start, hyp_start = int(self.ref_start[index]), int(self.hyp_start[index])
+        return (
+            self.ref[ref_start : ref_start + int(self.n_ref[index])],
+            self.hyp[hyp_start : hyp_start + int(self.n_hyp[index])],
+        )
 
 
 def _affixes(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:

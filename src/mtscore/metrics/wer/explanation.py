@@ -107,7 +107,7 @@ def explain(metric: EditMetric, hypotheses: list[str], references: list[list[str
     for index, (hypothesis, reference) in enumerate(zip(hypotheses, references[0], strict=True)):
         ref_tokens, hyp_tokens = metric.tokens(reference or ""), metric.tokens(hypothesis)
         vocabulary = {token: number for number, token in enumerate(dict.fromkeys(ref_tokens + hyp_tokens))}
-        runs = opcodes(  # within rapidfuzz's full-matrix size: segment_statistics refuses larger ones
+        runs = opcodes(  # within the bounds of align.within_bounds: segment_statistics refuses larger pairs
             np.array([vocabulary[t] for t in ref_tokens], dtype=np.int64),
             np.array([vocabulary[t] for t in hyp_tokens], dtype=np.int64),
         )

@@ -22,7 +22,17 @@ from ...core.metric import Metric
 from ...core.references import References
 from ...core.signature import Signature, tool_version
 from ...errors import BleuInputError
-from .align import DELETION, HIT, INSERTION, SUBSTITUTION, Pairs, TooLong, edit_counts
+from .align import (
+    DELETION,
+    HIT,
+    INSERTION,
+    MAX_LONG_CELLS,
+    MAX_LONG_TOKENS,
+    SUBSTITUTION,
+    Pairs,
+    TooLong,
+    edit_counts,
+)
 from .counts import EditCounts, jiwer_measures
 from .options import OPTIONS
 from .transforms import WORD_TRANSFORMS
@@ -89,9 +99,9 @@ class EditRate(Metric[EditReferences, ScoreT]):
         except TooLong as error:
             raise BleuInputError(
                 f"segment {error.index + 1} is too long for {self.name}: after their common start and end, "
-                f"its reference and hypothesis differ over {error.n_ref} x {error.n_hyp} tokens, beyond the "
-                "size where rapidfuzz (jiwer) changes algorithm (Hirschberg's) and may count the edits "
-                "differently; split the segment"
+                f"its reference and hypothesis differ over {error.n_ref:,} x {error.n_hyp:,} tokens, beyond what "
+                f"is aligned ({MAX_LONG_CELLS:,} token pairs, {MAX_LONG_TOKENS:,} tokens a side; beyond them "
+                "rapidfuzz, jiwer's engine, takes minutes to days or gigabytes); split the segment"
             ) from None
 
     def statistic_names(self) -> tuple[str, ...]:
