@@ -207,19 +207,27 @@ ROWS = [
     ),
     Row(
         "long-line",
-        "a 50 MB line (tested at 250 KB: the same behaviour)",
-        "scored, in memory about 50-75 times the line (50 MB: 2.6-3.6 GB); TER, WER and CER refuse it, "
-        "naming the segment (their edit-distance matrices, or rapidfuzz's change of algorithm)",
-        {"ter": 2, "wer": 2, "cer": 2, "*": 0},
-        {
-            "ter": "segment 2: TER of a 50000-word hypothesis against a 50000-word reference needs",
-            "wer": "segment 2 is too long for WER",
-            "cer": "segment 2 is too long for CER",
-            "*": "",
-        },
+        "a 50 MB line (tested at 250 KB)",
+        "scored, in memory about 50-75 times the line (50 MB: 2.6-3.6 GB); TER refuses it, naming the segment "
+        "(its edit-distance matrices); WER and CER score it as jiwer does (rapidfuzz's own alignment past "
+        "2048 x 2048 tokens)",
+        {"ter": 2, "*": 0},
+        {"ter": "segment 2: TER of a 50000-word hypothesis against a 50000-word reference needs", "*": ""},
         files={"ref": text(["a b", LONG_REF]), "hyp": text(["a b", LONG_HYP])},
         shell="{mtscore} {ref} -i {hyp} -b {m}",
         oracle=(["a b", LONG_HYP], [["a b", LONG_REF]]),
+    ),
+    Row(
+        "edit-pair-beyond-bounds",
+        "a WER or CER segment pair beyond 2^36 token pairs or 2^22 tokens a side (tested with two lines of "
+        "300,000 words for WER)",
+        "refused, naming the segment and the limits (rapidfuzz would take minutes to days, or gigabytes); "
+        "split the segment",
+        2,
+        "segment 2 is too long for WER",
+        files={"ref": text(["a b", " ".join([LONG_REF] * 6)]), "hyp": text(["a b", " ".join([LONG_HYP] * 6)])},
+        shell="{mtscore} {ref} -i {hyp} -b -m wer",
+        over=None,
     ),
     # Encodings
     Row(
@@ -644,7 +652,7 @@ def run_row(row: Row, metric: str | None, flag: str | None, tmp: Path, capsys: A
     return code, out, err, paths
 
 
-@pytest.mark.parametrize("row,metric,flag", cases())
+@pytest.mark.parametrize("row,metric,flag", list(cases()))
 def test_bad_input(row: Row, metric: str | None, flag: str | None, tmp_path: Path, capsys: Any) -> None:
     if row.shell and not os.path.exists("/bin/bash"):
         pytest.skip("needs bash")
@@ -710,8 +718,37 @@ def test_every_row_is_named_once_and_per_metric_rows_name_the_metric() -> None:
 # The README's section
 
 
+@dataclass(frozen=True)
+class CheckedElsewhere:
+    """A row of the README's table whose cases need more than files and a command line (a damaged
+    database, a shard, an API call): ``test`` names the table-driven test that checks it."""
+
+    input: str
+    exit: str
+    gets: str
+    test: str  # "tests/PATH.py::test_name"
+
+
+ELSEWHERE = [
+    CheckedElsewhere(
+        "METEOR with a damaged WordNet copy (a file empty, cut short, a changed byte, junk, re-encoded, CRLF, "
+        "a directory, or missing from a folder given by name)",
+        "2",
+        "refused, naming the file and what is wrong with it (sizes and SHA-256 checked against WordNet 3.0's "
+        "Debian and Princeton/NLTK copies); never scored with fewer synonyms",
+        "tests/robustness/test_wordnet_integrity.py::test_damaged_copy_is_an_input_error_on_the_command_line",
+    ),
+]
+
+
+def test_rows_checked_elsewhere_name_existing_tests() -> None:
+    for row in ELSEWHERE:
+        path, _, name = row.test.partition("::")
+        assert f"def {name}(" in (REPO_ROOT / path).read_text(encoding="utf-8"), row.test
+
+
 def readme_table() -> str:
-    """The README's table: one row per case, generated from ``ROWS``."""
+    """The README's table: one row per case, generated from ``ROWS`` and ``ELSEWHERE``."""
     lines = ["| input | exit | what mtscore does |", "|---|---|---|"]
     for row in ROWS:
         if isinstance(row.exit, int):
@@ -722,6 +759,8 @@ def readme_table() -> str:
             others = [f"`-m {metric}`: {code}" for metric, code in row.exit.items() if metric != "*"]
             code = f"{row.exit['*']} ({', '.join(others)})"
         lines.append(f"| {_cell(row.input)} | {code} | {_cell(row.gets)} |")
+    for other in ELSEWHERE:
+        lines.append(f"| {_cell(other.input)} | {other.exit} | {_cell(other.gets)} |")
     return "\n".join(lines)
 
 
