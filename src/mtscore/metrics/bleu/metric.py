@@ -31,7 +31,7 @@ from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
 from .result import BLEUScore, SentenceScores
 from .scoring import Scoring, sentence_effective_order
-from .stats import Stats
+from .stats import Stats, check_totals
 
 if TYPE_CHECKING:
     from .explanation import Explanation
@@ -153,6 +153,20 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: TokenKeys | tuple[Any, Any]) -> np.ndarray:
         return prepared.stats(hypotheses).to_matrix()
+
+    def column_labels(self) -> tuple[str, ...]:
+        """sacrebleu's layout: hypothesis length, closest reference length, matches and totals per order."""
+        orders = range(1, (self.statistics_width() - 2) // 2 + 1)
+        return ("hyp_len", "ref_len", *(f"matches{n}" for n in orders), *(f"totals{n}" for n in orders))
+
+    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
+        """Each order's matches are at most its n-grams."""
+        order = (self.statistics_width() - 2) // 2
+        return tuple((2 + n, 2 + order + n) for n in range(order))
+
+    def check_rows(self, rows: np.ndarray) -> None:
+        """A hypothesis of L tokens has max(L - n + 1, 0) n-grams of order n."""
+        check_totals(Stats.from_matrix(rows))
 
     def stats(self, hypotheses: Any, references: Any = None) -> Stats:
         """Per-segment sufficient statistics."""

@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 
 from ...core.stats import Statistics
+from ...engine.ngrams import ngram_totals
+from ...errors import BleuInputError
 
 
 class Stats(Statistics):
@@ -28,7 +30,7 @@ class Stats(Statistics):
 
     def _check(self) -> None:
         if (self.matches > self.totals).any() or (self.matrix < 0).any():
-            raise ValueError("statistics must be non-negative with matches <= totals")
+            raise BleuInputError("statistics must be non-negative with matches <= totals")
 
     @classmethod
     def from_matrix(cls, matrix: Any) -> Stats:
@@ -64,3 +66,16 @@ class Stats(Statistics):
     @property
     def totals(self) -> np.ndarray:
         return self.matrix[:, 2 + self.max_order :]
+
+
+def check_totals(stats: Stats) -> None:
+    """Raise ``BleuInputError`` unless each segment's n-gram totals are those of its hypothesis length
+    (L tokens hold max(L - n + 1, 0) n-grams of order n)."""
+    expected = ngram_totals(stats.hyp_len, stats.max_order)
+    wrong = np.flatnonzero((stats.totals != expected).any(axis=1))
+    if len(wrong):
+        segment = int(wrong[0])
+        raise BleuInputError(
+            f"BLEU statistics of segment {segment}: n-gram totals {stats.totals[segment].tolist()} do not fit its "
+            f"hypothesis length {int(stats.hyp_len[segment])} (expected {expected[segment].tolist()})"
+        )

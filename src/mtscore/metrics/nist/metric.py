@@ -37,7 +37,7 @@ from .options import OPTIONS, VARIANTS
 from .references import PreparedReferences, columns
 from .resampling import resampled_rows
 from .state import NISTState
-from .tokens import ShardTokens, corpus_keys, same_keys, shard_tokens
+from .tokens import ShardTokens, check_shard_tokens, corpus_keys, same_keys, shard_tokens
 
 __all__ = ["NIST", "NISTScore", "corpus_nist", "sentence_nist", "sentence_nists"]
 
@@ -106,6 +106,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     options = OPTIONS
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "matches", "totals", "info")
     additive = False
+    integer_statistics = False
 
     def __init__(
         self,
@@ -143,6 +144,10 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         """A shard file keeps its segments' tokens (``tokens.ShardTokens``), smaller than its text: joined,
         they are the whole corpus, whose resamples recompute the information weights."""
         return shard_tokens(self, hypotheses, references).to_arrays()
+
+    def check_shard_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """A shard's tokens must be consistent: ``tokens.check_shard_tokens``."""
+        check_shard_tokens(arrays)
 
     def joined_statistics(self, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]) -> list[np.ndarray]:
         """Each system's rows of its shards' tokens joined in order, as the in-memory API gives them
