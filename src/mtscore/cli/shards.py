@@ -187,9 +187,13 @@ def _description_problem(meta: dict[str, Any], arrays: dict[str, Any]) -> str | 
     options = meta.get("options")
     if not isinstance(options, dict):
         return f"its options are not a mapping of option names to values: {options!r}"
-    unknown = set(options) - {option.name for option in metric_options(meta["metric"])}
+    declared = {option.name: option for option in metric_options(meta["metric"])}
+    unknown = set(options) - set(declared)
     if unknown:
         return f"its options include {', '.join(map(repr, sorted(unknown)))}, which {meta['metric']} does not have"
+    for name, value in options.items():
+        if not _of_kind(value, declared[name].kind, declared[name].nargs is not None):
+            return f"its option {name} is {value!r}, not a value of type {declared[name].kind.__name__}"
     nrefs = meta.get("nrefs")
     if not (isinstance(nrefs, str) and (nrefs.isdigit() or nrefs == "var")):
         return f"its number of references is {nrefs!r}, expected a number or 'var'"
@@ -290,16 +294,26 @@ def run_merge(argv: list[str]) -> int:
     return EXIT_OK
 
 
+def _of_kind(value: Any, kind: type, several: bool) -> bool:
+    """Whether ``value`` is a value the command line could give an option of ``kind`` (a list of them
+    if ``several``); ``None``: not given."""
+    if value is None:
+        return True
+    if several:
+        return isinstance(value, list) and all(_of_kind(item, kind, False) for item in value)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
 def _refuse_repeated(loaded: list[tuple[str, dict[str, Any], dict[str, Any], str]]) -> None:
     """Refuse a shard given twice (the same file, or a copy: the same digest), which would count its
     segments twice; shards of the same segments counted from other files differ in their digests."""
     seen: dict[str, str] = {}
     for path, _, _, digest in loaded:
         if digest in seen:
-            again = "is given twice" if path == seen[digest] else f"is the same shard as {seen[digest]}"
-            raise BleuInputError(
-                f"{path} {again} (counted from the same files): each shard's segments are merged once"
-            )
+            again = "is given twice" if path == seen[digest] else f"is the same shard as {seen[digest]} (a copy)"
+            raise BleuInputError(f"{path} {again}: each shard's segments are merged once")
         seen[digest] = path
 
 

@@ -111,7 +111,10 @@ def check_shard_tokens(arrays: Mapping[str, Any]) -> None:
         ids = getattr(tokens, name)
         if ids.size and int(ids.max()) >= len(tokens.sizes):
             raise BleuInputError(f"NIST tokens: {name} name token {int(ids.max())} of {len(tokens.sizes)}")
-    for ids, lengths, what in ((tokens.hyp_ids, tokens.hyp_lengths, "hyp"), (tokens.ref_ids, tokens.ref_lengths, "ref")):
+    for ids, lengths, what in (
+        (tokens.hyp_ids, tokens.hyp_lengths, "hyp"),
+        (tokens.ref_ids, tokens.ref_lengths, "ref"),
+    ):
         if int(lengths.sum()) != len(ids):
             raise BleuInputError(
                 f"NIST tokens: the {what}_lengths add up to {int(lengths.sum())} tokens but {what}_ids hold {len(ids)}"
