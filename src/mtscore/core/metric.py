@@ -21,7 +21,7 @@ from .options import Option
 from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
-from .stats import Statistics
+from .stats import Statistics, check_same_settings
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 
@@ -43,6 +43,9 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     # Whether the statistics are integers (an integer dtype); False: float64 rows (some columns may
     # still be whole numbers: ``whole_columns``).
     integer_statistics: ClassVar[bool] = True
+    # Signature fields that change how statistics are scored but not the statistics (left out of
+    # ``statistics_settings``: statistics that differ only there may be added).
+    scoring_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
@@ -268,8 +271,24 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return self._statistics(*self._resolve(hypotheses, references))
 
     def statistics(self, hypotheses: Any, references: Any = None) -> Statistics:
-        """``segment_statistics`` as ``Statistics``: ``+`` merges shards, slices select segments."""
-        return Statistics(self.segment_statistics(hypotheses, references))
+        """``segment_statistics`` as ``Statistics``: ``+`` merges shards, slices select segments;
+        they record ``statistics_settings``, so statistics of other settings are not added to them."""
+        return Statistics(self.segment_statistics(hypotheses, references), self.statistics_settings())
+
+    def statistics_settings(self, signature: Signature | None = None) -> dict[str, str]:
+        """What made this metric's statistics: its class's name and the fields of its signature
+        (``signature``, by default this metric's) but the number of references, the version and the
+        ``scoring_fields``, which change no statistic."""
+        skipped = {"nrefs", "version", *self.scoring_fields}
+        info = (signature or self.signature()).info
+        return {"metric": type(self).__name__, **{name: value for name, value in info.items() if name not in skipped}}
+
+    def check_settings(self, statistics: Any, settings: dict[str, str] | None = None) -> None:
+        """Raise ``BleuInputError`` if ``statistics`` (``Statistics``; a bare matrix has no settings)
+        were counted with other settings than ``settings`` (by default this metric's)."""
+        known = getattr(statistics, "settings", None)
+        if known is not None:
+            check_same_settings(known, settings or self.statistics_settings(), "score")
 
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system against the references given at creation."""
@@ -280,6 +299,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``).
         ``nrefs``: the references per segment for the signature, when this metric was created
         without them (statistics computed elsewhere, merged from shards or loaded from a file)."""
+        self.check_settings(statistics)
         matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
         result = self._score(matrix, self._references)
         if nrefs is None:

@@ -6,6 +6,7 @@ matches per order, hypothesis n-grams per order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -19,13 +20,15 @@ class Stats(Statistics):
     """Per-segment clipped n-gram ``matches`` and hypothesis n-gram ``totals`` (segments x orders),
     hypothesis lengths ``hyp_len`` and closest reference lengths ``ref_len`` (segments)."""
 
-    def __init__(self, matches: Any, totals: Any, hyp_len: Any, ref_len: Any):
+    def __init__(
+        self, matches: Any, totals: Any, hyp_len: Any, ref_len: Any, settings: Mapping[str, str] | None = None
+    ):
         matches, totals, hyp_len, ref_len = (np.asarray(a, dtype=np.int64) for a in (matches, totals, hyp_len, ref_len))
         if matches.ndim != 2 or matches.shape != totals.shape:
-            raise ValueError(f"matches {matches.shape} and totals {totals.shape} must be equal 2-D shapes")
+            raise BleuInputError(f"matches {matches.shape} and totals {totals.shape} must be equal 2-D shapes")
         if hyp_len.shape != (len(matches),) or ref_len.shape != (len(matches),):
-            raise ValueError("hyp_len and ref_len need one entry per segment")
-        super().__init__(np.column_stack([hyp_len, ref_len, matches, totals]))
+            raise BleuInputError("hyp_len and ref_len need one entry per segment")
+        super().__init__(np.column_stack([hyp_len, ref_len, matches, totals]), settings)
         self._check()
 
     def _check(self) -> None:
@@ -33,12 +36,12 @@ class Stats(Statistics):
             raise BleuInputError("statistics must be non-negative with matches <= totals")
 
     @classmethod
-    def from_matrix(cls, matrix: Any) -> Stats:
+    def from_matrix(cls, matrix: Any, settings: Mapping[str, str] | None = None) -> Stats:
         """Statistics in sacrebleu's layout (``to_matrix``)."""
         stats = cls.__new__(cls)
-        Statistics.__init__(stats, matrix)
+        Statistics.__init__(stats, matrix, settings)
         if stats.matrix.shape[1] < 4 or stats.matrix.shape[1] % 2:
-            raise ValueError(f"BLEU statistics have 2 + 2 * order columns, got {stats.matrix.shape[1]}")
+            raise BleuInputError(f"BLEU statistics have 2 + 2 * order columns, got {stats.matrix.shape[1]}")
         stats._check()
         return stats
 

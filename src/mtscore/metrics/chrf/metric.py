@@ -97,6 +97,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
     65.98
     """
 
+    scoring_fields = ("eff",)  # eps smoothing
     options = OPTIONS
 
     def __init__(

@@ -230,7 +230,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def statistics(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> NISTStatistics:
         """``segment_statistics`` as ``NISTStatistics``, which remember their reference corpus."""
         prepared, resolved = self._resolve(hypotheses, references)
-        return NISTStatistics(self._statistics(prepared, resolved), prepared.digest)
+        return NISTStatistics(self._statistics(prepared, resolved), prepared.digest, self.statistics_settings())
 
     def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> NISTScore:
         """The corpus score of per-segment statistics; ``NISTStatistics`` counted against other
@@ -302,12 +302,17 @@ class NISTStatistics(Statistics):
     (``references``; ``None``: unknown). Rows merge (``+``) only within one reference corpus:
     rows counted against other references carry other information weights."""
 
-    def __init__(self, matrix: Any, references: str | None = None):
-        super().__init__(matrix)
+    def __init__(self, matrix: Any, references: str | None = None, settings: Mapping[str, str] | None = None):
+        super().__init__(matrix, settings)
         self.references = references
 
+    @classmethod
+    def from_matrix(cls, matrix: Any, settings: Mapping[str, str] | None = None) -> NISTStatistics:
+        """Statistics of an unknown reference corpus holding ``matrix``."""
+        return cls(matrix, None, settings)
+
     def _like(self, matrix: np.ndarray) -> NISTStatistics:
-        return NISTStatistics(matrix, self.references)
+        return NISTStatistics(matrix, self.references, self.settings)
 
     def __add__(self, other: Any) -> NISTStatistics:
         known = isinstance(other, NISTStatistics) and None not in (self.references, other.references)
@@ -325,7 +330,11 @@ class NISTStatistics(Statistics):
     @classmethod
     def from_json(cls, text: str) -> NISTStatistics:
         """Statistics from ``to_json``'s text, with their reference digest if it holds one."""
-        return cls(super().from_json(text).matrix, json.loads(text).get("references"))
+        statistics = super().from_json(text)
+        references = json.loads(text).get("references")
+        if references is not None and not isinstance(references, str):
+            raise BleuInputError(f"NIST statistics JSON with references {references!r}, expected a digest string")
+        return cls(statistics.matrix, references, statistics.settings)
 
 
 class CorpusWeightedNIST(NIST):
