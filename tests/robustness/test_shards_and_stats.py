@@ -373,3 +373,157 @@ def test_counts_that_overflow_only_joined_are_refused(capsys, folder, valid_shar
     arrays["shard_statistics"] = np.full_like(rows, 2**53 // rows.size - 1)
     parts = [write_shard(folder / f"big.{n}.npz", meta | {"sources": n}, arrays) for n in range(2)]
     assert_refused(capsys, parts, "'system'", "overflow")
+
+
+# Statistics through the API: settings recorded, files and JSON read back only when valid, indexes checked.
+
+OTHER_SETTINGS = {  # per metric, options that change its statistics (CER has none)
+    "bleu": {"lowercase": True},
+    "chrf": {"lowercase": True},
+    "ter": {"case_sensitive": True},
+    "google_bleu": {"tokenize": "intl"},
+    "wer": {"standardize": True},
+    "meteor": {"no_synonyms": True},
+    "nist": {"case_sensitive": True},
+}
+
+
+def segments(metric: str) -> tuple[list[str], list[list[str]]]:
+    return HYPOTHESES, REFERENCES[: reference_count(metric)]
+
+
+@pytest.mark.parametrize("metric", list(OTHER_SETTINGS))
+def test_statistics_of_other_settings_are_neither_added_nor_scored(metric):
+    hyps, refs = segments(metric)
+    default, other = metric_class(metric)(), metric_class(metric)(**OTHER_SETTINGS[metric])
+    ours, theirs = default.statistics(hyps, refs), other.statistics(hyps, refs)
+    with pytest.raises(BleuInputError, match="cannot merge statistics counted with different settings"):
+        ours + theirs
+    with pytest.raises(BleuInputError, match="cannot score statistics counted with different settings"):
+        other.score_statistics(ours)
+    assert default.score_statistics(ours[:2] + ours[2:]).score == default.corpus_score(hyps, refs).score
+
+
+def test_statistics_of_other_metrics_of_the_same_width_are_not_added():
+    hyps, refs = segments("wer")
+    wer, cer = metric_class("wer")().statistics(hyps, refs), metric_class("cer")().statistics(hyps, refs)
+    with pytest.raises(BleuInputError, match="metric 'WER' and 'CER'"):
+        wer + cer
+
+
+def test_settings_that_only_change_scoring_are_added_and_scored():
+    """BLEU's smoothing changes no statistic: such statistics merge and score. chrF's eps smoothing
+    picks another best reference per segment, so its statistics differ and are refused."""
+    hyps, refs = segments("bleu")
+    smoothed = BLEU(smooth="floor")
+    assert BLEU().stats(hyps, refs) + smoothed.stats(hyps, refs) == BLEU().stats(hyps * 2, [r * 2 for r in refs])
+    assert smoothed.score_stats(BLEU().stats(hyps, refs), nrefs=2).score == smoothed.corpus_score(hyps, refs).score
+    with pytest.raises(BleuInputError, match="eff 'yes' and 'no'"):
+        CHRF(eps_smoothing=True).score_statistics(CHRF().statistics(hyps, refs))
+
+
+def test_statistics_of_token_ids_keep_their_kind():
+    ids = np.array([[1, 2, 3, 4], [5, 6, 7, 0]])
+    refs = [np.array([[1, 2, 3, 5], [5, 6, 0, 0]])]
+    metric = BLEU(pad_id=0)
+    stats = metric.stats(ids, refs)
+    assert stats.settings["tok"] == "ids"
+    assert str(BLEU(pad_id=0).score_stats(stats, nrefs=1).signature) == str(metric.corpus_score(ids, refs).signature)
+    with pytest.raises(BleuInputError, match="tok 'ids' and '13a'"):
+        stats + BLEU().stats(["a b c d", "e f g"], [["a b c e", "e f"]])
+
+
+@pytest.mark.parametrize("metric", list(METRICS))
+def test_settings_survive_json_files_slices_and_pickles(tmp_path, metric):
+    import pickle
+
+    hyps, refs = segments(metric)
+    stats = metric_class(metric)().statistics(hyps, refs)
+    kind = type(stats)
+    path = tmp_path / "stats.npz"
+    stats.save(path)
+    for copy in (kind.from_json(stats.to_json()), kind.load(path), pickle.loads(pickle.dumps(stats)), stats[1:3]):
+        assert copy.settings == stats.settings == metric_class(metric)().statistics_settings()
+
+
+def test_statistics_written_before_settings_still_read():
+    """JSON and files without settings (what earlier versions wrote) read back, of unknown settings."""
+    old = Stats.from_json(json.dumps({"dtype": "int64", "columns": 10, "rows": [[3, 3, 3, 2, 1, 0, 3, 2, 1, 0]]}))
+    assert old.settings is None and (old + BLEU().stats(["a b c"], [["a b c"]])).settings is not None
+    assert BLEU().score_stats(old).score == BLEU().corpus_score(["a b c"], [["a b c"]]).score
+
+
+BAD_JSON = {
+    "an empty object": ("{}", "must be an object with dtype, columns and rows"),
+    "not JSON": ("rows: 1", "cannot be read"),
+    "a list": ("[1, 2]", "must be an object"),
+    "an object dtype": ('{"dtype": "object", "columns": 1, "rows": [[1]]}', "dtype 'object'"),
+    "columns as text": ('{"dtype": "int64", "columns": "10", "rows": []}', "columns, expected a positive number"),
+    "ragged rows": ('{"dtype": "int64", "columns": 2, "rows": [[1, 2], [3]]}', "lists of 2 numbers"),
+    "rows of text": ('{"dtype": "int64", "columns": 1, "rows": [["x"]]}', "not int64 numbers"),
+    "a count past int64": ('{"dtype": "int64", "columns": 1, "rows": [[1e400]]}', "not int64 numbers"),
+    "a negative count": ('{"dtype": "int64", "columns": 1, "rows": [[-1]]}', "non-negative"),
+    "NaN": ('{"dtype": "float64", "columns": 1, "rows": [[NaN]]}', "finite"),
+    "settings as a list": ('{"dtype": "int64", "columns": 1, "rows": [[1]], "settings": [1]}', "settings must map"),
+}
+
+
+@pytest.mark.parametrize("kind", [Statistics, Stats], ids=["Statistics", "Stats"])
+@pytest.mark.parametrize("case", list(BAD_JSON))
+def test_from_json_refuses_what_to_json_cannot_write(kind, case):
+    text, message = BAD_JSON[case]
+    with pytest.raises(BleuInputError, match=message):
+        kind.from_json(text)
+
+
+def saved_bytes(tmp_path: Path) -> bytes:
+    path = tmp_path / "valid.npz"
+    BLEU().stats(HYPOTHESES, REFERENCES).save(path)
+    return path.read_bytes()
+
+
+BAD_FILES: dict[str, tuple[Callable[[Path], Any], str]] = {
+    "an empty file": (lambda tmp: b"", "not statistics written by save"),
+    "a tiny file": (lambda tmp: b"PK", "not statistics written by save"),
+    "a file cut short": (lambda tmp: saved_bytes(tmp)[:300], "not statistics written by save"),
+    "a text file": (lambda tmp: b"1 2 3\n", "not statistics written by save"),
+    "a pickle": (lambda tmp: __import__("pickle").dumps([1, 2]), "not statistics written by save"),
+    "another .npz": (lambda tmp: npz_bytes(tmp, counts=np.ones((2, 10))), "not statistics written by save"),
+    "strings": (lambda tmp: npz_bytes(tmp, matrix=np.array([["a"]])), "an int64 or float64 matrix"),
+    "a vector": (lambda tmp: npz_bytes(tmp, matrix=np.ones(3, dtype=np.int64)), "an int64 or float64 matrix"),
+    "negative counts": (lambda tmp: npz_bytes(tmp, matrix=-np.ones((1, 10), dtype=np.int64)), "non-negative"),
+    "settings that are not JSON": (
+        lambda tmp: npz_bytes(tmp, matrix=np.ones((1, 10), dtype=np.int64), settings=np.array("{")),
+        "not statistics written by save",
+    ),
+}
+
+
+def npz_bytes(tmp_path: Path, **arrays: np.ndarray) -> bytes:
+    path = tmp_path / "made.npz"
+    np.savez(path, **arrays)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+def test_load_refuses_what_save_cannot_write_naming_the_file(tmp_path, case):
+    make, message = BAD_FILES[case]
+    path = tmp_path / "bad.npz"
+    path.write_bytes(make(tmp_path))
+    with pytest.raises(BleuInputError, match=message) as error:
+        Stats.load(path)
+    assert str(path) in str(error.value)
+    with pytest.raises(BleuInputError, match="no such file"):
+        Statistics.load(tmp_path / "missing.npz")
+
+
+@pytest.mark.parametrize("metric", list(METRICS))
+@pytest.mark.parametrize("index", [5, 6, -6, 10**20])
+def test_an_index_past_the_segments_is_an_index_error(metric, index):
+    hyps, refs = segments(metric)
+    stats = metric_class(metric)().statistics(hyps, refs)
+    assert len(stats) == 5
+    with pytest.raises(IndexError, match=f"segment {index} of statistics of 5 segments"):
+        stats[index]
+    assert stats[-5] == stats[0] and stats[4] == stats[-1]
+    assert len(list(stats)) == 5  # iteration ends

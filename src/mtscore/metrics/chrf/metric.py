@@ -97,7 +97,6 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
     65.98
     """
 
-    scoring_fields = ("eff",)  # eps smoothing
     options = OPTIONS
 
     def __init__(
