@@ -179,7 +179,7 @@ def test_old_shards_are_refused_clearly(capsys, tmp_path):
     meta = {"format": 1, "metric": "nist", "kind": "state", "options": {}, "nrefs": "1", "system": "s"}
     np.savez(path, meta=np.array(json.dumps(meta)))
     code, _, err = run(capsys, "merge", str(path))
-    assert code == EXIT_INPUT and "a shard of format 1, this mtscore reads 3" in err and "again" in err
+    assert code == EXIT_INPUT and "a shard of format 1, this mtscore reads 4" in err and "again" in err
 
 
 @pytest.mark.parametrize("variant", ["mteval", "nltk"])

@@ -22,7 +22,7 @@ from ..report import Form
 from ..report.corpus import render_scores
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read, write_file
 
-FORMAT_VERSION = 3  # of the shard files (3: arrays by the metric, hashes of the references); others are refused
+FORMAT_VERSION = 4  # of the shard files (4: with their digest; 3: arrays by the metric); others are refused
 _HASHES = ".reference_hashes"  # where _load puts them among a shard's arrays (no metric's name starts with ".")
 
 
@@ -67,6 +67,7 @@ def run_stats(argv: list[str]) -> int:
         "options": options,
         "nrefs": metric.signature(References(check_references(references, len(hypotheses))).nrefs).info["nrefs"],
         "system": args.name or args.input,
+        "sources": {"hypotheses": args.input, "references": args.refs},  # tells identical shards apart
     }
     import io
 
@@ -74,9 +75,26 @@ def run_stats(argv: list[str]) -> int:
 
     data = io.BytesIO()
     named = {f"shard_{name}": values for name, values in arrays.items()}
-    named |= {"meta": np.array(json.dumps(meta)), "reference_hashes": _line_hashes(references)}
+    named["reference_hashes"] = _line_hashes(references)
+    meta_text = json.dumps(meta)
+    named |= {"meta": np.array(meta_text), "digest": np.array(_digest(meta_text, named))}
     np.savez(data, **named)  # type: ignore[arg-type]
     return write_file(args.output, data.getvalue(), "mtscore stats")
+
+
+def _digest(meta_text: str, arrays: dict[str, Any]) -> str:
+    """The BLAKE2b digest of a shard's description and arrays (each by name, type, shape and bytes):
+    ``merge`` recomputes it to find a shard altered after ``stats`` wrote it, or given twice."""
+    import hashlib
+
+    import numpy as np
+
+    digest = hashlib.blake2b(meta_text.encode("utf-8", "surrogatepass"), digest_size=16)
+    for name in sorted(arrays):
+        values = np.ascontiguousarray(arrays[name])
+        digest.update(json.dumps([name, values.dtype.str, list(values.shape)]).encode("ascii"))
+        digest.update(values.tobytes())
+    return digest.hexdigest()
 
 
 def _line_hashes(references: list[list[str]]) -> Any:
@@ -113,8 +131,9 @@ def build_merge_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A shard's description and arrays by name, or an input error saying what is wrong with the file."""
+def _load(path: str) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """A shard's description, arrays by name and digest, or an input error saying what is wrong with
+    the file: not a shard, of another format, altered since ``stats`` wrote it, or described wrongly."""
     import zipfile
     import zlib
 
@@ -125,17 +144,17 @@ def _load(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
             if handle.read(4) != b"PK\x03\x04":  # what np.load would take for a pickle
                 raise ValueError("not a .npz file")
         with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
+            meta_text = str(data["meta"])
+            meta = json.loads(meta_text)
+            if not isinstance(meta, dict):
+                raise ValueError("its description is not a JSON object")
             if meta.get("format") != FORMAT_VERSION:
                 raise BleuInputError(
                     f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION} "
                     "(write it again with this mtscore's 'mtscore stats')"
                 )
-            missing = {"metric", "options", "nrefs", "system"} - set(meta)
-            if missing or meta["metric"] not in METRICS:
-                raise ValueError(f"its description lacks {', '.join(sorted(missing)) or 'a known metric'}")
-            arrays = {name[6:]: data[name] for name in data.files if name.startswith("shard_")}
-            arrays[_HASHES] = data["reference_hashes"]
+            stored = {name: data[name] for name in data.files if name not in ("meta", "digest")}
+            digest = str(data["digest"])
     except BleuInputError:
         raise
     except FileNotFoundError:
@@ -144,17 +163,59 @@ def _load(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
         raise BleuInputError(f"{path}: is a directory, expected a shard (.npz)") from None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
         raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({error})") from None
-    return meta, arrays
+    if digest != _digest(meta_text, stored):
+        raise BleuInputError(
+            f"{path}: its content does not match the digest 'mtscore stats' wrote with it: the shard was altered "
+            "(count it again with 'mtscore stats')"
+        )
+    problem = _description_problem(meta, stored)
+    if problem:
+        raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({problem})")
+    arrays = {name[6:]: values for name, values in stored.items() if name.startswith("shard_")}
+    arrays[_HASHES] = stored["reference_hashes"]
+    return meta, arrays, digest
+
+
+def _description_problem(meta: dict[str, Any], arrays: dict[str, Any]) -> str | None:
+    """What is wrong with a shard's description and reference hashes, if anything."""
+    import numpy as np
+
+    from ..metrics import metric_options
+
+    if meta.get("metric") not in METRICS:
+        return f"its description names no known metric: {meta.get('metric')!r}"
+    options = meta.get("options")
+    if not isinstance(options, dict):
+        return f"its options are not a mapping of option names to values: {options!r}"
+    declared = {option.name: option for option in metric_options(meta["metric"])}
+    unknown = set(options) - set(declared)
+    if unknown:
+        return f"its options include {', '.join(map(repr, sorted(unknown)))}, which {meta['metric']} does not have"
+    for name, value in options.items():
+        if not _of_kind(value, declared[name].kind, declared[name].nargs is not None):
+            return f"its option {name} is {value!r}, not a value of type {declared[name].kind.__name__}"
+    nrefs = meta.get("nrefs")
+    if not (isinstance(nrefs, str) and (nrefs.isdigit() or nrefs == "var")):
+        return f"its number of references is {nrefs!r}, expected a number or 'var'"
+    if not isinstance(meta.get("system"), str):
+        return f"its system name is {meta.get('system')!r}, expected a string"
+    hashes = arrays.get("reference_hashes")
+    if hashes is None or hashes.dtype != np.dtype("<u8") or hashes.ndim != 2:
+        return "its reference hashes are not a (streams x segments) array of 64-bit hashes"
+    return None
 
 
 def run_merge(argv: list[str]) -> int:
+    from ..core.metric import check_count_array
     from .score import SACREBLEU_METRICS, _check_modes
 
     args = build_merge_parser().parse_args(argv)
     if not 0 <= args.width <= 20:
         raise UsageError("--width must be 0 or more and at most 20")
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
-    shards = [(path, *_load(path)) for path in args.shards]
+    loaded = [(path, *_load(path)) for path in args.shards]
+    _refuse_repeated(loaded)
+    shards = [(path, meta, arrays) for path, meta, arrays, _ in loaded]
     first_path, first, _ = shards[0]
     for path, meta, _ in shards[1:]:
         for key in ("metric", "options", "nrefs"):
@@ -163,6 +224,15 @@ def run_merge(argv: list[str]) -> int:
                     f"{path} was counted with {key} {meta[key]!r} but {first_path} with {first[key]!r}: "
                     "shards merge only when made the same way"
                 )
+    try:
+        metric = metric_class(first["metric"])(**first["options"])
+    except (TypeError, ValueError) as error:
+        raise BleuInputError(f"{first_path}: its {first['metric']} options do not make a metric ({error})") from None
+    for path, _, arrays in shards:
+        try:
+            metric.check_shard_arrays({name: values for name, values in arrays.items() if name != _HASHES})
+        except BleuInputError as error:
+            raise BleuInputError(f"{path}: not a shard 'mtscore stats' could have written: {error}") from None
     systems: dict[str, list[dict[str, Any]]] = {}
     hashes: dict[str, list[Any]] = {}
     for _, meta, arrays in shards:
@@ -170,7 +240,6 @@ def run_merge(argv: list[str]) -> int:
         systems.setdefault(meta["system"], []).append(arrays)
     names = list(systems)
     args.sentence_level, args.metrics = False, [first["metric"]]
-    metric = metric_class(first["metric"])(**first["options"])
     _check_modes(args, paired, len(names), [metric])
     extended = args.all_pairs or args.comparisons or first["metric"] not in SACREBLEU_METRICS
     form = Form(args.format, args.width, args.score_only, False, extended)
@@ -178,6 +247,12 @@ def run_merge(argv: list[str]) -> int:
         matrices = metric.joined_statistics(list(systems.values()))
     except KeyError as error:
         raise BleuInputError(f"a {first['metric']} shard lacks its {error} array") from None
+    if metric.additive:
+        for name, matrix in zip(names, matrices, strict=True):
+            try:
+                check_count_array(matrix, "statistics", integers=metric.integer_statistics)
+            except BleuInputError as error:
+                raise BleuInputError(f"the shards of {name!r}, joined: {error}") from None
     if len({len(matrix) for matrix in matrices}) > 1:
         raise BleuInputError(
             "the systems' shards cover different numbers of segments: "
@@ -217,6 +292,29 @@ def run_merge(argv: list[str]) -> int:
         ]
     print(render_scores([scores], names, form))
     return EXIT_OK
+
+
+def _of_kind(value: Any, kind: type, several: bool) -> bool:
+    """Whether ``value`` is a value the command line could give an option of ``kind`` (a list of them
+    if ``several``); ``None``: not given."""
+    if value is None:
+        return True
+    if several:
+        return isinstance(value, list) and all(_of_kind(item, kind, False) for item in value)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def _refuse_repeated(loaded: list[tuple[str, dict[str, Any], dict[str, Any], str]]) -> None:
+    """Refuse a shard given twice (the same file, or a copy: the same digest), which would count its
+    segments twice; shards of the same segments counted from other files differ in their digests."""
+    seen: dict[str, str] = {}
+    for path, _, _, digest in loaded:
+        if digest in seen:
+            again = "is given twice" if path == seen[digest] else f"is the same shard as {seen[digest]} (a copy)"
+            raise BleuInputError(f"{path} {again}: each shard's segments are merged once")
+        seen[digest] = path
 
 
 def _same_references(systems: list[list[Any]]) -> bool:

@@ -21,7 +21,7 @@ from .options import Option
 from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
-from .stats import Statistics
+from .stats import Statistics, check_same_settings
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 
@@ -44,6 +44,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     # as significance tests assume; False for a metric whose rows depend on the whole corpus (NIST's
     # information weights), which then scores resamples itself (``resampled_scores``).
     additive: ClassVar[bool] = True
+    # Whether the statistics are integers (an integer dtype); False: float64 rows (some columns may
+    # still be whole numbers: ``whole_columns``).
+    integer_statistics: ClassVar[bool] = True
+    # Signature fields that change how statistics are scored but not the statistics (left out of
+    # ``statistics_settings``: statistics that differ only there may be added).
+    scoring_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
@@ -174,10 +180,61 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
             return {"statistics": np.zeros((0, len(empty) - 1), dtype=empty.dtype)}
         return {"statistics": np.asarray(self.segment_statistics(hypotheses, references))}
 
+    def check_shard_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """Raise ``BleuInputError`` saying what is wrong unless ``arrays`` could be this metric's
+        ``shard_arrays``: by default exactly one array, ``statistics``, valid as ``check_statistics`` says."""
+        check_array_names(arrays, ("statistics",))
+        self.check_statistics(arrays["statistics"])
+
     def joined_statistics(self, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]) -> list[np.ndarray]:
         """Each system's ``segment_statistics`` of the whole corpus, from its shards' ``shard_arrays``
         joined in order (what resampling needs included)."""
         return [np.concatenate([shard["statistics"] for shard in shards]) for shards in systems]
+
+    # What valid statistics are, checked where they come from outside (shard files, saved
+    # ``Statistics``): counts that were altered but still load are refused, not scored.
+
+    def statistics_width(self) -> int:
+        """The number of columns of ``segment_statistics`` with these options (found on a one-word segment)."""
+        return int(self.segment_statistics(["a"], [["a"]]).shape[1])
+
+    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
+        """Pairs of columns (smaller, larger) such that in every valid row the first is at most the
+        second, as n-gram matches are at most the n-grams they are found among; none by default."""
+        return ()
+
+    def column_labels(self) -> tuple[str, ...]:
+        """What each column of the statistics is called in messages: ``statistic_names``, or the
+        column's number where the metric names none."""
+        return self.statistic_names() or tuple(f"column {n}" for n in range(self.statistics_width()))
+
+    def whole_columns(self) -> tuple[int, ...]:
+        """The columns of float statistics that hold whole numbers (counts); none by default."""
+        return ()
+
+    def check_rows(self, rows: np.ndarray) -> None:
+        """Raise ``BleuInputError`` if valid-looking ``rows`` (checked by ``check_statistics``) break a
+        relation between columns of the metric's own; nothing by default."""
+
+    def check_statistics(self, rows: Any) -> None:
+        """Raise ``BleuInputError`` saying what is wrong unless ``rows`` could be this metric's
+        ``segment_statistics``: a (segments x columns) matrix of as many columns, integers where the
+        metric counts integers, finite, non-negative, within ``statistic_bounds``, small enough that
+        column sums cannot overflow, and consistent as ``check_rows`` requires."""
+        rows = np.asarray(rows)
+        width = self.statistics_width()
+        if rows.ndim != 2 or rows.shape[1] != width:
+            raise BleuInputError(f"{self.name} statistics have {width} columns per segment, got shape {rows.shape}")
+        check_count_array(rows, "statistics", integers=self.integer_statistics)
+        rows = rows.astype(np.int64 if self.integer_statistics else np.float64, copy=False)
+        whole = list(self.whole_columns())
+        if whole and not np.array_equal(rows[:, whole], np.floor(rows[:, whole])):
+            raise BleuInputError(f"{self.name} statistics hold a fraction where counts must be whole numbers")
+        for smaller, larger in self.statistic_bounds():
+            if (rows[:, smaller] > rows[:, larger]).any():
+                names = self.column_labels()
+                raise BleuInputError(f"{self.name} statistics with {names[smaller]} above {names[larger]}")
+        self.check_rows(rows)
 
     # Sentence scores of a shard that depend on the whole corpus: engines reduce every shard's
     # ``sentence_context`` with ``+`` first, then score shards with ``in_context(merged)``.
@@ -218,8 +275,24 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return self._statistics(*self._resolve(hypotheses, references))
 
     def statistics(self, hypotheses: Any, references: Any = None) -> Statistics:
-        """``segment_statistics`` as ``Statistics``: ``+`` merges shards, slices select segments."""
-        return Statistics(self.segment_statistics(hypotheses, references))
+        """``segment_statistics`` as ``Statistics``: ``+`` merges shards, slices select segments;
+        they record ``statistics_settings``, so statistics of other settings are not added to them."""
+        return Statistics(self.segment_statistics(hypotheses, references), self.statistics_settings())
+
+    def statistics_settings(self, signature: Signature | None = None) -> dict[str, str]:
+        """What made this metric's statistics: its class's name and the fields of its signature
+        (``signature``, by default this metric's) but the number of references, the version and the
+        ``scoring_fields``, which change no statistic."""
+        skipped = {"nrefs", "version", *self.scoring_fields}
+        info = (signature or self.signature()).info
+        return {"metric": type(self).__name__, **{name: value for name, value in info.items() if name not in skipped}}
+
+    def check_settings(self, statistics: Any, settings: dict[str, str] | None = None) -> None:
+        """Raise ``BleuInputError`` if ``statistics`` (``Statistics``; a bare matrix has no settings)
+        were counted with other settings than ``settings`` (by default this metric's)."""
+        known = getattr(statistics, "settings", None)
+        if known is not None:
+            check_same_settings(known, settings or self.statistics_settings(), "score")
 
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system against the references given at creation."""
@@ -230,6 +303,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``).
         ``nrefs``: the references per segment for the signature, when this metric was created
         without them (statistics computed elsewhere, merged from shards or loaded from a file)."""
+        self.check_settings(statistics)
         matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
         result = self._score(matrix, self._references)
         if nrefs is None:
@@ -250,6 +324,35 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     def sentence_scores(self, hypotheses: Any, references: Any = None) -> Any:
         """Every segment's own score, in one vectorised pass."""
         return self.scores_of_sums(self.segment_statistics(hypotheses, references))
+
+
+# Counts are refused when their number times the largest reaches this: a sum of them (int64, or
+# float64 in resampling) could then be inexact or overflow.
+COUNT_LIMIT = 2**53
+
+
+def check_count_array(values: Any, what: str, integers: bool = True) -> None:
+    """Raise ``BleuInputError`` unless ``values`` are counts: numbers (integers if ``integers``),
+    finite, non-negative, and whose sum stays below ``COUNT_LIMIT`` (so no sum of them overflows)."""
+    values = np.asarray(values)
+    kinds = "iu" if integers else "iuf"
+    if values.dtype.kind not in kinds:
+        expected = "integers" if integers else "numbers"
+        raise BleuInputError(f"{what} must be {expected}, got values of type {values.dtype}")
+    if values.dtype.kind == "f" and not np.isfinite(values).all():
+        raise BleuInputError(f"{what} must be finite numbers, got inf or NaN")
+    if values.size and values.min() < 0:
+        raise BleuInputError(f"{what} must be non-negative, got {values.min()}")
+    if values.size and float(values.max()) * values.size >= COUNT_LIMIT:
+        raise BleuInputError(f"{what} hold counts so large that their sums would overflow")
+
+
+def check_array_names(arrays: Mapping[str, Any], names: Sequence[str]) -> None:
+    """Raise ``BleuInputError`` unless ``arrays`` hold exactly the arrays called ``names``."""
+    missing, unknown = set(names) - set(arrays), set(arrays) - set(names)
+    if missing or unknown:
+        found = ", ".join(sorted(arrays)) or "none"
+        raise BleuInputError(f"expected the arrays {', '.join(names)}, found {found}")
 
 
 def check_systems(systems: Sequence[Sequence[str]]) -> None:

@@ -31,7 +31,7 @@ from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
 from .result import BLEUScore, SentenceScores
 from .scoring import Scoring, sentence_effective_order
-from .stats import Stats
+from .stats import Stats, check_totals
 
 if TYPE_CHECKING:
     from .explanation import Explanation
@@ -52,6 +52,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     name = "BLEU"
     options = OPTIONS
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "counts", "totals", "precisions")
+    scoring_fields = ("eff", "smooth", "weights")
 
     def __init__(
         self,
@@ -154,10 +155,26 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def _statistics(self, prepared: PreparedReferences, hypotheses: TokenKeys | tuple[Any, Any]) -> np.ndarray:
         return prepared.stats(hypotheses).to_matrix()
 
+    def column_labels(self) -> tuple[str, ...]:
+        """sacrebleu's layout: hypothesis length, closest reference length, matches and totals per order."""
+        orders = range(1, (self.statistics_width() - 2) // 2 + 1)
+        return ("hyp_len", "ref_len", *(f"matches{n}" for n in orders), *(f"totals{n}" for n in orders))
+
+    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
+        """Each order's matches are at most its n-grams."""
+        order = (self.statistics_width() - 2) // 2
+        return tuple((2 + n, 2 + order + n) for n in range(order))
+
+    def check_rows(self, rows: np.ndarray) -> None:
+        """A hypothesis of L tokens has max(L - n + 1, 0) n-grams of order n."""
+        check_totals(Stats.from_matrix(rows))
+
     def stats(self, hypotheses: Any, references: Any = None) -> Stats:
-        """Per-segment sufficient statistics."""
+        """Per-segment sufficient statistics, which record ``statistics_settings``."""
         prepared, resolved = self._resolve(hypotheses, references)
-        return prepared.stats(resolved)
+        stats = prepared.stats(resolved)
+        stats.settings = self.statistics_settings(self.signature(1, prepared.kind))
+        return stats
 
     def statistics(self, hypotheses: Any, references: Any = None) -> Stats:
         """Per-segment sufficient statistics (``Stats``, the named form of ``segment_statistics``)."""
@@ -204,8 +221,19 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             info["weights"] = ",".join(f"{w:g}" for w in compat.weights)
         return Signature(info)
 
-    def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> BLEUScore:
-        """The corpus score of already computed statistics."""
+    def check_settings(self, statistics: Any, settings: dict[str, str] | None = None) -> None:
+        """``Metric.check_settings``, statistics of token ids compared with this metric's for ids."""
+        if settings is None and (getattr(statistics, "settings", None) or {}).get("tok") == "ids":
+            settings = self.statistics_settings(self.signature(1, "ids"))
+        super().check_settings(statistics, settings)
+
+    def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str | None = None) -> BLEUScore:
+        """The corpus score of already computed statistics; ``kind``: ``"ids"`` for statistics of token
+        ids, by default what the statistics' settings say (else ``"text"``). Statistics counted with
+        other settings (another tokenizer, case, order...) are refused."""
+        if kind is None:
+            kind = "ids" if (stats.settings or {}).get("tok") == "ids" else "text"
+        self.check_settings(stats, self.statistics_settings(self.signature(nrefs, kind)))
         if self.compat is not None:
             rows = score_rows(self.compat, stats, corpus=True)
         else:

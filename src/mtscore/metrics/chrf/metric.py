@@ -144,6 +144,11 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         ]
         return tuple(f"{order}_{count}" for order in orders for count in ("hyp", "ref", "match"))
 
+    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
+        """Each order's matches are at most its hypothesis and its reference n-grams."""
+        starts = range(0, self.statistics_width(), 3)
+        return tuple(pair for start in starts for pair in ((start + 2, start), (start + 2, start + 1)))
+
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
         return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)

@@ -162,6 +162,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
 
     name = "METEOR"
     options = OPTIONS
+    integer_statistics = False
 
     def __init__(
         self,
@@ -234,6 +235,21 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         """NLTK's sentence score (0-1) and a count of 1, summed for the mean; then the chosen reference's
         matches, chunks and lengths."""
         return ("meteor", "segments", "matches", "chunks", "hyp_len", "ref_len")
+
+    def whole_columns(self) -> tuple[int, ...]:
+        """Everything but the sentence score: the segment's count, matches, chunks and lengths."""
+        return (1, 2, 3, 4, 5)
+
+    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
+        """Chunks are at most the matches, which are at most either length."""
+        return ((3, 2), (2, 4), (2, 5))
+
+    def check_rows(self, rows: np.ndarray) -> None:
+        """Each row is one segment, whose sentence score is between 0 and 1."""
+        if len(rows) and not (rows[:, 1] == 1).all():
+            raise BleuInputError("METEOR statistics must count 1 segment per row")
+        if (rows[:, 0] > 1).any():
+            raise BleuInputError("METEOR statistics with a sentence score above 1")
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """METEOR (percent) of each row of summed statistics: 100 x the mean sentence score."""

@@ -37,7 +37,7 @@ from .options import OPTIONS, VARIANTS
 from .references import PreparedReferences, columns
 from .resampling import resampled_rows
 from .state import NISTState
-from .tokens import ShardTokens, corpus_keys, same_keys, shard_tokens
+from .tokens import ShardTokens, check_shard_tokens, corpus_keys, same_keys, shard_tokens
 
 __all__ = ["NIST", "NISTScore", "corpus_nist", "sentence_nist", "sentence_nists"]
 
@@ -106,6 +106,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     options = OPTIONS
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "matches", "totals", "info")
     additive = False
+    integer_statistics = False
 
     def __init__(
         self,
@@ -143,6 +144,10 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         """A shard file keeps its segments' tokens (``tokens.ShardTokens``), smaller than its text: joined,
         they are the whole corpus, whose resamples recompute the information weights."""
         return shard_tokens(self, hypotheses, references).to_arrays()
+
+    def check_shard_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
+        """A shard's tokens must be consistent: ``tokens.check_shard_tokens``."""
+        check_shard_tokens(arrays)
 
     def joined_statistics(self, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]) -> list[np.ndarray]:
         """Each system's rows of its shards' tokens joined in order, as the in-memory API gives them
@@ -225,7 +230,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def statistics(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> NISTStatistics:
         """``segment_statistics`` as ``NISTStatistics``, which remember their reference corpus."""
         prepared, resolved = self._resolve(hypotheses, references)
-        return NISTStatistics(self._statistics(prepared, resolved), prepared.digest)
+        return NISTStatistics(self._statistics(prepared, resolved), prepared.digest, self.statistics_settings())
 
     def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> NISTScore:
         """The corpus score of per-segment statistics; ``NISTStatistics`` counted against other
@@ -297,12 +302,17 @@ class NISTStatistics(Statistics):
     (``references``; ``None``: unknown). Rows merge (``+``) only within one reference corpus:
     rows counted against other references carry other information weights."""
 
-    def __init__(self, matrix: Any, references: str | None = None):
-        super().__init__(matrix)
+    def __init__(self, matrix: Any, references: str | None = None, settings: Mapping[str, str] | None = None):
+        super().__init__(matrix, settings)
         self.references = references
 
+    @classmethod
+    def from_matrix(cls, matrix: Any, settings: Mapping[str, str] | None = None) -> NISTStatistics:
+        """Statistics of an unknown reference corpus holding ``matrix``."""
+        return cls(matrix, None, settings)
+
     def _like(self, matrix: np.ndarray) -> NISTStatistics:
-        return NISTStatistics(matrix, self.references)
+        return NISTStatistics(matrix, self.references, self.settings)
 
     def __add__(self, other: Any) -> NISTStatistics:
         known = isinstance(other, NISTStatistics) and None not in (self.references, other.references)
@@ -320,7 +330,11 @@ class NISTStatistics(Statistics):
     @classmethod
     def from_json(cls, text: str) -> NISTStatistics:
         """Statistics from ``to_json``'s text, with their reference digest if it holds one."""
-        return cls(super().from_json(text).matrix, json.loads(text).get("references"))
+        statistics = super().from_json(text)
+        references = json.loads(text).get("references")
+        if references is not None and not isinstance(references, str):
+            raise BleuInputError(f"NIST statistics JSON with references {references!r}, expected a digest string")
+        return cls(statistics.matrix, references, statistics.settings)
 
 
 class CorpusWeightedNIST(NIST):

@@ -178,6 +178,7 @@ class TER(Metric[TERReferences, TERScore]):
     name = "TER"
     higher_is_better = False
     options = OPTIONS
+    integer_statistics = False
 
     def __init__(
         self,
@@ -219,6 +220,10 @@ class TER(Metric[TERReferences, TERScore]):
     def statistic_names(self) -> tuple[str, ...]:
         """The fewest edits over the references, and the average reference length."""
         return ("edits", "ref_length")
+
+    def whole_columns(self) -> tuple[int, ...]:
+        """The edits (the reference length is an average over the references)."""
+        return (0,)
 
     def _statistics(self, prepared: TERReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 2) float64: sacrebleu's [fewest edits over the references, average reference length]."""
