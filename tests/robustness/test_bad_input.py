@@ -738,6 +738,58 @@ ELSEWHERE = [
         "Debian and Princeton/NLTK copies); never scored with fewer synonyms",
         "tests/robustness/test_wordnet_integrity.py::test_damaged_copy_is_an_input_error_on_the_command_line",
     ),
+    CheckedElsewhere(
+        "`mtscore merge` of a shard whose arrays were changed after `mtscore stats` wrote it",
+        "2",
+        "refuses it by name: its content does not match the digest written with it; count it again",
+        "tests/robustness/test_shards_and_stats.py::test_damaged_shard_arrays_are_refused_naming_the_file",
+    ),
+    CheckedElsewhere(
+        "`mtscore merge p1.npz p1.npz`, or a copy of a shard",
+        "2",
+        "refuses: the shard is given twice, or is the same shard as another (a copy); segments are never counted twice",
+        "tests/robustness/test_shards_and_stats.py::test_a_shard_given_twice_or_copied_is_refused",
+    ),
+    CheckedElsewhere(
+        "a shard with counts that are fractional, negative, NaN, above their totals, inconsistent (BLEU's `hyp_len` "
+        "0 with n-grams, NIST lengths that disagree with the ids) or whose sums overflow, even with a valid digest",
+        "2",
+        "refuses it by name, saying what is wrong",
+        "tests/robustness/test_shards_and_stats.py::test_damaged_shard_arrays_are_refused_naming_the_file",
+    ),
+    CheckedElsewhere(
+        "a shard whose description has an unknown metric or option, an option of another type, options that are not "
+        "a mapping, or a list as system name",
+        "2",
+        "refuses it by name",
+        "tests/robustness/test_shards_and_stats.py::test_damaged_descriptions_are_refused_naming_the_file",
+    ),
+    CheckedElsewhere(
+        "a shard of an earlier format (3, without a digest)",
+        "2",
+        "says which format it is and to write it again with `mtscore stats`",
+        "tests/robustness/test_shards_and_stats.py::test_shards_of_an_earlier_format_are_refused_with_the_remedy",
+    ),
+    CheckedElsewhere(
+        "`Stats` / `Statistics` of different tokenizers, cases or metrics added with `+`, or scored by a metric of "
+        "other settings",
+        "API",
+        "`BleuInputError` naming the settings that differ",
+        "tests/robustness/test_shards_and_stats.py::test_statistics_of_other_settings_are_neither_added_nor_scored",
+    ),
+    CheckedElsewhere(
+        '`Stats.load` of an empty, tiny, cut-short, foreign or missing file; `Stats.from_json("{}")` or JSON of '
+        "wrong types",
+        "API",
+        "`BleuInputError` saying what is wrong (naming the file)",
+        "tests/robustness/test_shards_and_stats.py::test_load_refuses_what_save_cannot_write_naming_the_file",
+    ),
+    CheckedElsewhere(
+        "`stats[10]` of statistics of 5 segments",
+        "API",
+        "`IndexError` (as a list)",
+        "tests/robustness/test_shards_and_stats.py::test_an_index_past_the_segments_is_an_index_error",
+    ),
 ]
 
 
