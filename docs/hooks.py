@@ -133,8 +133,62 @@ def metric_options_table(name: str) -> str:
     return "\n".join(rows)
 
 
+# What each optional extra of pyproject.toml is for; the packages are read from pyproject.toml itself.
+EXTRAS_MARKER = "<!-- mtscore-extras -->"
+EXTRA_PURPOSES = {
+    "torch": "scoring torch tensors of token ids on their own device (GPU included)",
+    "ja": "the `ja-mecab` [tokenizer](tokenizers.md) (MeCab and its dictionary)",
+    "ko": "the `ko-mecab` [tokenizer](tokenizers.md) (MeCab and its dictionary)",
+    "spm": "the SentencePiece [tokenizers](tokenizers.md) `spm`, `flores101`, `flores200`, `spBLEU-1K`",
+    "ray": "[`mtscore.ray`](scale-out.md): scores of Ray Datasets",
+    "dask": "[`mtscore.dask`](scale-out.md): scores of Dask DataFrames and Bags",
+    "test": "the tests: pytest, Hypothesis, the oracles they compare with, and what the tests start for real",
+    "bench": "the peers the [benchmarks](performance.md) time",
+    "lint": "the checks CI runs on the code (ruff, mypy)",
+    "docs": "this site (`mkdocs build --strict`)",
+    "release": "building and checking the wheel",
+}
+
+
+def extras_table() -> str:
+    """The optional extras of pyproject.toml, each with what it is for and the packages it installs."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    project = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    missing = sorted(set(extras) - set(EXTRA_PURPOSES))
+    if missing:
+        raise ValueError(f"docs/hooks.py: EXTRA_PURPOSES says nothing of the extras {', '.join(missing)}")
+    rows = ["| extra | what it is for | what it installs |", "|---|---|---|"]
+    for name, requirements in extras.items():
+        rows.append(f"| `mtscore[{name}]` | {EXTRA_PURPOSES[name]} | {_cell(', '.join(requirements))} |")
+    return "\n".join(rows)
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """Replace each ``<!-- mtscore-cli: PROG -->`` marker by PROG's generated reference and each
-    ``<!-- mtscore-options: METRIC -->`` marker by the metric's options table."""
+    """Replace each ``<!-- mtscore-cli: PROG -->`` marker by PROG's generated reference, each
+    ``<!-- mtscore-options: METRIC -->`` marker by the metric's options table, and
+    ``<!-- mtscore-extras -->`` by the table of optional extras."""
     markdown = MARKER.sub(lambda match: reference(match["prog"]), markdown)
+    markdown = markdown.replace(EXTRAS_MARKER, extras_table()) if EXTRAS_MARKER in markdown else markdown
     return OPTIONS_MARKER.sub(lambda match: metric_options_table(match["metric"]), markdown)
+
+
+# Formulas: pymdownx.arithmatex leaves the TeX in <span class="arithmatex">\(...\)</span> and
+# <div class="arithmatex">\[...\]</div>; they become MathML at build time, which browsers draw
+# themselves, so the site needs no script or font from the network (it works opened from files).
+MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">\s*\\(?P<open>[\[(])(?P<tex>.*?)\\[\])]\s*</(?P=tag)>', re.S)
+
+
+def on_page_content(html_text: str, page, config, files) -> str:
+    """Each formula as MathML (``latex2mathml``, a ``docs`` extra)."""
+    from latex2mathml.converter import convert
+
+    def mathml(match: re.Match) -> str:
+        display = "block" if match["open"] == "[" else "inline"
+        return convert(html.unescape(match["tex"]).strip(), display=display)
+
+    return MATH.sub(mathml, html_text)
