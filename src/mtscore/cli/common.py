@@ -108,10 +108,12 @@ def configured_metric(args: argparse.Namespace, name: str) -> Metric:
 
 
 def read(path: str, encoding: str = "utf-8") -> list[str]:
-    """The segments of a file (``-``: standard input); unreadable or malformed files are input errors."""
+    """The segments of a file (``-``: standard input), each without its trailing whitespace as
+    sacrebleu's command line reads them (``str.rstrip``: chrF with ``--chrf-whitespace`` would
+    count it); unreadable or malformed files are input errors."""
     from ..files.read import read_lines
 
-    return read_lines(path, encoding)
+    return [line.rstrip() for line in read_lines(path, encoding)]
 
 
 def check_counts(

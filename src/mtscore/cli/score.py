@@ -249,7 +249,10 @@ def _pasted_systems(sources: list[str], encoding: str) -> list[list[str]] | None
                 f"{width}; systems pasted side by side need as many on every line (to score one system whose "
                 "lines hold tabs, give it as a file with -i)"
             )
-    return [list(column) for column in zip(*(line.split("\t") for line in lines), strict=True)]
+    rows = [line.split("\t") for line in lines]
+    # sacrebleu strips each field's trailing whitespace too, but not on the first line's fields.
+    rows[1:] = [[field.rstrip() for field in row] for row in rows[1:]]
+    return [list(column) for column in zip(*rows, strict=True)]
 
 
 def run(argv: list[str] | None) -> int:
