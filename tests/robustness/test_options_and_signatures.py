@@ -6,6 +6,12 @@ metric it applies to.
 - Lines are read as sacrebleu's command line reads them: without trailing whitespace (``str.rstrip``),
   which chrF with ``--chrf-whitespace`` would otherwise count; sacrebleu's command line is the oracle,
   on every way lines reach the command (files, ``-nr``, standard input, pasted systems, test sets aside).
+- Smoothing values outside the range where they give a valid BLEU are refused (exit 1 on the command
+  line, ``BleuInputError`` in the API); inside it, the score is sacrebleu's, byte for byte.
+- ``pad_id`` must be an integer id or None; messages name what was given (a NumPy array of strings,
+  a single metric name given to ``paired_test``).
+- An option that does nothing with the others given (it belongs to a metric ``-m`` does not select,
+  or acts only with another option) is said on standard error; the output stays sacrebleu's.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import sacrebleu as theirs
 import sacrebleu.significance as their_significance
@@ -21,6 +28,10 @@ from helpers import as_sacrebleu_version, run, sacrebleu_cli, write
 import mtscore.sacrebleu as ours
 import mtscore.sacrebleu.significance as our_significance
 from mtscore import BleuInputError
+from mtscore.metrics import METRICS, metric_options
+from mtscore.metrics.bleu import BLEU
+from mtscore.metrics.bleu.scoring import SMOOTH_VALUE_RANGES
+from mtscore.significance.paired import paired_test
 
 DROP_IN_METRICS = ["BLEU", "CHRF", "TER"]
 
@@ -162,3 +173,203 @@ def test_trailing_whitespace_on_standard_input(tmp_path, options, pasted):
     mine = command_output([sys.executable, "-m", "mtscore", *argv], stdin)
     theirs_ = command_output([sys.executable, "-m", "sacrebleu", *argv], stdin)
     assert as_sacrebleu_version(mine) == theirs_
+
+
+# A hypothesis with matches of every order but the fourth (floor's and add-k's values then show).
+SMOOTHING_REFERENCES = ["the cat sat on the mat", "a dog barked at the man", "hello there world"]
+SMOOTHING_HYPOTHESES = ["the cat sat on a mat", "the dog barked at a man", "hi world there"]
+# Each row: method, value, whether it is refused. Edges included: both ends of each range.
+SMOOTH_VALUES = [
+    ("floor", -1.0, True),
+    ("floor", -1e-9, True),
+    ("floor", 0.0, False),
+    ("floor", 0.1, False),
+    ("floor", 1.0, False),
+    ("floor", 1.5, True),
+    ("floor", 1e300, True),
+    ("add-k", -1.0, True),
+    ("add-k", -0.5, True),
+    ("add-k", 0.0, False),
+    ("add-k", 2.0, False),
+    ("add-k", 1e30, False),
+    ("add-k", 1e36, False),
+    ("add-k", 1e37, True),
+    ("add-k", 1e308, True),
+]
+
+
+def test_smooth_value_ranges_cover_every_method_with_a_value():
+    """Every sacrebleu smoothing method that takes a value has a range (none and exp take none)."""
+    assert set(SMOOTH_VALUE_RANGES) == {"floor", "add-k"} == {row[0] for row in SMOOTH_VALUES}
+
+
+@pytest.mark.parametrize("method, value, refused", SMOOTH_VALUES)
+def test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused(capsys, tmp_path, method, value, refused):
+    """Out of range: exit 1 naming -sv, the method and the range, and ``BleuInputError`` in the API.
+    In range: sacrebleu's command line's output (with ``-ci``: its resampled interval too)."""
+    reference = write(tmp_path / "ref", SMOOTHING_REFERENCES)
+    hypotheses = write(tmp_path / "hyp", SMOOTHING_HYPOTHESES)
+    argv = [reference, "-i", hypotheses, "-s", method, f"-sv={value!r}", "-f", "text", "-w", "4"]
+    code, out, err = run(capsys, *argv)
+    if refused:
+        assert code == 1 and not out
+        assert "-sv" in err and method in err and "must be from" in err and "Traceback" not in err
+        with pytest.raises(BleuInputError, match="smoothing value"):
+            BLEU(smooth=method, smooth_value=value)
+        with pytest.raises(BleuInputError, match="smoothing value"):
+            ours.BLEU(smooth_method=method, smooth_value=value)
+        return
+    assert code == 0
+    assert as_sacrebleu_version(out) == sacrebleu_cli(*argv)
+    with_interval = [*argv, "-ci", "-cin", "20"]
+    assert as_sacrebleu_version(run(capsys, *with_interval)[1]) == sacrebleu_cli(*with_interval)
+
+
+PAD_IDS = {
+    "integer": (0, False),
+    "NumPy integer": (np.int64(3), False),
+    "None": (None, False),
+    "str": ("0", True),
+    "float": (0.5, True),
+    "integral float": (0.0, True),
+    "bool": (True, True),
+    "NumPy bool": (np.bool_(False), True),
+}
+
+
+@pytest.mark.parametrize("pad_id, refused", PAD_IDS.values(), ids=PAD_IDS.keys())
+def test_pad_id_must_be_an_integer_or_none(pad_id, refused):
+    """A ``pad_id`` that is not an integer id would match no id and pad nothing: refused by name."""
+    hypotheses = np.array([[5, 6, 7, 0], [8, 9, 0, 0]])
+    references = [np.array([[5, 6, 7, 0], [8, 9, 1, 0]])]
+    if refused:
+        with pytest.raises(BleuInputError, match="pad_id must be an integer"):
+            BLEU(pad_id=pad_id)
+        return
+    assert BLEU(pad_id=pad_id).corpus_score(hypotheses, references).score >= 0
+
+
+TEXT_ARRAYS = {
+    "strings": np.array(["the cat sat", "a dog"]),
+    "objects": np.array(["the cat sat", "a dog"], dtype=object),
+}
+
+
+@pytest.mark.parametrize("where", ["hypotheses", "references"])
+@pytest.mark.parametrize("array", TEXT_ARRAYS.values(), ids=TEXT_ARRAYS.keys())
+def test_a_numpy_array_of_strings_is_called_text(array, where):
+    """A 1-D array of strings is text in an array, not "a 2-D array of token ids"."""
+    hypotheses, references = (array, [["the cat sat", "a dog"]]) if where == "hypotheses" else (["x", "y"], [array])
+    with pytest.raises(BleuInputError, match=r"NumPy array of .* items, not token ids") as error:
+        BLEU().corpus_score(hypotheses, references)
+    assert "2-D array of token ids (segments" not in str(error.value)
+
+
+PAIRED_METRICS = {
+    "one name": ("bleu", ["BLEU"]),
+    "one alias": ("gleu", ["Google-BLEU"]),
+    "names": (["bleu", "chrf"], ["BLEU", "chrF2"]),
+}
+
+
+@pytest.mark.parametrize("metrics, names", PAIRED_METRICS.values(), ids=PAIRED_METRICS.keys())
+def test_paired_test_takes_one_metric_name_or_several(metrics, names):
+    """A single name is one metric, not its letters ("unknown metric 'b'")."""
+    systems = {"base": HYPOTHESES, "other": STREAM_2}
+    assert paired_test(systems, [STREAM_1], metrics, n_samples=10).metrics == names
+
+
+@pytest.mark.parametrize("metrics", [[], 5, ["bleu", 3]], ids=["empty", "a number", "a number in the list"])
+def test_paired_test_refuses_what_is_no_metric(metrics):
+    with pytest.raises(BleuInputError, match="metric"):
+        paired_test({"base": HYPOTHESES, "other": STREAM_2}, [STREAM_1], metrics, n_samples=10)
+
+
+def option_argv(option) -> list[str]:
+    """The command-line arguments that give ``option`` a valid value other than its default."""
+    flag = option.flags[-1]
+    if option.kind is bool:
+        return [flag]
+    choices = option.choice_list()
+    if choices:
+        return [flag, str(next(choice for choice in choices if choice != option.default))]
+    if option.nargs == "+":  # BLEU's weights: one per order
+        return [flag, "0.25", "0.25", "0.25", "0.25"]
+    return [flag, {int: "3", float: "0.3", str: "/nonexistent"}[option.kind]]
+
+
+def unused_metric_options():
+    """(option's metric, option, a selected metric) for every option of every metric, with a
+    selected metric other than its own (BLEU's options with chrF, every other's with BLEU)."""
+    rows = []
+    for metric in METRICS:
+        selected = "chrf" if metric == "bleu" else "bleu"
+        rows += [pytest.param(metric, option, selected, id=f"{option.flags[-1]}") for option in metric_options(metric)]
+    return rows
+
+
+@pytest.mark.parametrize("metric, option, selected", unused_metric_options())
+def test_an_option_of_a_metric_not_selected_is_said_to_be_ignored(capsys, tmp_path, metric, option, selected):
+    """Every metric's every option, given while -m selects another: a warning naming the option and
+    its metric on standard error, and the output of the command without it."""
+    reference = write(tmp_path / "ref", SMOOTHING_REFERENCES)
+    hypotheses = write(tmp_path / "hyp", SMOOTHING_HYPOTHESES)
+    plain = [reference, "-i", hypotheses, "-m", selected, "-b"]
+    code, out, err = run(capsys, *plain, *option_argv(option))
+    assert code == 0, err
+    assert out == run(capsys, *plain)[1]
+    assert f"warning: {'/'.join(option.flags)} applies to {metric}, which -m does not select" in err
+
+
+def test_lowercase_of_bleu_with_chrf_names_chrfs_own():
+    """``-m chrf -lc``: chrF stays case-sensitive; the warning names chrF's own option."""
+    from mtscore.cli.score import unused_option_warnings
+
+    warnings = unused_option_warnings({"lowercase"}, None, ["chrf"])
+    assert warnings == [
+        "-lc/--lowercase applies to bleu, which -m does not select: it is ignored (chrf's is --chrf-lowercase)"
+    ]
+
+
+# Options acting only with another: the arguments, and the option named in the warning.
+CONDITIONAL = {
+    "-cin without -ci": (["-cin", "20"], "--confidence-n"),
+    "-pbsn without -pbs": (["-pbsn", "20"], "--paired-bs-n"),
+    "-parn without -par": (["-parn", "20"], "--paired-ar-n"),
+    "--seed without resampling": (["--seed", "7"], "--seed"),
+    "-sv with exp": (["-s", "exp", "-sv", "0.3"], "--smooth-value"),
+    "-sv with none": (["-s", "none", "-sv", "0.3"], "--smooth-value"),
+    "-sv with the default (exp)": (["-sv", "0.3"], "--smooth-value"),
+}
+
+
+@pytest.mark.parametrize("extra, flag", CONDITIONAL.values(), ids=CONDITIONAL.keys())
+def test_an_option_that_acts_only_with_another_is_said_to_be_ignored(capsys, tmp_path, extra, flag):
+    """sacrebleu accepts these silently: the output stays sacrebleu's, standard error says why the
+    option does nothing; ``-q`` keeps it quiet."""
+    reference = write(tmp_path / "ref", SMOOTHING_REFERENCES)
+    hypotheses = write(tmp_path / "hyp", SMOOTHING_HYPOTHESES)
+    argv = [reference, "-i", hypotheses, *extra, "-f", "text"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0
+    assert f"warning: {flag} acts only" in err
+    if "--seed" not in extra:  # sacrebleu has no --seed
+        assert as_sacrebleu_version(out) == sacrebleu_cli(*argv)
+    assert run(capsys, *argv, "-q")[2] == ""
+
+
+ACTING = {
+    "-cin with -ci": ["-ci", "-cin", "20"],
+    "-sv with floor": ["-s", "floor", "-sv", "0.3"],
+    "-sv with add-k": ["-s", "add-k", "-sv", "2"],
+    "chrF's option with chrF": ["-m", "chrf", "--chrf-whitespace"],
+    "the defaults": [],
+}
+
+
+@pytest.mark.parametrize("extra", ACTING.values(), ids=ACTING.keys())
+def test_an_option_that_acts_gives_no_warning(capsys, tmp_path, extra):
+    reference = write(tmp_path / "ref", SMOOTHING_REFERENCES)
+    hypotheses = write(tmp_path / "hyp", SMOOTHING_HYPOTHESES)
+    code, _, err = run(capsys, reference, "-i", hypotheses, *extra)
+    assert code == 0 and "warning" not in err
