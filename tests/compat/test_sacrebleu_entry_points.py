@@ -119,7 +119,8 @@ def test_sacrebleus_module_paths(path):
 
 
 def test_metrics_and_signatures_are_instances_of_the_base_names():
-    """``isinstance(m, sacrebleu.metrics.base.Metric)`` and the signature classes hold as in sacrebleu."""
+    """``isinstance(m, sacrebleu.metrics.base.Metric)`` and the signature classes hold as in sacrebleu
+    (references given at creation: before it has seen any, a metric has no signature, as sacrebleu's)."""
     from mtscore.sacrebleu.metrics import base, bleu, chrf, ter
 
     for module, metric, signature in (
@@ -127,7 +128,7 @@ def test_metrics_and_signatures_are_instances_of_the_base_names():
         (chrf, "CHRF", "CHRFSignature"),
         (ter, "TER", "TERSignature"),
     ):
-        made = getattr(module, metric)()
+        made = getattr(module, metric)(references=[["a reference"]])
         assert isinstance(made, base.Metric)
         assert isinstance(made.get_signature(), getattr(module, signature))
         assert issubclass(getattr(module, signature), base.Signature)

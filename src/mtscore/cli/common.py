@@ -72,11 +72,11 @@ def add_metric_options(parser: argparse.ArgumentParser, names: Iterable[str], gr
         target = parser.add_argument_group(f"{metric_title(name)} (with -m {name})") if grouped else parser
         for option in metric_options(name):
             if option.kind is bool:
-                target.add_argument(*option.flags, dest=_dest(option), action="store_true", help=option.help)
+                target.add_argument(*option.flags, dest=option_dest(option), action="store_true", help=option.help)
             else:
                 target.add_argument(
                     *option.flags,
-                    dest=_dest(option),
+                    dest=option_dest(option),
                     type=option.kind,
                     default=option.default,
                     choices=option.choice_list(),
@@ -86,7 +86,7 @@ def add_metric_options(parser: argparse.ArgumentParser, names: Iterable[str], gr
                 )
 
 
-def _dest(option: Option) -> str:
+def option_dest(option: Option) -> str:
     """The attribute that holds an option's value: its first long flag, as argparse names it
     (``--smooth-method``: ``smooth_method``)."""
     flag = next((flag for flag in option.flags if flag.startswith("--")), option.flags[0])
@@ -95,7 +95,7 @@ def _dest(option: Option) -> str:
 
 def metric_keywords(args: argparse.Namespace, name: str) -> dict[str, Any]:
     """The constructor keywords of metric ``name`` given on the command line, by its declared options."""
-    return {option.name: getattr(args, _dest(option)) for option in metric_options(name)}
+    return {option.name: getattr(args, option_dest(option)) for option in metric_options(name)}
 
 
 def configured_metric(args: argparse.Namespace, name: str) -> Metric:
@@ -108,10 +108,12 @@ def configured_metric(args: argparse.Namespace, name: str) -> Metric:
 
 
 def read(path: str, encoding: str = "utf-8") -> list[str]:
-    """The segments of a file (``-``: standard input); unreadable or malformed files are input errors."""
+    """The segments of a file (``-``: standard input), each without its trailing whitespace as
+    sacrebleu's command line reads them (``str.rstrip``: chrF with ``--chrf-whitespace`` would
+    count it); unreadable or malformed files are input errors."""
     from ..files.read import read_lines
 
-    return read_lines(path, encoding)
+    return [line.rstrip() for line in read_lines(path, encoding)]
 
 
 def check_counts(

@@ -10,10 +10,11 @@ import codecs
 import os
 import stat
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BleuInputError
-from ..metrics import ALIASES, METRICS, canonical, metric_class
+from ..metrics import ALIASES, METRICS, canonical, metric_class, metric_options
 from ..report import Form
 from ..report.corpus import render_scores
 from ..report.segments import segment_lines
@@ -29,6 +30,7 @@ from .common import (
     check_counts,
     configured_metric,
     metric_keywords,
+    option_dest,
     print_lines,
     read,
 )
@@ -44,6 +46,13 @@ MAX_WIDTH = 20  # -w: decimals beyond a double's 17 significant digits are noise
 # -cin, -pbsn, -parn: time and memory grow with them (on 2,000 segments, -pbsn 1,000,000 took 26 s and
 # -cin 1,000,000 36 s; -cin 10,000,000 on 5 segments took 4 GB); 100x and 10x sacrebleu's defaults
 MAX_RESAMPLES = 100_000
+
+
+def _smoothing_takes_a_value(args: argparse.Namespace) -> bool:
+    """Whether BLEU's smoothing uses ``--smooth-value`` (a ``--compat`` mode checks its own)."""
+    from ..metrics.bleu.scoring import SMOOTH_DEFAULTS
+
+    return args.compat is not None or SMOOTH_DEFAULTS.get(args.smooth_method or "exp") is not None
 
 
 def add_significance_options(parser: argparse.ArgumentParser) -> None:
@@ -251,7 +260,60 @@ def _pasted_systems(sources: list[str], encoding: str) -> list[list[str]] | None
                 f"{width}; systems pasted side by side need as many on every line (to score one system whose "
                 "lines hold tabs, give it as a file with -i)"
             )
-    return [list(column) for column in zip(*(line.split("\t") for line in lines), strict=True)]
+    rows = [line.split("\t") for line in lines]
+    # sacrebleu strips each field's trailing whitespace too, but not on the first line's fields.
+    rows[1:] = [[field.rstrip() for field in row] for row in rows[1:]]
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
+def given_options(argv: list[str] | None, args: argparse.Namespace) -> set[str]:
+    """The destinations of the options ``argv`` gives (a default is not given): parsed again with
+    every default a marker, so that only what the command line sets differs from it."""
+    not_given = object()  # not a str: argparse converts only str defaults with the option's type
+    parser = build_parser()
+    parser.set_defaults(**dict.fromkeys(vars(args), not_given))
+    return {dest for dest, value in vars(parser.parse_args(argv)).items() if value is not not_given}
+
+
+# Options that act only with another (dest -> the flag, whether it acts, and what makes it act).
+CONDITIONAL_OPTIONS: dict[str, tuple[str, Callable[[argparse.Namespace], bool], str]] = {
+    "confidence_n": ("--confidence-n", lambda args: args.confidence, "with --confidence"),
+    "paired_bs_n": ("--paired-bs-n", lambda args: args.paired_bs, "with --paired-bs"),
+    "paired_ar_n": ("--paired-ar-n", lambda args: args.paired_ar, "with --paired-ar"),
+    "seed": ("--seed", lambda args: args.confidence or args.paired_bs or args.paired_ar, "with resampling"),
+    "smooth_value": ("--smooth-value", _smoothing_takes_a_value, "with floor, add-k or nltk-method1, 4, 6, 7"),
+}
+
+
+def unused_option_warnings(given: set[str], args: argparse.Namespace, names: list[str]) -> list[str]:
+    """Why each option given does nothing: it belongs to a metric not selected with ``-m``, or acts
+    only with another option (sacrebleu accepts both silently: they warn, the output is unchanged)."""
+    warnings = []
+    for metric in METRICS:
+        if metric in names:
+            continue
+        for option in metric_options(metric):
+            if option_dest(option) in given:
+                warnings.append(
+                    f"{'/'.join(option.flags)} applies to {metric}, which -m does not select: it is ignored"
+                    + _own_option_hint(option.name, names)
+                )
+    for dest, (flag, acts, when) in CONDITIONAL_OPTIONS.items():
+        if dest in given and not acts(args) and (dest != "smooth_value" or "bleu" in names):
+            warnings.append(f"{flag} acts only {when}: it is ignored")
+    return warnings
+
+
+def _own_option_hint(name: str, selected: list[str]) -> str:
+    """The flags of the option of the same name that a selected metric has (``--chrf-lowercase``
+    for ``-lc`` with ``-m chrf``), as a hint; empty when none has one."""
+    flags = [
+        f"{metric}'s is {'/'.join(option.flags)}"
+        for metric in selected
+        for option in metric_options(metric)
+        if option.name == name
+    ]
+    return f" ({'; '.join(flags)})" if flags else ""
 
 
 def run(argv: list[str] | None) -> int:
@@ -274,6 +336,9 @@ def run(argv: list[str] | None) -> int:
         sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     names = list(dict.fromkeys(args.metrics))
+    if not args.quiet:
+        for warning in unused_option_warnings(given_options(argv, args), args, names):
+            print(f"mtscore: warning: {warning}", file=sys.stderr)
     extended = args.all_pairs or args.comparisons or not set(names) <= SACREBLEU_METRICS
     if not paired and not extended:  # sacrebleu prints its metrics sorted by name, paired tests aside
         names.sort(key=list(METRICS).index)

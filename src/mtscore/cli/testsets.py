@@ -128,6 +128,7 @@ def select(
 
     try:
         sets, references, names = _read_sets(args)
+        references = [[line.rstrip() for line in stream] for stream in references]  # as sacrebleu reads them
         kept = [keep for test_set, data in sets for keep in testsets.keep(test_set, data, args.origlang, args.subset)]
     except testsets.TestSetError as error:
         if error.usage:

@@ -41,7 +41,8 @@ class _Lines:
             if block is None:
                 break
             lines, self.consumed = block
-            self.buffer += lines
+            # Without trailing whitespace, as sacrebleu's command line reads lines (and ``cli.common.read``).
+            self.buffer += [line.rstrip() for line in lines]
         taken, self.buffer = self.buffer[:count], self.buffer[count:]
         self.taken += len(taken)
         return taken

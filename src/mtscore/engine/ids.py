@@ -25,6 +25,27 @@ PAD_NOT_GIVEN: Final = _PadNotGiven()
 PadId = Union[int, None, _PadNotGiven]  # noqa: UP007  (a runtime alias: the | form needs Python 3.10 types)
 
 
+def check_pad_id(pad_id: object) -> None:
+    """Refuse a ``pad_id`` that is not an integer id, ``None`` or left out (a str, a float or a bool
+    would be compared with the ids as given, silently padding nothing)."""
+    if pad_id is None or pad_id is PAD_NOT_GIVEN:
+        return
+    if isinstance(pad_id, (bool, np.bool_)) or not isinstance(pad_id, (int, np.integer)):
+        raise BleuInputError(
+            f"pad_id must be an integer token id (or None for rows without padding), got {pad_id!r} "
+            f"({type(pad_id).__name__})"
+        )
+
+
+def refuse_text_array(batch, what: str) -> None:
+    """Refuse a NumPy array of strings (or objects): text, which goes as a list of str, not token ids."""
+    if isinstance(batch, np.ndarray) and batch.dtype.kind in "USO":
+        raise BleuInputError(
+            f"{what} is a NumPy array of {batch.dtype} items, not token ids: give text as a list of str "
+            "(array.tolist()), or token ids as a 2-D integer array"
+        )
+
+
 def is_token_ids(batch) -> bool:
     """Token ids rather than text: an array or tensor, or a list whose items are sequences of ints."""
     if isinstance(batch, np.ndarray) or is_tensor(batch):
@@ -50,6 +71,7 @@ def id_rows(batch, pad_id: PadId, ops, what: str) -> tuple:
     are segments; every ``pad_id`` is dropped, which must be said) or a list of int sequences
     (``None``: missing)."""
     if isinstance(batch, np.ndarray) or is_tensor(batch):
+        refuse_text_array(batch, what)
         if batch.ndim != 2:
             raise BleuInputError(f"{what} must be a 2-D array of token ids (segments x positions), got {batch.ndim}-D")
         _check_integer(batch, what)

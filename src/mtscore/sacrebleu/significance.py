@@ -99,7 +99,7 @@ class PairedTest:
             fields = {"seed": str(self.seed).lower(), self.test_type: str(self.n_samples)}
             if self.n_ar_confidence > 0:
                 fields["bs"] = str(self.n_ar_confidence)
-            signatures[name] = metric.signature().with_fields(**fields)
+            signatures[name] = _signature(metric).with_fields(**fields)
         return signatures, scores
 
     def _ar_intervals(self, metric: Metric[Any, Any], statistics: list[np.ndarray], results: list[Result]) -> None:
@@ -116,6 +116,13 @@ class PairedTest:
             )
             kind = _score_type(metric, stats)
             result.mean, result.ci = (kind(value) for value in confidence_interval(metric.scores_of_sums(sums)))
+
+
+def _signature(metric: Metric[Any, Any]) -> Signature:
+    """A metric's signature as sacrebleu's test reports it: a drop-in metric's ``get_signature``
+    (the references it saw last, the test's included), else the metric's own."""
+    get_signature = getattr(metric, "get_signature", None)
+    return get_signature() if get_signature is not None else metric.signature()
 
 
 def _score_type(metric: Metric[Any, Any], statistics: np.ndarray) -> Any:

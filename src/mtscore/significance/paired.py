@@ -226,7 +226,7 @@ def _exact(sums: np.ndarray, like: np.ndarray) -> np.ndarray:
 def paired_test(
     systems: Mapping[str, Sequence[str]],
     references: Any = None,
-    metrics: Sequence[str | Metric[Any, Any]] = ("bleu",),
+    metrics: str | Metric[Any, Any] | Sequence[str | Metric[Any, Any]] = ("bleu",),
     test: str = "bs",
     n_samples: int | None = None,
     seed: int | str | None = None,
@@ -236,11 +236,11 @@ def paired_test(
     """Paired test of ``systems`` (name -> hypotheses; the first is the baseline) against
     ``references`` (reference streams). ``metrics`` are names (``"bleu"``, ``"chrf"``, ``"ter"``,
     ``"google_bleu"`` or an alias such as ``"gleu"``; default options) or metric objects created with
-    the references (``BLEU(refs, tokenize="intl")``)."""
+    the references (``BLEU(refs, tokenize="intl")``); a single name or object is one metric."""
     if not isinstance(systems, Mapping) or len(systems) < 2:
         raise BleuInputError("systems must be a mapping of two or more names to hypotheses (the first is the baseline)")
     built: dict[str, Metric[Any, Any]] = {}
-    for metric in metrics:
+    for metric in _metric_list(metrics):
         if isinstance(metric, str):
             if canonical(metric.lower()) not in METRICS:
                 raise BleuInputError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
@@ -250,3 +250,20 @@ def paired_test(
         built[metric.name] = metric
     statistics = {name: m.systems_statistics([list(h) for h in systems.values()]) for name, m in built.items()}
     return paired_test_statistics(built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress)
+
+
+def _metric_list(metrics: Any) -> list[Any]:
+    """``paired_test``'s metrics as a list: a single name or metric object is one metric (a str is
+    not its letters); anything else must be a sequence of them."""
+    from ..core.metric import Metric
+
+    if isinstance(metrics, (str, Metric)):
+        return [metrics]
+    if not isinstance(metrics, Sequence) or not metrics:
+        raise BleuInputError(
+            f"metrics must be a metric name, a metric object or a non-empty list of them, got {metrics!r}"
+        )
+    for metric in metrics:
+        if not isinstance(metric, (str, Metric)):
+            raise BleuInputError(f"each metric must be a name or a metric object, got {metric!r}")
+    return list(metrics)

@@ -20,7 +20,7 @@ from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
 from ...core.signature import Signature, tool_version
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
-from ...engine.ids import PAD_NOT_GIVEN, PadId, id_rows, is_token_ids
+from ...engine.ids import PAD_NOT_GIVEN, PadId, check_pad_id, id_rows, is_token_ids, refuse_text_array
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import BleuInputError
 from ...tokenizers.lines import split_lines
@@ -81,6 +81,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             )
             self.tokenizer = tokenizers.get(tokenize or "13a")
             self.lowercase = lowercase
+        check_pad_id(pad_id)
         self.pad_id = pad_id
         super().__init__(references)
 
@@ -131,6 +132,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         ids = is_token_ids(hypotheses)
         if ids:
             self._check_ids_options()
+            refuse_text_array(hypotheses, "hypotheses")
             if len(hypotheses) == 0:
                 raise BleuInputError("no hypotheses to score")
             if getattr(hypotheses, "ndim", 2) != 2:

@@ -20,6 +20,12 @@ NLTK_DEFAULTS: dict[str, float | None] = {
 SMOOTH_DEFAULTS |= NLTK_DEFAULTS
 # NLTK's method 5 (and 7, which uses it) looks one order past the weights: always at 5-grams.
 NLTK_EXTRA_ORDER = 5
+# The smoothing values of sacrebleu's methods that give a BLEU score: floor stands in for the matches of
+# an order without any, so above one match its precision could pass 100%; add-k's k adds to matches and
+# totals alike (0 is no smoothing), up to where 100 * (count + k) stays finite in single precision, in
+# which resampled scores are computed as sacrebleu computes them. Negative values give a log of a
+# negative number (sacrebleu's math domain error) or a precision of zero.
+SMOOTH_VALUE_RANGES: dict[str, tuple[float, float]] = {"floor": (0.0, 1.0), "add-k": (0.0, 1e36)}
 # The highest max order taken: each order adds statistics columns and a counting pass, so an
 # absurd one (10**6) would take minutes and gigabytes to give 0.0; BLEU is used up to about 10.
 MAX_ORDER = 100
@@ -90,6 +96,7 @@ class Scoring:
             or not math.isfinite(self.smooth_value)
         ):
             raise BleuInputError(f"smoothing value must be a finite number, got {self.smooth_value!r}")
+        self._check_smooth_value_range()
         if self.nltk_method is not None:
             self._check_nltk()
         if self.weights is not None:
@@ -102,6 +109,17 @@ class Scoring:
             if self.nltk_method is None and not math.isclose(sum(weights), 1.0, abs_tol=1e-9):
                 raise BleuInputError(f"weights must sum to 1, got {weights}")
             object.__setattr__(self, "weights", weights)
+
+    def _check_smooth_value_range(self) -> None:
+        """floor's and add-k's values within the range where they give a valid BLEU."""
+        if self.smooth_value is None or self.smooth not in SMOOTH_VALUE_RANGES:
+            return
+        low, high = SMOOTH_VALUE_RANGES[self.smooth]
+        if not low <= self.smooth_value <= high:
+            raise BleuInputError(
+                f"the smoothing value (smooth_value, -sv) of {self.smooth} must be from {low:g} to {high:g}, "
+                f"got {self.smooth_value!r}"
+            )
 
     def _check_nltk(self) -> None:
         if self.effective_order:

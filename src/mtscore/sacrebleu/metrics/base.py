@@ -14,6 +14,7 @@ import numpy as np
 
 from ...core.score import SacrebleuFormat as Score
 from ...core.signature import Signature
+from ...errors import BleuInputError
 from ...report.confidence import Confident, with_confidence
 
 __all__ = ["ConfidentScore", "Metric", "SacrebleuMethods", "SacrebleuScore", "Score", "Signature"]
@@ -94,6 +95,15 @@ class SacrebleuMethods:
     # Set by a bootstrapped ``corpus_score`` and then in ``get_signature`` (``bs``, ``seed``), as sacrebleu's.
     n_bootstrap: int | None = None
     seed: str | None = None
+    # References per segment of the references prepared last (at creation, or given with a call), as
+    # sacrebleu's signature reports them; None until references are seen.
+    num_refs: int | str | None = None
+
+    def prepare(self, references: Any, *args: Any, **kwargs: Any) -> Any:
+        """The metric's ``prepare``, noting how many references per segment were prepared."""
+        prepared = super().prepare(references, *args, **kwargs)  # type: ignore[misc]
+        self.num_refs = prepared.nrefs
+        return prepared
 
     def _score(self, statistics: np.ndarray, references: Any) -> Any:
         result = super()._score(statistics, references)  # type: ignore[misc]
@@ -111,8 +121,21 @@ class SacrebleuMethods:
 
     def get_signature(self) -> Signature:
         """The reproducibility signature (sacrebleu's name for ``signature()``), with ``bs`` and
-        ``seed`` once a corpus was scored with bootstrap resampling."""
-        signature: Signature = self.signature()  # type: ignore[attr-defined]
+        ``seed`` once a corpus was scored with bootstrap resampling.
+
+        As sacrebleu's, its ``nrefs`` is that of the references seen last: those given at creation,
+        or with the latest call that gave references (a call without them changes nothing).
+
+        Raises:
+            BleuInputError: no references were seen yet, so their number is unknown (sacrebleu
+                raises ``ValueError``, which this error is).
+        """
+        if self.num_refs is None:
+            raise BleuInputError(
+                "the number of references is unknown: give references when creating the metric, or score "
+                "with it first (corpus_score or sentence_score)"
+            )
+        signature: Signature = self.signature(self.num_refs)  # type: ignore[attr-defined]
         if self.n_bootstrap is None or self.seed is None:
             return signature
         return signature.with_fields(bs=str(self.n_bootstrap), seed=self.seed)
