@@ -183,12 +183,16 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">\s*\\(?P<open>[\[(])(?P<tex>.*?)\\[\])]\s*</(?P=tag)>', re.S)
 
 
+TEXT = re.compile(r"\\text\{[^}]*\}")  # latex2mathml keeps an escaped underscore inside \text as it is
+
+
 def on_page_content(html_text: str, page, config, files) -> str:
     """Each formula as MathML (``latex2mathml``, a ``docs`` extra)."""
     from latex2mathml.converter import convert
 
     def mathml(match: re.Match) -> str:
         display = "block" if match["open"] == "[" else "inline"
-        return convert(html.unescape(match["tex"]).strip(), display=display)
+        tex = TEXT.sub(lambda text: text[0].replace("\\_", "_"), html.unescape(match["tex"]).strip())
+        return convert(tex, display=display)
 
     return MATH.sub(mathml, html_text)
