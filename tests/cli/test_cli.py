@@ -326,3 +326,14 @@ def test_help_alone_is_the_top_level_help_and_an_unknown_command_a_usage_error(c
     assert main(["help", "nope"]) == 1
     assert "help takes one of: explain, report" in capsys.readouterr().err
     assert main(["help", "--help"]) == 0 and capsys.readouterr().out.startswith("usage: mtscore help")
+
+
+def test_every_command_spells_its_output_format_the_same():
+    """The same spelling for the same thing: every command that takes an output format takes -f and --format."""
+    from mtscore.cli import explain, report, score, shards
+
+    parsers = [score.build_parser(), report.build_parser(), shards.build_merge_parser(), explain.build_parser()]
+    spellings = [
+        sorted(action.option_strings) for parser in parsers for action in parser._actions if action.dest == "format"
+    ]
+    assert spellings and all(spelling == ["--format", "-f"] for spelling in spellings)

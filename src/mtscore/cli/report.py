@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report here (default: standard output)")
     parser.add_argument(
-        "--format", default="html", choices=FORMATS, help="html (default), or md / latex: the score table"
+        "-f", "--format", default="html", choices=FORMATS, help="html (default), or md / latex: the score table"
     )
     parser.add_argument(
         "--all-pairs",

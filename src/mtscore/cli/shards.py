@@ -206,10 +206,11 @@ def _description_problem(meta: dict[str, Any], arrays: dict[str, Any]) -> str | 
 
 
 def run_merge(argv: list[str]) -> int:
-    from ..core.metric import check_count_array
     from .score import SACREBLEU_METRICS, _check_modes
 
     args = build_merge_parser().parse_args(argv)
+    from ..core.metric import check_count_array  # NumPy: not at --help
+
     if not 0 <= args.width <= 20:
         raise UsageError("--width must be 0 or more and at most 20")
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
