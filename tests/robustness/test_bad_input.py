@@ -790,6 +790,59 @@ ELSEWHERE = [
         "`IndexError` (as a list)",
         "tests/robustness/test_shards_and_stats.py::test_an_index_past_the_segments_is_an_index_error",
     ),
+    CheckedElsewhere(
+        "`-s floor -sv` below 0 or above 1",
+        "1",
+        "usage error naming `-sv`, floor and the range 0 to 1 (above 1 a precision can pass 100%; below 0 sacrebleu "
+        "fails)",
+        "tests/robustness/test_options_and_signatures.py::test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused",
+    ),
+    CheckedElsewhere(
+        "`-s add-k -sv` below 0 or above 1e36",
+        "1",
+        "usage error naming `-sv`, add-k and the range 0 to 1e+36; within it, sacrebleu's scores and intervals",
+        "tests/robustness/test_options_and_signatures.py::test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused",
+    ),
+    CheckedElsewhere(
+        "`-sv` with `-s exp` or `none`; `-cin` without `-ci`, `-pbsn` without `-pbs`, `-parn` without `-par`, "
+        "`--seed` without resampling",
+        "0",
+        "sacrebleu's output; a warning on standard error naming the option and what it acts with",
+        "tests/robustness/test_options_and_signatures.py::test_an_option_that_acts_only_with_another_is_said_to_be_ignored",
+    ),
+    CheckedElsewhere(
+        "an option of a metric `-m` does not select (`-m chrf -lc`, `-m ter --chrf-whitespace`, ...)",
+        "0",
+        "the output unchanged; a warning naming the option and its metric, and the selected metric's own option "
+        "where it has one (`--chrf-lowercase`)",
+        "tests/robustness/test_options_and_signatures.py::test_an_option_of_a_metric_not_selected_is_said_to_be_ignored",
+    ),
+    CheckedElsewhere(
+        "lines with trailing whitespace (spaces, tabs, Unicode spaces)",
+        "0",
+        "stripped as sacrebleu's command line strips them: chrF with `--chrf-whitespace` gives sacrebleu's command "
+        "line's score",
+        "tests/robustness/test_options_and_signatures.py::test_trailing_whitespace_is_read_as_sacrebleus_command_line_reads_it",
+    ),
+    CheckedElsewhere(
+        '`BLEU(pad_id="0")`, `0.5` or `True`',
+        "API",
+        "`BleuInputError`: pad_id must be an integer token id or None",
+        "tests/robustness/test_options_and_signatures.py::test_pad_id_must_be_an_integer_or_none",
+    ),
+    CheckedElsewhere(
+        "a NumPy array of strings as hypotheses or references",
+        "API",
+        "`BleuInputError`: a NumPy array of its dtype's items, not token ids (give a list of str)",
+        "tests/robustness/test_options_and_signatures.py::test_a_numpy_array_of_strings_is_called_text",
+    ),
+    CheckedElsewhere(
+        "the sacrebleu drop-in's `get_signature()` before any references",
+        "API",
+        "`BleuInputError` (a `ValueError`, as sacrebleu's); after scoring, the references of the last call, as "
+        "sacrebleu",
+        "tests/robustness/test_options_and_signatures.py::test_drop_in_signature_before_any_references_is_refused",
+    ),
 ]
 
 
