@@ -15,6 +15,7 @@ from shared_data import read_lines, references, system_output
 from mtscore.cli import EXIT_OK, EXIT_USAGE
 from mtscore.cli import score as cli
 from mtscore.core import stream
+from mtscore.core.signature import tool_version
 from mtscore.significance import paired_test
 
 SYSTEMS = ["Online-A", "PROMT", "Online-B"]
@@ -27,11 +28,11 @@ def without_version(text: str) -> str:
     text = "\n".join(line.lstrip() for line in text.split("\n"))
     return (
         text.replace("version:2.6.0", "version:V")
-        .replace("version:mtscore-0.1.0", "version:V")
+        .replace(f"version:{tool_version()}", "version:V")
         .replace('"version": "2.6.0"', '"version": "V"')
-        .replace('"version": "mtscore-0.1.0"', '"version": "V"')
+        .replace(f'"version": "{tool_version()}"', '"version": "V"')
         .replace("v:2.6.0", "v:V")
-        .replace("v:mtscore-0.1.0", "v:V")
+        .replace(f"v:{tool_version()}", "v:V")
     )
 
 

@@ -16,6 +16,7 @@ from shared_data import read_lines, references, system_output
 from mtscore.cli import EXIT_OK, EXIT_USAGE
 from mtscore.cli import score as cli
 from mtscore.core import stream
+from mtscore.core.signature import tool_version
 from mtscore.significance import paired_test
 
 SYSTEMS = ["Online-A", "PROMT", "Online-B"]
@@ -50,11 +51,13 @@ def test_name_and_alias_give_nltks_score(capsys, subset):
     theirs, chosen = nltk_gleu(read_lines(systems[0]), lines_of(refs))
     assert data["name"] == "Google-BLEU" and data["score"] == pytest.approx(100 * theirs, abs=1e-9)
     assert data["verbose_score"] == "n_match/n_all = {}/{}".format(*chosen.sum(axis=0))
-    assert data["signature"] == "nrefs:2|case:mixed|tok:13a|ngram:1-4|version:mtscore-0.1.0"
+    assert data["signature"] == f"nrefs:2|case:mixed|tok:13a|ngram:1-4|version:{tool_version()}"
     code, out, _ = run(capsys, *refs, "-i", systems[0], "-m", "gleu", "-b", "-w", "4")
     assert out == f"{100 * theirs:.4f}\n"
     code, out, _ = run(capsys, *refs, "-i", systems[0], "-m", "gleu", "-f", "text", "-sh", "-w", "2")
-    assert out.startswith(f"Google-BLEU|#:2|c:mixed|tok:13a|n:1-4|v:mtscore-0.1.0 = {100 * theirs:.2f} n_match/n_all")
+    assert out.startswith(
+        f"Google-BLEU|#:2|c:mixed|tok:13a|n:1-4|v:{tool_version()} = {100 * theirs:.2f} n_match/n_all"
+    )
 
 
 @pytest.mark.parametrize(
