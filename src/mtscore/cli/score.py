@@ -367,7 +367,7 @@ def _streaming(args: argparse.Namespace, paired: str | None, paths: list[str], m
         return False
     if args.sentence_level or paired or args.confidence or not all(metric.can_stream() for metric in metrics):
         return False
-    return any(map(_is_stream, paths)) or sum(_size(path) for path in paths) > STREAM_BYTES
+    return any(map(_is_stream, paths)) or _larger_than(paths, STREAM_BYTES)
 
 
 def _is_stream(path: str) -> bool:
@@ -382,19 +382,17 @@ def _is_stream(path: str) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
-GZIP_RATIO = 8  # a compressed file counts as this many times its size (text compresses about 3-10x)
+def _larger_than(paths: list[str], limit: int) -> bool:
+    """Whether the files hold more than ``limit`` bytes together once decompressed: a compressed file is
+    measured by decompressing it (up to the limit), as it is its text that is held in memory."""
+    from ..files.read import unpacked_size
 
-
-def _size(path: str) -> int:
-    """The size a file is taken to have once decompressed (0 if unreadable: the reader reports it)."""
-    from ..files.read import SNIFF_BYTES, compression
-
-    try:
-        with open(path, "rb") as handle:
-            packed = compression(handle.read(SNIFF_BYTES)) is not None
-        return os.path.getsize(path) * (GZIP_RATIO if packed else 1)
-    except OSError:
-        return 0
+    total = 0
+    for path in paths:
+        total += unpacked_size(path, limit - total)
+        if total > limit:
+            return True
+    return False
 
 
 def _stream(args: argparse.Namespace, names: list[str], sources: list[str]) -> list[list[Any]]:
