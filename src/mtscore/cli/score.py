@@ -277,6 +277,7 @@ def run(argv: list[str] | None) -> int:
         names.sort(key=list(METRICS).index)
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
     _check_modes(args, paired, len(sources), configured)
+    _check_names_fit_rows(args, sources)
     form = Form(args.format, args.width, args.score_only, args.short, extended)
     tsv_fields = configured[0].tsv_fields
 
@@ -315,6 +316,26 @@ def run(argv: list[str] | None) -> int:
 def _on_references(args: argparse.Namespace, names: list[str], references: list[list[str]]) -> list[Metric]:
     """The metrics called ``names``, with the options of the command line, on ``references``."""
     return [metric_class(name)(references, **metric_keywords(args, name)) for name in names]
+
+
+# Characters that end a TSV column or row: a system name holding one would shift or split its row.
+_ROW_BREAKS = ("\t", "\n", "\r")
+
+
+def _check_names_fit_rows(args: argparse.Namespace, sources: list[str]) -> None:
+    """Refuse a system name (a hypothesis file's name) with a tab or a line break where it becomes a
+    tab-separated column: TSV rows, and ``-sl`` lines of several systems. Refused rather than escaped: TSV
+    has no escape that every reader undoes, and an escaped name could be read as another file's."""
+    several_segment_lines = args.sentence_level and len(sources) > 1 and (args.score_only or args.format != "json")
+    if not ((args.format == "tsv" and not args.score_only) or several_segment_lines):
+        return
+    for source in sources:
+        if any(character in source for character in _ROW_BREAKS):
+            where = "TSV rows" if args.format == "tsv" and not args.score_only else "-sl lines of several systems"
+            raise UsageError(
+                f"the hypothesis file name {source!r} holds a tab or a line break, which would break the {where} "
+                "(the system's name is a tab-separated column): rename the file, or give a link to it with a plain name"
+            )
 
 
 def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int, metrics: list[Metric]) -> None:
