@@ -484,3 +484,5 @@ def _print_paired(
         progress=not args.no_progress,
     )
     print(render_paired(result, form))
+    if result.caution:  # beside sacrebleu's output, which stays as sacrebleu prints it
+        print(f"mtscore: warning: {result.caution}", file=sys.stderr)
