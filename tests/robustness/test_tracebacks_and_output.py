@@ -160,7 +160,7 @@ def test_a_cache_folder_that_cannot_be_entered_is_an_input_error_naming_it(comma
     monkeypatch.setattr(pathlib.Path, "stat", stat)
     hyp = write(tmp_path / "hyp", HYP)
     code, out, err = run(capsys, *(part.format(hyp=hyp) for part in CACHE_COMMANDS[command]))
-    assert code == EXIT_INPUT, err
+    assert (code, out) == (EXIT_INPUT, ""), err
     assert f"cannot read the test-set cache at {cache}: {cache / 'wmt22'}: Permission denied" in err
     assert "Traceback" not in err
 
@@ -298,7 +298,12 @@ NAMED_COLUMNS = {
 
 
 def _named_cases() -> list[tuple[str, str, str]]:
-    return [(form, metric, kind) for form, (_, metrics) in NAMED_COLUMNS.items() for metric in metrics for kind in ROW_BREAKS]
+    return [
+        (form, metric, kind)
+        for form, (_, metrics) in NAMED_COLUMNS.items()
+        for metric in metrics
+        for kind in ROW_BREAKS
+    ]
 
 
 @pytest.mark.parametrize(("form", "metric", "kind"), _named_cases())
@@ -312,7 +317,9 @@ def test_a_system_name_that_would_break_its_row_is_refused(form, metric, kind, t
     assert f"the hypothesis file name {odd!r} holds a tab or a line break" in err
 
 
-@pytest.mark.parametrize(("form", "metric"), [(form, metric) for form, (_, metrics) in NAMED_COLUMNS.items() for metric in metrics])
+@pytest.mark.parametrize(
+    ("form", "metric"), [(form, metric) for form, (_, metrics) in NAMED_COLUMNS.items() for metric in metrics]
+)
 def test_plain_system_names_still_make_their_rows(form, metric, tmp_path, capsys):
     ref = write(tmp_path / "ref", REF)
     first, second = write(tmp_path / "first system", HYP), write(tmp_path / "second", REF)
@@ -376,8 +383,10 @@ def test_a_paired_test_on_one_segment_says_it_cannot_support_its_p_values(metric
     ref, base, other = _one_segment_files(tmp_path)
     code, out, err = run(capsys, ref, "-i", base, other, "-m", metric, test, "--paired-ar-n", "50", "-f", "text")
     assert code == EXIT_OK, err
+    assert "(p = " in out  # sacrebleu's table, as sacrebleu prints it
     assert "test ran on 1 segment: one segment cannot support a significance claim" in err
-    code, extended, _ = run(capsys, ref, "-i", base, other, "-m", metric, test, "--all-pairs", "-f", "text")
+    code, extended, err = run(capsys, ref, "-i", base, other, "-m", metric, test, "--all-pairs", "-f", "text")
+    assert code == EXIT_OK, err
     assert "Note: the paired" in extended
 
 

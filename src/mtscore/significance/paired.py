@@ -8,7 +8,6 @@ correction and the interval of each difference.
 from __future__ import annotations
 
 import warnings
-
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any

@@ -65,8 +65,8 @@ class PairedTestResult:
         if self.segments is None or self.segments >= 2:
             return None
         return (
-            f"the {TEST_NAMES[self.test]} test ran on {counted(self.segments, 'segment')}: one segment cannot support a "
-            "significance claim (every resample is that segment), so its p-values and * marks say nothing"
+            f"the {TEST_NAMES[self.test]} test ran on {counted(self.segments, 'segment')}: one segment cannot "
+            "support a significance claim (every resample is that segment), so its p-values and * marks say nothing"
         )
 
     def comparison(self, metric: str, system: int, against: int) -> Comparison:

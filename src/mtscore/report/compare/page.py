@@ -115,7 +115,9 @@ def _scores(analysis: Analysis) -> str:
     )
     notes = "".join(f"<p class='note'>{escape(note)}</p>" for note in analysis.notes)
     # Each argument isolated, so that right-to-left text in one cannot reorder the others on the page
-    command = " ".join(["mtscore report", *(f"<bdi>{escape(shell_word(word))}</bdi>" for word in analysis.inputs.arguments)])
+    command = " ".join(
+        ["mtscore report", *(f"<bdi>{escape(shell_word(word))}</bdi>" for word in analysis.inputs.arguments)]
+    )
     return (
         f'<section id="scores"><h2>Scores</h2><p>{test}</p>{table}{legend(names)}'
         f'<div class="charts">{"".join(charts)}</div>{pairs}{notes}'
