@@ -17,6 +17,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from numbers import Real
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import BleuInputError, LengthMismatchError, counted
@@ -94,15 +95,32 @@ def _method(smoothing_function: Callable[..., Any] | None) -> tuple[str, float |
 
 
 def _weight_list(weights: Any) -> list[Sequence[float]]:
-    """One weight tuple, or a list of them (NLTK's rule: a list whose items are sequences)."""
-    try:
-        weights[0][0]
-    except (TypeError, IndexError):
-        weights = [weights]
+    """One weight tuple, or a list of them (NLTK's rule: a list whose items are sequences), each a
+    non-empty sequence (a tuple, a list, a NumPy array) of real numbers, one per n-gram order."""
+    given = weights
+    if not isinstance(weights, (str, bytes)):
+        try:
+            weights[0][0]
+        except (TypeError, IndexError, KeyError):
+            weights = [weights]
+    for weight in weights:
+        numbers = () if isinstance(weight, (str, bytes)) else _tuple_or_empty(weight)
+        if not numbers or not all(isinstance(number, Real) for number in numbers):
+            raise BleuInputError(
+                "weights must be a non-empty tuple of numbers, one per n-gram order, or a list of such tuples; "
+                f"got {given!r}"
+            )
     return list(weights)
 
 
-def _token_list(tokens: object, what: str) -> list[str]:
+def _tuple_or_empty(values: Any) -> tuple[Any, ...]:
+    try:
+        return tuple(values)
+    except TypeError:
+        return ()
+
+
+def _token_list(tokens: object, what: str) -> list[Any]:
     if isinstance(tokens, str):
         raise BleuInputError(
             f"{what} is a str, but BLEU here takes lists of tokens (NLTK would silently count its characters); "
@@ -111,6 +129,44 @@ def _token_list(tokens: object, what: str) -> list[str]:
     if not isinstance(tokens, Sequence):
         raise BleuInputError(f"{what} must be a list of tokens, got {type(tokens).__name__}")
     return list(tokens)
+
+
+def _string_tokens(
+    hypotheses: list[list[Any]], references: list[list[list[Any]]]
+) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """The token lists with every token a str. NLTK counts any hashable token (ints, tuples ...), equal
+    tokens alike (``1``, ``1.0`` and ``True`` are one token, as in its ``Counter``): where a token is not
+    a str, each distinct token becomes a str of its own number, which leaves every count as NLTK's."""
+    segments = [*hypotheses, *(tokens for segment in references for tokens in segment)]
+    if all(type(token) is str for tokens in segments for token in tokens):
+        return hypotheses, references
+    numbers: dict[Any, str] = {}
+
+    def renamed(tokens: list[Any], what: str) -> list[str]:
+        try:
+            return [numbers.setdefault(token, str(len(numbers))) for token in tokens]
+        except TypeError:
+            unhashable = next(token for token in tokens if not _hashable(token))
+            raise BleuInputError(
+                f"{what} holds a token of type {type(unhashable).__name__}, which cannot be counted: tokens must be "
+                "hashable (str, int, tuple ...), as NLTK counts them"
+            ) from None
+
+    return (
+        [renamed(tokens, f"hypothesis {i}") for i, tokens in enumerate(hypotheses)],
+        [
+            [renamed(tokens, f"segment {i}, reference {j}") for j, tokens in enumerate(segment)]
+            for i, segment in enumerate(references)
+        ],
+    )
+
+
+def _hashable(token: object) -> bool:
+    try:
+        hash(token)
+    except TypeError:
+        return False
+    return True
 
 
 def _stats(
@@ -139,6 +195,7 @@ def _stats(
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) or len(references) == 0:
             raise BleuInputError(f"segment {i} needs a non-empty list of references (each a list of tokens)")
         refs.append([_token_list(reference, f"segment {i}, reference {j}") for j, reference in enumerate(references)])
+    hyps, refs = _string_tokens(hyps, refs)
     n_streams = max((len(segment) for segment in refs), default=1)
     streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
     return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(split_tokens(hyps)))
@@ -180,7 +237,8 @@ def _corpus(
         )
     scores = []
     for weight in weight_list:
-        if auto_reweigh and hyp_length < 4 and weight == DEFAULT_WEIGHTS:
+        # NLTK reweighs only the default weights as a tuple (a list or an array of the same numbers is kept)
+        if auto_reweigh and hyp_length < 4 and isinstance(weight, tuple) and weight == DEFAULT_WEIGHTS:
             weight = (1 / hyp_length,) * hyp_length
         scores.append(chen_cherry.nltk_score(counts, scoring(weight)))
     return scores[0] if len(weight_list) == 1 else scores

@@ -10,6 +10,7 @@ written: a full disk or an output that fails).
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import sys
@@ -28,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mtscore`` command; returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
     subcommand = argv[0] if argv and argv[0] in COMMANDS else None
+    _write_utf8()
     try:
         code = subcommand_runner(subcommand)(argv[1:]) if subcommand else score.run(argv)
         sys.stdout.flush()  # a write error surfaces here, not after main has returned
@@ -48,6 +50,13 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INPUT
+    except UnicodeEncodeError as error:
+        print(
+            f"mtscore: error: cannot write the results: standard output takes {error.encoding} only, which has no "
+            f"{error.object[error.start : error.end]!a}; set PYTHONIOENCODING=utf-8",
+            file=sys.stderr,
+        )
+        return EXIT_OUTPUT
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`); nothing to report
         return EXIT_OK
@@ -64,6 +73,18 @@ def subcommand_runner(name: str) -> Callable[[list[str]], int]:
     """The function that runs ``mtscore NAME ...`` (its module imported now)."""
     module, _, function = COMMANDS[name][0].partition(":")
     return getattr(import_module(f".{module}", __name__), function)
+
+
+def _write_utf8() -> None:
+    """Standard output in UTF-8 whatever the locale or ``PYTHONIOENCODING`` says, as sacrebleu writes
+    it (its command line reopens standard output as UTF-8): the same bytes, and no score lost to an
+    encoding without ``μ`` or a segment's characters."""
+    stdout = sys.stdout
+    encoding = getattr(stdout, "encoding", None)
+    if encoding is None or not hasattr(stdout, "reconfigure"):
+        return
+    if codecs.lookup(encoding).name != "utf-8":
+        stdout.reconfigure(encoding="utf-8", errors=stdout.errors)
 
 
 # Errors that only writing raises: no space left, a file too large, a quota, a failing device.

@@ -116,15 +116,7 @@ def run(argv: list[str]) -> int:
 
     metrics = [metric_class(name)(references, **metric_keywords(args, name)) for name in names]
     bleu = next((m for m in metrics if isinstance(m, BLEU)), None) or BLEU(references, **metric_keywords(args, "bleu"))
-    import shlex
-
-    inputs = Inputs(
-        args.names or display_names(args.input),
-        hypotheses,
-        references,
-        sources,
-        shlex.join(["mtscore", "report", *argv]),
-    )
+    inputs = Inputs(args.names or display_names(args.input), hypotheses, references, sources, tuple(argv))
     analysis = analyse(inputs, metrics, bleu, args.resamples, seed, args.all_pairs, args.examples)
     return _write(args, _render(analysis, args.format))
 

@@ -344,6 +344,7 @@ def run(argv: list[str] | None) -> int:
         names.sort(key=list(METRICS).index)
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
     _check_modes(args, paired, len(sources), configured)
+    _check_names_fit_rows(args, sources)
     form = Form(args.format, args.width, args.score_only, args.short, extended)
     tsv_fields = configured[0].tsv_fields
 
@@ -382,6 +383,26 @@ def run(argv: list[str] | None) -> int:
 def _on_references(args: argparse.Namespace, names: list[str], references: list[list[str]]) -> list[Metric]:
     """The metrics called ``names``, with the options of the command line, on ``references``."""
     return [metric_class(name)(references, **metric_keywords(args, name)) for name in names]
+
+
+# Characters that end a TSV column or row: a system name holding one would shift or split its row.
+_ROW_BREAKS = ("\t", "\n", "\r")
+
+
+def _check_names_fit_rows(args: argparse.Namespace, sources: list[str]) -> None:
+    """Refuse a system name (a hypothesis file's name) with a tab or a line break where it becomes a
+    tab-separated column: TSV rows, and ``-sl`` lines of several systems. Refused rather than escaped: TSV
+    has no escape that every reader undoes, and an escaped name could be read as another file's."""
+    several_segment_lines = args.sentence_level and len(sources) > 1 and (args.score_only or args.format != "json")
+    if not ((args.format == "tsv" and not args.score_only) or several_segment_lines):
+        return
+    for source in sources:
+        if any(character in source for character in _ROW_BREAKS):
+            where = "TSV rows" if args.format == "tsv" and not args.score_only else "-sl lines of several systems"
+            raise UsageError(
+                f"the hypothesis file name {source!r} holds a tab or a line break, which would break the {where} "
+                "(the system's name is a tab-separated column): rename the file, or give a link to it with a plain name"
+            )
 
 
 def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int, metrics: list[Metric]) -> None:
@@ -434,7 +455,7 @@ def _streaming(args: argparse.Namespace, paired: str | None, paths: list[str], m
         return False
     if args.sentence_level or paired or args.confidence or not all(metric.can_stream() for metric in metrics):
         return False
-    return any(map(_is_stream, paths)) or sum(_size(path) for path in paths) > STREAM_BYTES
+    return any(map(_is_stream, paths)) or _larger_than(paths, STREAM_BYTES)
 
 
 def _is_stream(path: str) -> bool:
@@ -449,19 +470,17 @@ def _is_stream(path: str) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
-GZIP_RATIO = 8  # a compressed file counts as this many times its size (text compresses about 3-10x)
+def _larger_than(paths: list[str], limit: int) -> bool:
+    """Whether the files hold more than ``limit`` bytes together once decompressed: a compressed file is
+    measured by decompressing it (up to the limit), as it is its text that is held in memory."""
+    from ..files.read import unpacked_size
 
-
-def _size(path: str) -> int:
-    """The size a file is taken to have once decompressed (0 if unreadable: the reader reports it)."""
-    from ..files.read import SNIFF_BYTES, compression
-
-    try:
-        with open(path, "rb") as handle:
-            packed = compression(handle.read(SNIFF_BYTES)) is not None
-        return os.path.getsize(path) * (GZIP_RATIO if packed else 1)
-    except OSError:
-        return 0
+    total = 0
+    for path in paths:
+        total += unpacked_size(path, limit - total)
+        if total > limit:
+            return True
+    return False
 
 
 def _stream(args: argparse.Namespace, names: list[str], sources: list[str]) -> list[list[Any]]:
@@ -532,3 +551,5 @@ def _print_paired(
         progress=not args.no_progress,
     )
     print(render_paired(result, form))
+    if result.caution:  # beside sacrebleu's output, which stays as sacrebleu prints it
+        print(f"mtscore: warning: {result.caution}", file=sys.stderr)

@@ -9,21 +9,33 @@ into scores and results; references given at creation are prepared once for ever
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
 from ..errors import BleuInputError, LengthMismatchError, counted
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
-from .options import Option
+from .options import Option, check_switches
 from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
 from .stats import Statistics, check_same_settings
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
+
+
+def _checking_switches(init: Callable[..., None]) -> Callable[..., None]:
+    """``init`` (a metric's constructor) checking first the switches its class declares."""
+
+    @functools.wraps(init)
+    def checked(self: Metric, *args: Any, **kwargs: Any) -> None:
+        check_switches(type(self).options, kwargs, type(self).__name__)
+        init(self, *args, **kwargs)
+
+    return checked
 
 
 class Metric(ABC, Generic[PreparedT, ScoreT]):
@@ -50,6 +62,13 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     # Signature fields that change how statistics are scored but not the statistics (left out of
     # ``statistics_settings``: statistics that differ only there may be added).
     scoring_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every metric's constructor refuses a switch (a ``bool`` option) given anything but True or
+        False, before the metric reads it: checked here once for all of them."""
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _checking_switches(cls.__dict__["__init__"])  # type: ignore[method-assign]
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""

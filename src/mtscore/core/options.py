@@ -7,8 +7,10 @@ a dataclass so that ``mtscore --help`` starts without importing ``dataclasses`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
+
+from ..errors import BleuInputError
 
 
 class Option(NamedTuple):
@@ -27,3 +29,20 @@ class Option(NamedTuple):
     def choice_list(self) -> list[Any] | None:
         """The allowed values (a callable is asked, so registries are read when the parser is built)."""
         return list(self.choices() if callable(self.choices) else self.choices) if self.choices else None
+
+
+def check_switches(options: Sequence[Option], values: Mapping[str, Any], owner: str) -> None:
+    """Refuse a value of a switch (an option of ``kind`` ``bool``) of ``owner`` that is not True or False
+    (or 0 or 1, or a NumPy bool): a string such as ``"no"`` would otherwise be taken as true, or fail deep
+    inside the metric."""
+    for option in options:
+        if option.kind is bool and option.name in values and not is_switch_value(values[option.name]):
+            raise BleuInputError(f"{owner}: {option.name} must be True or False, got {values[option.name]!r}")
+
+
+def is_switch_value(value: Any) -> bool:
+    """Whether ``value`` is a truth value: a bool, a NumPy bool, or the integer 0 or 1."""
+    kind = type(value)
+    if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
+        return True  # (NumPy's bool, told by its type's names so that the command line need not import NumPy)
+    return isinstance(value, int) and value in (0, 1)

@@ -76,6 +76,29 @@ def _refuse_zstd(kind: str, name: str) -> None:
         )
 
 
+def unpacked_size(path: str | os.PathLike, limit: int) -> int:
+    """The size of a file once decompressed (gzip, bzip2, xz; a plain file's own size), counted only up
+    to a little past ``limit``: a small archive that expands to gigabytes is measured in bounded time and
+    memory. 0 for a file that cannot be opened (reading it reports why); a damaged archive counts as
+    far as it decompresses."""
+    size = 0
+    try:
+        with open(path, "rb") as handle:
+            kind = compression(handle.read(SNIFF_BYTES))
+            if kind is None or kind == "zstd":
+                return os.fstat(handle.fileno()).st_size
+            handle.seek(0)
+            stream = _OPENERS[kind](handle)
+            while size <= limit and (chunk := stream.read(_MEASURE_BYTES)):
+                size += len(chunk)
+    except _UNPACK_ERRORS:
+        pass
+    return size
+
+
+_MEASURE_BYTES = 1 << 20  # decompressed bytes counted at a time
+
+
 def read_bytes(path: str | os.PathLike) -> bytes:
     """The raw bytes of ``path`` (``-`` for standard input), with readable errors."""
     name = os.fspath(path)

@@ -7,6 +7,7 @@ correction and the interval of each difference.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
@@ -141,7 +142,10 @@ def paired_test_statistics(
     signatures = {
         name: metrics[name].score_statistics(statistics[name][0]).signature.with_fields(**fields) for name in names
     }
-    return PairedTestResult(test, n_samples, seed, list(systems), names, results, comparisons, signatures, all_pairs)
+    segments = len(statistics[names[0]][0])
+    return PairedTestResult(
+        test, n_samples, seed, list(systems), names, results, comparisons, signatures, all_pairs, segments
+    )
 
 
 def _bootstrap_scores(
@@ -249,7 +253,12 @@ def paired_test(
             metric = metric_class(metric.lower())(references)
         built[metric.name] = metric
     statistics = {name: m.systems_statistics([list(h) for h in systems.values()]) for name, m in built.items()}
-    return paired_test_statistics(built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress)
+    result = paired_test_statistics(
+        built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress
+    )
+    if result.caution:
+        warnings.warn(result.caution, stacklevel=2)
+    return result
 
 
 def _metric_list(metrics: Any) -> list[Any]:

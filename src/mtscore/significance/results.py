@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..errors import counted
+
 if TYPE_CHECKING:
     from ..core.signature import Signature
 
@@ -53,6 +55,19 @@ class PairedTestResult:
     comparisons: list[Comparison]
     signatures: dict[str, Signature] = field(default_factory=dict)
     all_pairs: bool = False
+    segments: int | None = None  # how many segments were resampled (None: not known)
+
+    @property
+    def caution(self) -> str | None:
+        """What to say beside p-values that cannot mean anything: a test on one segment resamples that
+        segment alone, so every resample is the actual corpus and a p-value of 0.001 (marked significant)
+        says nothing about chance. ``None`` where there is nothing to say."""
+        if self.segments is None or self.segments >= 2:
+            return None
+        return (
+            f"the {TEST_NAMES[self.test]} test ran on {counted(self.segments, 'segment')}: one segment cannot "
+            "support a significance claim (every resample is that segment), so its p-values and * marks say nothing"
+        )
 
     def comparison(self, metric: str, system: int, against: int) -> Comparison:
         return next(c for c in self.comparisons if (c.metric, c.system, c.against) == (metric, system, against))
@@ -172,6 +187,8 @@ def to_text(result: PairedTestResult, width: int = 1, short: bool = False) -> st
     ]
     for metric in result.metrics:
         lines += [f"{metric}:", *_table(_comparison_rows(result, metric, width)), ""]
+    if result.caution:
+        lines += [f"Note: {result.caution}.", ""]
     lines += ["Metric signatures:"]
     lines += [f" - {name:<10} {sig.format(short)}" for name, sig in result.signatures.items()]
     return "\n".join(lines)

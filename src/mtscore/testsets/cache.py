@@ -144,8 +144,15 @@ def _md5_of(path: Path) -> str:
 
 def _present(path: Path) -> bool:
     """A file there and not empty (an empty one is what an interrupted sacrebleu download can leave,
-    and sacrebleu downloads it again)."""
-    return path.is_file() and path.stat().st_size > 0
+    and sacrebleu downloads it again). A folder on the way that cannot be entered is an error naming it."""
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError as error:
+        where = error.filename or path
+        raise TestSetError(
+            f"cannot read the test-set cache at {cache_dir()}: {where}: {error.strerror or error} "
+            "(give yourself access to it, or point $SACREBLEU at another folder)"
+        ) from None
 
 
 def _is_archive(path: Path) -> bool:

@@ -30,13 +30,13 @@ EXAMPLE_TOKENS = 5
 @dataclass(frozen=True)
 class Inputs:
     """What is compared: system names (the first is the baseline), their hypotheses, the reference
-    streams, the sources if given, and the command that asked for the report."""
+    streams, the sources if given, and the arguments of the ``mtscore report`` command that asked for it."""
 
     systems: list[str]
     hypotheses: list[list[str]]
     references: list[list[str]]
     sources: list[str] | None = None
-    command: str = ""
+    arguments: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,8 @@ def analyse(
         for metric in metrics
         if not metric.additive
     ]
+    if paired.caution:
+        notes.append(f"Note: {paired.caution}.")
     hypothesis_tokens = [bleu.tokenize(list(lines)) for lines in inputs.hypotheses]
     reference_tokens = [bleu.tokenize(list(lines)) for lines in inputs.references]
     sentence = {m.name: [m.segment_metric().scores_of_sums(s) for s in statistics[m.name]] for m in additive}

@@ -4,6 +4,8 @@ is escaped; the page reads fully with JavaScript off (the script only sorts and 
 
 from __future__ import annotations
 
+import shlex
+import unicodedata
 from html import escape
 from importlib.resources import files
 
@@ -112,12 +114,39 @@ def _scores(analysis: Analysis) -> str:
         for name, signature in paired.signatures.items()
     )
     notes = "".join(f"<p class='note'>{escape(note)}</p>" for note in analysis.notes)
-    command = escape(analysis.inputs.command)
+    # Each argument isolated, so that right-to-left text in one cannot reorder the others on the page
+    command = " ".join(
+        ["mtscore report", *(f"<bdi>{escape(shell_word(word))}</bdi>" for word in analysis.inputs.arguments)]
+    )
     return (
         f'<section id="scores"><h2>Scores</h2><p>{test}</p>{table}{legend(names)}'
         f'<div class="charts">{"".join(charts)}</div>{pairs}{notes}'
         f"<h3>Signatures</h3><ul>{signatures}</ul><h3>Command</h3><pre><code>{command}</code></pre></section>"
     )
+
+
+def shell_word(word: str) -> str:
+    """``word`` as a shell reads it back: quoted as ``shlex.quote`` does, or, where it holds a character
+    that shows nothing or moves the text around it (a control, a bidirectional override such as U+202E, a
+    line separator), as bash's ``$'...'`` with each such character written as its code, so that it is
+    seen and the command still runs as given."""
+    if not any(_hidden(character) for character in word):
+        return shlex.quote(word)
+    shown = "".join(_escaped(character) for character in word)
+    return f"$'{shown}'"
+
+
+def _hidden(character: str) -> bool:
+    return unicodedata.category(character)[0] == "C" or unicodedata.category(character) in ("Zl", "Zp")
+
+
+def _escaped(character: str) -> str:
+    if character in "\\'":
+        return "\\" + character
+    if not _hidden(character):
+        return character
+    code = ord(character)
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def _comparisons(analysis: Analysis) -> str:

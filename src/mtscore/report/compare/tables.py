@@ -29,6 +29,8 @@ def markdown(analysis: Analysis) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines.append(f"Paired bootstrap resampling, {paired.n_samples:,} resamples, seed {paired.seed}; * p < 0.05.")
+    if paired.caution:
+        lines += ["", f"Note: {paired.caution}."]
     lines += ["", *(f"- `{signature}`" for signature in paired.signatures.values())]
     return "\n".join(lines)
 
