@@ -81,7 +81,7 @@ PLUGIN = textwrap.dedent(
 
 REF = ["the cat sat", "a dog ran", "it rains", "good night"]
 SYSTEMS = {
-    "hyp1": ["the cat sat", "a dog ran ", "it pours", "good night"],  # 2 of 4 exact (3 stripped)
+    "hyp1": ["the cat sat", " a dog ran", "it pours", "good night"],  # 2 of 4 exact (3 stripped)
     "hyp2": ["the cat sat", "a cat ran", "it pours", "good day"],  # 1 of 4
 }
 
