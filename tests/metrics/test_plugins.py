@@ -4,7 +4,8 @@ built-in one does: ``-m NAME`` with ``-sl``, several systems, ``--confidence``, 
 
 The plugin is a real distribution made in a temporary folder (a module and its ``*.dist-info`` with
 ``entry_points.txt``, what ``pip install`` leaves in site-packages), put on ``sys.path``; its metric
-is exact match, whose expected numbers are counted by hand from the texts below.
+is exact match (the module docs/plugins.md shows), whose expected numbers are counted by hand from
+the texts below.
 """
 
 from __future__ import annotations
@@ -13,71 +14,18 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from mtscore.metrics import BUILTIN, METRICS, metric_class, metric_options, metric_title
 
-PLUGIN = textwrap.dedent(
-    '''
-    """Exact match: the share of hypotheses equal to one of their references."""
 
-    from dataclasses import dataclass, field
+def plugin_source() -> str:
+    """The plugin's module as docs/plugins.md shows it (its first Python block): the page's code is what runs here."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text(encoding="utf-8")
+    return page.split("```python\n", 1)[1].split("```", 1)[0]
 
-    import numpy as np
-
-    from mtscore.core.inputs import check_references
-    from mtscore.core.metric import Metric
-    from mtscore.core.options import Option
-    from mtscore.core.references import References
-    from mtscore.core.score import SacrebleuFormat
-    from mtscore.core.signature import Signature
-
-
-    @dataclass(frozen=True)
-    class ExactMatchScore(SacrebleuFormat):
-        score: float
-        name: str
-        signature: Signature = field(compare=False)
-
-
-    class ExactReferences(References):
-        def __init__(self, streams, present, strip):
-            super().__init__(present)
-            self.sets = [{(line.strip() if strip else line) for line in lines if line is not None}
-                         for lines in zip(*streams)]
-
-
-    class ExactMatch(Metric):
-        title = "Exact match"
-        options = (Option("strip", ("--exact-strip",), "ignore spaces around each line"),)
-
-        def __init__(self, references=None, strip=False):
-            self.name, self.strip = "EM", strip
-            super().__init__(references)
-
-        def prepare(self, references, n_hypotheses=None):
-            return ExactReferences(references, check_references(references, n_hypotheses), self.strip)
-
-        def _statistics(self, prepared, hypotheses):
-            matched = [(hyp.strip() if self.strip else hyp) in refs for hyp, refs in zip(hypotheses, prepared.sets)]
-            return np.stack([np.asarray(matched, dtype=np.int64), np.ones(len(matched), dtype=np.int64)], axis=1)
-
-        def scores_of_sums(self, sums):
-            sums = np.atleast_2d(np.asarray(sums, dtype=np.float64))
-            return 100 * np.divide(sums[:, 0], sums[:, 1], out=np.zeros(len(sums)), where=sums[:, 1] > 0)
-
-        def _score(self, statistics, references):
-            nrefs = 1 if references is None else references.nrefs
-            return ExactMatchScore(float(self.scores_of_sums(statistics.sum(axis=0))[0]), self.name,
-                                   self.signature(nrefs))
-
-        def _signature(self, nrefs):
-            return Signature({"nrefs": str(nrefs), "strip": "yes" if self.strip else "no"})
-    '''
-)
 
 REF = ["the cat sat", "a dog ran", "it rains", "good night"]
 SYSTEMS = {
@@ -90,7 +38,7 @@ SYSTEMS = {
 def plugin_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding an installed distribution ``mtscore-exact`` with its entry point."""
     root = tmp_path_factory.mktemp("plugin")
-    (root / "mtscore_exact.py").write_text(PLUGIN, encoding="utf-8")
+    (root / "mtscore_exact.py").write_text(plugin_source(), encoding="utf-8")
     info = root / "mtscore_exact-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mtscore-exact\nVersion: 0.1\n", encoding="utf-8")
