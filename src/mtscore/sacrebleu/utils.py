@@ -12,7 +12,11 @@ The paths and the files' contents are sacrebleu's, in its cache folder (``$SACRE
 ``~/.sacrebleu``), so either tool uses what the other downloaded. Where sacrebleu raises a bare
 ``Exception`` or exits, these raise ``mtscore.testsets.TestSetError`` (a ``ValueError``) naming the
 test set, pair or field; ``SACREBLEU_DIR`` is ``$SACREBLEU`` as it is when read (sacrebleu's is read
-once, at import). Beyond sacrebleu: ``download_test_set`` without a pair fetches every pair.
+once, at import). Beyond sacrebleu: ``download_test_set`` without a pair fetches every pair;
+``get_available_origlangs`` and ``get_available_subsets`` also answer for WMT XML pairs with their own
+references (sacrebleu's fail on those); ``print_test_set`` gives a WMT XML pair's references in the
+file's order (sacrebleu's follows a Python set's, which changes from run to run); ``filter_subset``
+refuses streams whose length is not the test sets' instead of cutting them short.
 """
 
 from __future__ import annotations
