@@ -1,5 +1,5 @@
-"""The test sets of sacrebleu 2.6.0 as data: format, downloads (URL, MD5), language
-pairs and their files (paths inside the downloaded archives), the translators whose references score
+"""The test sets of sacrebleu 2.6.0 as data: format, description, downloads (URL, MD5),
+language pairs and their files (paths inside the downloaded archives), the translators whose references score
 (``refs``, per pair in ``pair_refs``), the BibTeX ``citation`` (where sacrebleu has one), and the document
 annotations ``--subset`` matches for SGML sets.
 
@@ -16,6 +16,7 @@ SACREBLEU_VERSION = "2.6.0"
 SETS: dict[str, dict[str, Any]] = {
     "wmt24": {
         "format": "wmt-xml",
+        "description": "WMT24 official test set release, v1.1 (excluding TS)",
         "downloads": [
             [
                 "https://github.com/wmt-conference/wmt24-news-systems/releases/download/v1.1/data_onlyxml.tar.gz",
@@ -39,6 +40,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt23": {
         "format": "wmt-xml",
+        "description": "Official evaluation and system data for WMT23.",
         "downloads": [
             [
                 "https://github.com/wmt-conference/wmt23-news-systems/archive/refs/tags/v.0.1.tar.gz",
@@ -66,6 +68,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt22": {
         "format": "wmt-xml",
+        "description": "Official evaluation and system data for WMT22.",
         "downloads": [
             [
                 "https://github.com/wmt-conference/wmt22-news-systems/archive/refs/tags/v1.1.tar.gz",
@@ -100,6 +103,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt21/systems": {
         "format": "wmt-xml",
+        "description": "WMT21 system output.",
         "downloads": [
             [
                 "https://github.com/wmt-conference/wmt21-news-systems/archive/refs/tags/v1.3.tar.gz",
@@ -132,6 +136,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt21": {
         "format": "wmt-xml",
+        "description": "Official evaluation data for WMT21.",
         "downloads": [["https://data.statmt.org/wmt21/translation-task/test.tgz", "32e7ab995bc318414375d60f0269af92"]],
         "pairs": {
             "de-fr": ["test/newstest2021.de-fr.xml"],
@@ -159,6 +164,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt21/B": {
         "format": "wmt-xml",
+        "description": "Official evaluation data for WMT21 with reference B.",
         "downloads": [["https://data.statmt.org/wmt21/translation-task/test.tgz", "32e7ab995bc318414375d60f0269af92"]],
         "pairs": {
             "cs-en": ["test/newstest2021.cs-en.xml"],
@@ -172,6 +178,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt21/AB": {
         "format": "wmt-xml",
+        "description": "Official evaluation data for WMT21 with references A and B.",
         "downloads": [["https://data.statmt.org/wmt21/translation-task/test.tgz", "32e7ab995bc318414375d60f0269af92"]],
         "pairs": {
             "cs-en": ["test/newstest2021.cs-en.xml"],
@@ -186,24 +193,28 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt21/C": {
         "format": "wmt-xml",
+        "description": "Official evaluation data for WMT21 with reference C",
         "downloads": [["https://data.statmt.org/wmt21/translation-task/test.tgz", "32e7ab995bc318414375d60f0269af92"]],
         "pairs": {"en-de": ["test/newstest2021.en-de.xml"]},
         "refs": ["C"],
     },
     "wmt21/AC": {
         "format": "wmt-xml",
+        "description": "Official evaluation data for WMT21 with references A and C",
         "downloads": [["https://data.statmt.org/wmt21/translation-task/test.tgz", "32e7ab995bc318414375d60f0269af92"]],
         "pairs": {"en-de": ["test/newstest2021.en-de.xml"]},
         "refs": ["A", "C"],
     },
     "wmt21/D": {
         "format": "wmt-xml",
+        "description": "Official evaluation data for WMT21 with reference D",
         "downloads": [["https://data.statmt.org/wmt21/translation-task/test.tgz", "32e7ab995bc318414375d60f0269af92"]],
         "pairs": {"en-de": ["test/newstest2021.en-de.xml"]},
         "refs": ["D"],
     },
     "wmt21/dev": {
         "format": "wmt-xml",
+        "description": "Development data for WMT21，if multiple references are available, the first one is used.",
         "downloads": [["https://data.statmt.org/wmt21/translation-task/dev.tgz", "165da59ac8dfb5b7cafd7e90b1cac672"]],
         "pairs": {
             "en-ha": ["dev/xml/newsdev2021.en-ha.xml"],
@@ -215,6 +226,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt20/tworefs": {
         "format": "sgml",
+        "description": "WMT20 news test sets with two references",
         "downloads": [["https://data.statmt.org/wmt20/translation-task/test.tgz", "3b1f777cfd2fb15ccf66e9bfdb2b1699"]],
         "pairs": {
             "de-en": [
@@ -246,6 +258,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt20": {
         "format": "sgml",
+        "description": "Official evaluation data for WMT20",
         "downloads": [["https://data.statmt.org/wmt20/translation-task/test.tgz", "3b1f777cfd2fb15ccf66e9bfdb2b1699"]],
         "pairs": {
             "cs-en": ["sgm/newstest2020-csen-src.cs.sgm", "sgm/newstest2020-csen-ref.en.sgm"],
@@ -274,6 +287,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt20/dev": {
         "format": "sgml",
+        "description": "Development data for tasks new to 2020.",
         "downloads": [["https://data.statmt.org/wmt20/translation-task/dev.tgz", "037f2b37aab74febbb1b2307dc2afb54"]],
         "pairs": {
             "iu-en": ["dev/newsdev2020-iuen-src.iu.sgm", "dev/newsdev2020-iuen-ref.en.sgm"],
@@ -288,6 +302,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt20/robust/set1": {
         "format": "text",
+        "description": "WMT20 robustness task, set 1",
         "downloads": [
             [
                 "https://data.statmt.org/wmt20/robustness-task/robustness20-3-sets.zip",
@@ -301,6 +316,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt20/robust/set2": {
         "format": "text",
+        "description": "WMT20 robustness task, set 2",
         "downloads": [
             [
                 "https://data.statmt.org/wmt20/robustness-task/robustness20-3-sets.zip",
@@ -314,6 +330,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt20/robust/set3": {
         "format": "text",
+        "description": "WMT20 robustness task, set 3",
         "downloads": [
             [
                 "https://data.statmt.org/wmt20/robustness-task/robustness20-3-sets.zip",
@@ -326,6 +343,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://data.statmt.org/wmt19/translation-task/test.tgz", "84de7162d158e28403103b01aeefc39a"]],
         "pairs": {
             "cs-de": ["sgm/newstest2019-csde-src.cs.sgm", "sgm/newstest2019-csde-ref.de.sgm"],
@@ -352,6 +370,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19/dev": {
         "format": "sgml",
+        "description": "Development data for tasks new to 2019.",
         "downloads": [["https://data.statmt.org/wmt19/translation-task/dev.tgz", "f2ec7af5947c19e0cacb3882eb208002"]],
         "pairs": {
             "lt-en": ["dev/newsdev2019-lten-src.lt.sgm", "dev/newsdev2019-lten-ref.en.sgm"],
@@ -364,6 +383,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19/google/ar": {
         "format": "sgml+text",
+        "description": "Additional high-quality reference for WMT19/en-de.",
         "downloads": [
             ["https://data.statmt.org/wmt19/translation-task/test.tgz", "84de7162d158e28403103b01aeefc39a"],
             [
@@ -376,6 +396,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19/google/arp": {
         "format": "sgml+text",
+        "description": "Additional paraphrase of wmt19/google/ar.",
         "downloads": [
             ["https://data.statmt.org/wmt19/translation-task/test.tgz", "84de7162d158e28403103b01aeefc39a"],
             [
@@ -388,6 +409,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19/google/wmtp": {
         "format": "sgml+text",
+        "description": "Additional paraphrase of the official WMT19 reference.",
         "downloads": [
             ["https://data.statmt.org/wmt19/translation-task/test.tgz", "84de7162d158e28403103b01aeefc39a"],
             [
@@ -400,6 +422,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19/google/hqr": {
         "format": "sgml+text",
+        "description": "Best human selected-reference between wmt19 and wmt19/google/ar.",
         "downloads": [
             ["https://data.statmt.org/wmt19/translation-task/test.tgz", "84de7162d158e28403103b01aeefc39a"],
             [
@@ -412,6 +435,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19/google/hqp": {
         "format": "sgml+text",
+        "description": "Best human-selected reference between wmt19/google/arp and wmt19/google/wmtp.",
         "downloads": [
             ["https://data.statmt.org/wmt19/translation-task/test.tgz", "84de7162d158e28403103b01aeefc39a"],
             [
@@ -424,6 +448,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt19/google/hqall": {
         "format": "sgml+text",
+        "description": "Best human-selected reference among original official reference and the Google reference and paraphrases.",
         "downloads": [
             ["https://data.statmt.org/wmt19/translation-task/test.tgz", "84de7162d158e28403103b01aeefc39a"],
             [
@@ -436,6 +461,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt18": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://data.statmt.org/wmt18/translation-task/test.tgz", "f996c245ecffea23d0006fa4c34e9064"]],
         "pairs": {
             "cs-en": ["test/newstest2018-csen-src.cs.sgm", "test/newstest2018-csen-ref.en.sgm"],
@@ -457,6 +483,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt18/test-ts": {
         "format": "sgml",
+        "description": "Official evaluation sources with extra test sets interleaved.",
         "downloads": [
             ["https://data.statmt.org/wmt18/translation-task/test-ts.tgz", "5c621a34d512cc2dd74162ae7d00b320"]
         ],
@@ -479,6 +506,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt18/dev": {
         "format": "sgml",
+        "description": "Development data (Estonian<>English).",
         "downloads": [["https://data.statmt.org/wmt18/translation-task/dev.tgz", "486f391da54a7a3247f02ebd25996f24"]],
         "pairs": {
             "et-en": ["dev/newsdev2018-eten-src.et.sgm", "dev/newsdev2018-eten-ref.en.sgm"],
@@ -487,6 +515,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt17": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://data.statmt.org/wmt17/translation-task/test.tgz", "86a1724c276004aa25455ae2a04cef26"]],
         "pairs": {
             "cs-en": ["test/newstest2017-csen-src.cs.sgm", "test/newstest2017-csen-ref.en.sgm"],
@@ -508,11 +537,13 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt17/B": {
         "format": "sgml",
+        "description": "Additional reference for EN-FI and FI-EN.",
         "downloads": [["https://data.statmt.org/wmt17/translation-task/test.tgz", "86a1724c276004aa25455ae2a04cef26"]],
         "pairs": {"en-fi": ["test/newstestB2017-enfi-src.en.sgm", "test/newstestB2017-enfi-ref.fi.sgm"]},
     },
     "wmt17/tworefs": {
         "format": "sgml",
+        "description": "Systems with two references.",
         "downloads": [["https://data.statmt.org/wmt17/translation-task/test.tgz", "86a1724c276004aa25455ae2a04cef26"]],
         "pairs": {
             "en-fi": [
@@ -524,6 +555,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt17/improved": {
         "format": "sgml",
+        "description": "Improved zh-en and en-zh translations.",
         "downloads": [
             ["https://data.statmt.org/wmt17/translation-task/test-update-1.tgz", "91dbfd5af99bc6891a637a68e04dfd41"]
         ],
@@ -534,6 +566,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt17/dev": {
         "format": "sgml",
+        "description": "Development sets released for new languages in 2017.",
         "downloads": [["https://data.statmt.org/wmt17/translation-task/dev.tgz", "9b1aa63c1cf49dccdd20b962fe313989"]],
         "pairs": {
             "en-lv": ["dev/newsdev2017-enlv-src.en.sgm", "dev/newsdev2017-enlv-ref.lv.sgm"],
@@ -544,6 +577,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt17/ms": {
         "format": "sgml+text",
+        "description": "Additional Chinese-English references from Microsoft Research.",
         "downloads": [
             [
                 "https://github.com/MicrosoftTranslator/Translator-HumanParityData/archive/master.zip",
@@ -563,6 +597,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt16": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://data.statmt.org/wmt16/translation-task/test.tgz", "3d809cd0c2c86adb2c67034d15c4e446"]],
         "pairs": {
             "cs-en": ["test/newstest2016-csen-src.cs.sgm", "test/newstest2016-csen-ref.en.sgm"],
@@ -582,11 +617,13 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt16/B": {
         "format": "sgml",
+        "description": "Additional reference for EN-FI.",
         "downloads": [["https://data.statmt.org/wmt16/translation-task/test.tgz", "3d809cd0c2c86adb2c67034d15c4e446"]],
         "pairs": {"en-fi": ["test/newstest2016-enfi-src.en.sgm", "test/newstestB2016-enfi-ref.fi.sgm"]},
     },
     "wmt16/tworefs": {
         "format": "sgml",
+        "description": "EN-FI with two references.",
         "downloads": [["https://data.statmt.org/wmt16/translation-task/test.tgz", "3d809cd0c2c86adb2c67034d15c4e446"]],
         "pairs": {
             "en-fi": [
@@ -598,6 +635,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt16/dev": {
         "format": "sgml",
+        "description": "Development sets released for new languages in 2016.",
         "downloads": [["https://data.statmt.org/wmt16/translation-task/dev.tgz", "4a3dc2760bb077f4308cce96b06e6af6"]],
         "pairs": {
             "en-ro": ["dev/newsdev2016-enro-src.en.sgm", "dev/newsdev2016-enro-ref.ro.sgm"],
@@ -608,6 +646,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt15": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt15/test.tgz", "67e3beca15e69fe3d36de149da0a96df"]],
         "pairs": {
             "en-fr": ["test/newsdiscusstest2015-enfr-src.en.sgm", "test/newsdiscusstest2015-enfr-ref.fr.sgm"],
@@ -625,6 +664,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt14": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt14/test-filtered.tgz", "84c597844c1542e29c2aff23aaee4310"]],
         "pairs": {
             "cs-en": ["test/newstest2014-csen-src.cs.sgm", "test/newstest2014-csen-ref.en.sgm"],
@@ -642,6 +682,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt14/full": {
         "format": "sgml",
+        "description": "Evaluation data released after official evaluation for further research.",
         "downloads": [["https://statmt.org/wmt14/test-full.tgz", "a8cd784e006feb32ac6f3d9ec7eb389a"]],
         "pairs": {
             "cs-en": ["test-full/newstest2014-csen-src.cs.sgm", "test-full/newstest2014-csen-ref.en.sgm"],
@@ -658,6 +699,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt13": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt13/test.tgz", "48eca5d02f637af44e85186847141f67"]],
         "pairs": {
             "cs-en": ["test/newstest2013-src.cs.sgm", "test/newstest2013-src.en.sgm"],
@@ -675,6 +717,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt12": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt12/test.tgz", "608232d34ebc4ba2ff70fead45674e47"]],
         "pairs": {
             "cs-en": ["test/newstest2012-src.cs.sgm", "test/newstest2012-src.en.sgm"],
@@ -690,6 +733,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt11": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt11/test.tgz", "b0c9680adf32d394aefc2b24e3a5937e"]],
         "pairs": {
             "cs-en": ["newstest2011-src.cs.sgm", "newstest2011-src.en.sgm"],
@@ -705,6 +749,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt10": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt10/test.tgz", "491cb885a355da5a23ea66e7b3024d5c"]],
         "pairs": {
             "cs-en": ["test/newstest2010-src.cz.sgm", "test/newstest2010-src.en.sgm"],
@@ -720,6 +765,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt09": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt09/test.tgz", "da227abfbd7b666ec175b742a0d27b37"]],
         "pairs": {
             "cs-en": ["test/newstest2009-src.cz.sgm", "test/newstest2009-src.en.sgm"],
@@ -739,6 +785,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt08": {
         "format": "sgml",
+        "description": "Official evaluation data.",
         "downloads": [["https://statmt.org/wmt08/test.tgz", "0582e4e894a3342044059c894e1aea3d"]],
         "pairs": {
             "cs-en": ["test/newstest2008-src.cz.sgm", "test/newstest2008-src.en.sgm"],
@@ -756,6 +803,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt08/nc": {
         "format": "sgml",
+        "description": "Official evaluation data (news commentary).",
         "downloads": [["https://statmt.org/wmt08/test.tgz", "0582e4e894a3342044059c894e1aea3d"]],
         "pairs": {
             "cs-en": ["test/nc-test2008-src.cz.sgm", "test/nc-test2008-src.en.sgm"],
@@ -764,6 +812,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "wmt08/europarl": {
         "format": "sgml",
+        "description": "Official evaluation data (Europarl).",
         "downloads": [["https://statmt.org/wmt08/test.tgz", "0582e4e894a3342044059c894e1aea3d"]],
         "pairs": {
             "de-en": ["test/test2008-src.de.sgm", "test/test2008-src.en.sgm"],
@@ -776,6 +825,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17": {
         "format": "iwslt-xml",
+        "description": "Official evaluation data for IWSLT.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-ted-test/texts/en/fr/en-fr.tgz",
@@ -844,6 +894,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/tst2016": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-ted-test/texts/en/fr/en-fr.tgz",
@@ -881,6 +932,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/tst2015": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-trnted/texts/en/de/en-de.tgz",
@@ -918,6 +970,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/tst2014": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-trnted/texts/en/de/en-de.tgz",
@@ -955,6 +1008,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/tst2013": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-trnted/texts/en/de/en-de.tgz",
@@ -992,6 +1046,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/tst2012": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-trnted/texts/en/de/en-de.tgz",
@@ -1029,6 +1084,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/tst2011": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-trnted/texts/en/de/en-de.tgz",
@@ -1066,6 +1122,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/tst2010": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-trnted/texts/en/de/en-de.tgz",
@@ -1103,6 +1160,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "iwslt17/dev2010": {
         "format": "iwslt-xml",
+        "description": "Development data for IWSLT 2017.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/hlt-mt/WIT3/master/archive/2017-01-trnted/texts/en/de/en-de.tgz",
@@ -1140,6 +1198,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "mtedx/valid": {
         "format": "text",
+        "description": "mTEDx evaluation data, valid: http://openslr.org/100",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/esalesky/mtedx-eval/main/valid.tar.gz",
@@ -1165,6 +1224,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "mtedx/test": {
         "format": "text",
+        "description": "mTEDx evaluation data, test: http://openslr.org/100",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/esalesky/mtedx-eval/main/test.tar.gz",
@@ -1190,6 +1250,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "multi30k/2016": {
         "format": "text",
+        "description": "2016 flickr test set of Multi30k dataset",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/multi30k/dataset/master/data/task1/multi30k_test_sets_d3ec2a38.tar.gz",
@@ -1205,6 +1266,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "multi30k/2017": {
         "format": "text",
+        "description": "2017 flickr test set of Multi30k dataset",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/multi30k/dataset/master/data/task1/multi30k_test_sets_d3ec2a38.tar.gz",
@@ -1219,6 +1281,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "multi30k/2018": {
         "format": "text",
+        "description": "2018 flickr test set of Multi30k dataset. See https://competitions.codalab.org/competitions/19917 for evaluation.",
         "downloads": [
             [
                 "https://raw.githubusercontent.com/multi30k/dataset/master/data/task1/multi30k_test_sets_d3ec2a38.tar.gz",
@@ -1246,6 +1309,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "mtnt2019": {
         "format": "tsv",
+        "description": "Test set for the WMT 19 robustness shared task",
         "downloads": [["https://pmichel31415.github.io/hosting/MTNT2019.tar.gz", "78a672e1931f106a8549023c0e8af8f6"]],
         "pairs": {
             "en-fr": ["2:MTNT2019/en-fr.final.tsv", "3:MTNT2019/en-fr.final.tsv"],
@@ -1256,6 +1320,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "mtnt1.1/test": {
         "format": "tsv",
+        "description": "Test data for the Machine Translation of Noisy Text task: http://www.cs.cmu.edu/~pmichel1/mtnt/",
         "downloads": [
             [
                 "https://github.com/pmichel31415/mtnt/releases/download/v1.1/MTNT.1.1.tar.gz",
@@ -1272,6 +1337,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "mtnt1.1/valid": {
         "format": "tsv",
+        "description": "Validation data for the Machine Translation of Noisy Text task: http://www.cs.cmu.edu/~pmichel1/mtnt/",
         "downloads": [
             [
                 "https://github.com/pmichel31415/mtnt/releases/download/v1.1/MTNT.1.1.tar.gz",
@@ -1288,6 +1354,7 @@ SETS: dict[str, dict[str, Any]] = {
     },
     "mtnt1.1/train": {
         "format": "tsv",
+        "description": "Validation data for the Machine Translation of Noisy Text task: http://www.cs.cmu.edu/~pmichel1/mtnt/",
         "downloads": [
             [
                 "https://github.com/pmichel31415/mtnt/releases/download/v1.1/MTNT.1.1.tar.gz",

@@ -64,7 +64,7 @@ def breakdown(
         document for _, pair_data in sets for document in (pair_data.documents or [None] * len(pair_data.fields["src"]))
     ]
     languages = [origlang] if origlang else sorted({doc.origlang for doc in documents if doc and doc.origlang})
-    subsets = [subset] if subset is not None else sorted(set().union(*(_subsets(*pair) for pair in sets)))
+    subsets = [subset] if subset is not None else sorted(set().union(*(subset_names(*pair) for pair in sets)))
     rows = []
     for language in languages:
         for chosen in [None, *subsets]:
@@ -75,7 +75,7 @@ def breakdown(
     return rows
 
 
-def _subsets(test_set: TestSet, pair_data: PairData) -> set[str]:
+def subset_names(test_set: TestSet, pair_data: PairData) -> set[str]:
     """What sacrebleu breaks a test set down by: WMT XML documents' domains; an annotated SGML
     set's countries (``country:GB``) and topics (``politics``), from every annotation it has."""
     if test_set.format == "wmt-xml":

@@ -30,8 +30,8 @@ class Download:
 @dataclass(frozen=True)
 class TestSet:
     """A test set: its files per language pair (paths under the cache's ``raw/`` folder), where to
-    download them, which translators' references score (WMT XML; empty: every reference), and its
-    BibTeX citation (``None`` where sacrebleu's registry has none)."""
+    download them, which translators' references score (WMT XML; empty: every reference), its BibTeX
+    citation and its one-line description (each ``None`` where sacrebleu's registry has none)."""
 
     __test__ = False  # not a pytest test class, whatever its name
 
@@ -42,6 +42,7 @@ class TestSet:
     refs: tuple[str, ...] = ()
     pair_refs: dict[str, tuple[str, ...]] = field(default_factory=dict)
     citation: str | None = None
+    description: str | None = None
 
     def files(self, pair: str) -> tuple[str, ...]:
         """The files of ``pair`` (source first); an unknown pair is an error naming the known ones."""
@@ -68,6 +69,7 @@ def _build(name: str, entry: dict) -> TestSet:
         refs=tuple(entry.get("refs", ())),
         pair_refs={pair: tuple(refs) for pair, refs in entry.get("pair_refs", {}).items()},
         citation=entry.get("citation"),
+        description=entry.get("description"),
     )
 
 
