@@ -843,6 +843,68 @@ ELSEWHERE = [
         "sacrebleu",
         "tests/robustness/test_options_and_signatures.py::test_drop_in_signature_before_any_references_is_refused",
     ),
+    CheckedElsewhere(
+        'a metric\'s on/off option given anything but True or False (`corpus_ter(normalized="no")`, `None`)',
+        "API",
+        "`BleuInputError` naming the option: normalized must be True or False",
+        "tests/robustness/test_tracebacks_and_output.py::test_a_switch_given_anything_but_true_or_false_is_refused_by_name",
+    ),
+    CheckedElsewhere(
+        "`mtscore.nltk` with integer or mixed hashable tokens",
+        "0",
+        "scored exactly as NLTK scores them",
+        "tests/robustness/test_tracebacks_and_output.py::test_nltk_drop_in_scores_tokens_that_are_not_str_as_nltk",
+    ),
+    CheckedElsewhere(
+        '`mtscore.nltk` with `weights="abcd"`, `()` or weights that are not numbers',
+        "API",
+        "`BleuInputError`: weights must be a non-empty tuple of numbers",
+        "tests/robustness/test_tracebacks_and_output.py::test_nltk_drop_in_refuses_weights_that_are_not_numbers",
+    ),
+    CheckedElsewhere(
+        "a test-set cache folder that cannot be entered",
+        "2",
+        "names the folder and the reason (give yourself access, or point `$SACREBLEU` elsewhere)",
+        "tests/robustness/test_tracebacks_and_output.py::test_a_cache_folder_that_cannot_be_entered_is_an_input_error_naming_it",
+    ),
+    CheckedElsewhere(
+        "standard output in ASCII (`PYTHONIOENCODING=ascii`) with `--confidence -f text`",
+        "0",
+        "writes UTF-8, as sacrebleu's command line does (the same bytes as sacrebleu)",
+        "tests/robustness/test_tracebacks_and_output.py::test_an_ascii_standard_output_gets_the_utf8_results_as_sacrebleu_writes_them",
+    ),
+    CheckedElsewhere(
+        "a small gzip, bzip2 or xz file that expands to gigabytes",
+        "0",
+        "measured as it expands and scored block by block in bounded memory, like a large plain file",
+        "tests/robustness/test_tracebacks_and_output.py::test_a_gzip_that_expands_to_far_more_than_it_weighs_is_read_in_bounded_memory",
+    ),
+    CheckedElsewhere(
+        "a hypothesis file name with a tab or line break, with `-f tsv` or `-sl` of several systems",
+        "1",
+        "refused, naming the file (its name would break the rows); JSON, which escapes it, takes it",
+        "tests/robustness/test_tracebacks_and_output.py::test_a_system_name_that_would_break_its_row_is_refused",
+    ),
+    CheckedElsewhere(
+        "a `mtscore report` argument with U+202E or control characters",
+        "0",
+        "each argument of the shown command isolated (`<bdi>`), hidden characters shown as `$'\\u202e'`",
+        "tests/robustness/test_tracebacks_and_output.py::test_the_report_shows_each_argument_of_its_command_isolated_and_visible",
+    ),
+    CheckedElsewhere(
+        "a paired test on one segment",
+        "0",
+        "sacrebleu's table unchanged, and a warning that one segment cannot support a significance claim (also in "
+        "the fuller text, the report and the API)",
+        "tests/robustness/test_tracebacks_and_output.py::test_a_paired_test_on_one_segment_says_it_cannot_support_its_p_values",
+    ),
+    CheckedElsewhere(
+        "a drop-in test-set call (`mtscore.sacrebleu.utils.get_source_file`, ...) with an unknown test set, pair or "
+        "field",
+        "API",
+        "`TestSetError` naming it and listing the known ones",
+        "tests/compat/test_sacrebleu_dropin_datasets.py::test_errors_name_what_is_wrong",
+    ),
 ]
 
 
