@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from importlib import import_module
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from . import score
 from .commands import COMMANDS
 from .common import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, UsageError
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         command = f"mtscore {subcommand}" if subcommand else "mtscore"
         print(f"{command}: usage error: {error}\nTry '{command} --help'.", file=sys.stderr)
         return EXIT_USAGE
-    except BleuInputError as error:
+    except InputError as error:
         print(f"mtscore: error: {error}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:

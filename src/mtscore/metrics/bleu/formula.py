@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...core.stats import float32_arithmetic
-from ...errors import BleuInputError
+from ...errors import InputError
 from . import chen_cherry
 from .brevity import brevity_penalty
 from .scoring import Scoring
@@ -52,7 +52,7 @@ def _percent(scores: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> Rows
 
 def _checked(stats: Stats, scoring: Scoring) -> Stats:
     if stats.max_order != scoring.stats_order:
-        raise BleuInputError(f"statistics of max order {stats.max_order} scored with max order {scoring.stats_order}")
+        raise InputError(f"statistics of max order {stats.max_order} scored with max order {scoring.stats_order}")
     return stats
 
 
@@ -101,7 +101,7 @@ def score_sums(sums: np.ndarray, scoring: Scoring) -> np.ndarray:
     float32 sums are scored as sacrebleu scores them in its bootstrap resampling: precisions
     in the arithmetic of ``python float * numpy.float32`` (float32 under NumPy 2)."""
     if scoring.nltk_method is not None:
-        raise BleuInputError(
+        raise InputError(
             f"{scoring.smooth} smoothing needs per-segment statistics; significance tests "
             "and resampling use sacrebleu's smoothing methods (exp, floor, add-k, none)"
         )

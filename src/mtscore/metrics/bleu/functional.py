@@ -7,7 +7,7 @@ from typing import Any
 
 from ...core.inputs import check_sentence
 from ...engine.ids import PAD_NOT_GIVEN, PadId
-from ...errors import BleuInputError
+from ...errors import InputError
 from .explanation import Explanation
 from .explanation import explain as explain_segments
 from .metric import BLEU
@@ -147,7 +147,7 @@ def _sentence_order(smooth: str | None, effective_order: bool | None, compat: st
 def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False) -> str:
     """``line`` as BLEU sees it: tokens joined by single spaces, exactly as sacrebleu's tokenizer."""
     if not isinstance(line, str):
-        raise BleuInputError(
+        raise InputError(
             f"tokenize takes one line (a str), got {type(line).__name__}; for many lines, "
             "use BLEU(tokenize=...).tokenize(lines)"
         )

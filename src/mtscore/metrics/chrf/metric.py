@@ -21,7 +21,7 @@ from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...threads import map_threads
 from .formula import f_scores
 from .ngrams import SymbolNgrams
@@ -79,11 +79,11 @@ MAX_ORDER = 32
 def _check_options(char_order: int, word_order: int, beta: float) -> None:
     for name, value in (("char_order", char_order), ("word_order", word_order)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 0 <= value <= MAX_ORDER:
-            raise BleuInputError(f"{name} must be a non-negative integer up to {MAX_ORDER}, got {value!r}")
+            raise InputError(f"{name} must be a non-negative integer up to {MAX_ORDER}, got {value!r}")
     if char_order + word_order == 0:
-        raise BleuInputError("char_order and word_order are both 0: there are no n-grams to compare")
+        raise InputError("char_order and word_order are both 0: there are no n-grams to compare")
     if not isinstance(beta, Real) or isinstance(beta, bool) or not math.isfinite(beta) or beta < 0:
-        raise BleuInputError(f"beta must be a finite number >= 0 (recall is beta times as important), got {beta!r}")
+        raise InputError(f"beta must be a finite number >= 0 (recall is beta times as important), got {beta!r}")
 
 
 class CHRF(Metric[PreparedReferences, CHRFScore]):
@@ -169,7 +169,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
         width = 3 * (self.char_order + self.word_order)
         if statistics.ndim != 2 or statistics.shape[1] != width:
-            raise BleuInputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
+            raise InputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
         score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
         nrefs = 1 if references is None else references.nrefs
         return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))

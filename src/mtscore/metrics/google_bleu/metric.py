@@ -21,7 +21,7 @@ from ...core.metric import Metric, check_systems
 from ...core.score import SacrebleuFormat, SegmentResults
 from ...core.signature import Signature, tool_version
 from ...engine.keys import TokenKeys, distinct_lines
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.lines import split_lines
 from .options import OPTIONS
 from .references import LAST_PREPARED, PreparedReferences
@@ -69,9 +69,9 @@ def _check_orders(min_len: int, max_len: int) -> None:
     counts empty n-grams for min_len 0: both are input errors here)."""
     for name, value in (("min_len", min_len), ("max_len", max_len)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-            raise BleuInputError(f"{name} must be an integer >= 1, got {value!r}")
+            raise InputError(f"{name} must be an integer >= 1, got {value!r}")
     if max_len < min_len:
-        raise BleuInputError(f"max_len ({max_len}) is below min_len ({min_len}): there are no n-grams to compare")
+        raise InputError(f"max_len ({max_len}) is below min_len ({min_len}): there are no n-grams to compare")
 
 
 class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
@@ -171,7 +171,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
         if statistics.ndim != 2 or statistics.shape[1] != 2:
-            raise BleuInputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
+            raise InputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
         nrefs = 1 if references is None else references.nrefs
         return self._result(statistics.sum(axis=0), self.signature(nrefs))
 

@@ -23,7 +23,7 @@ from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
 from ...core.stats import Statistics, float32_arithmetic
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.tercom import TercomTokenizer
 from .align import MAX_CELLS, count_edits, joined
 from .options import OPTIONS
@@ -158,7 +158,7 @@ def _check_sizes(hyp_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
     cells = (hyp_lengths + 1) * (ref_lengths.max(axis=0, initial=0) + 1)
     if cells.size and cells.max() > MAX_CELLS:
         segment = int(np.argmax(cells))
-        raise BleuInputError(
+        raise InputError(
             f"segment {segment + 1}: TER of a {hyp_lengths[segment]}-word hypothesis against a "
             f"{ref_lengths[:, segment].max()}-word reference needs a {cells[segment]:,}-cell edit-distance matrix, "
             f"more than the {MAX_CELLS:,} TER allows (about {math.isqrt(MAX_CELLS):,} x {math.isqrt(MAX_CELLS):,} "
@@ -268,9 +268,7 @@ class TER(Metric[TERReferences, TERScore]):
         """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
         statistics = np.asarray(statistics, dtype=np.float64)
         if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
-            raise BleuInputError(
-                f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}"
-            )
+            raise InputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
         sums = np.cumsum(statistics, axis=0)[-1]
         nrefs = 1 if references is None else references.nrefs
         return TERScore(

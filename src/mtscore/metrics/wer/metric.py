@@ -21,7 +21,7 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.signature import Signature, tool_version
-from ...errors import BleuInputError
+from ...errors import InputError
 from .align import (
     DELETION,
     HIT,
@@ -78,7 +78,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
         """Check and tokenize the one reference stream (jiwer compares with one reference)."""
         present = check_references(references, n_hypotheses)
         if len(references) != 1:
-            raise BleuInputError(
+            raise InputError(
                 f"{self.name} compares each hypothesis with one reference, as jiwer does; "
                 f"got {len(references)} reference streams (score against each separately)"
             )
@@ -97,7 +97,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
         try:
             return edit_counts(Pairs(prepared.ids, prepared.lengths, ids, lengths))
         except TooLong as error:
-            raise BleuInputError(
+            raise InputError(
                 f"segment {error.index + 1} is too long for {self.name}: after their common start and end, "
                 f"its reference and hypothesis differ over {error.n_ref:,} x {error.n_hyp:,} tokens, beyond what "
                 f"is aligned ({MAX_LONG_CELLS:,} token pairs, {MAX_LONG_TOKENS:,} tokens a side; beyond them "
@@ -123,7 +123,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
     def _sums(self, statistics: np.ndarray) -> list[int]:
         statistics = np.asarray(statistics)
         if statistics.ndim != 2 or statistics.shape[1] != 4 or len(statistics) == 0:
-            raise BleuInputError(
+            raise InputError(
                 f"{self.name} statistics must be a non-empty (segments, 4) array, got shape {statistics.shape}"
             )
         return [int(x) for x in statistics.sum(axis=0)]
