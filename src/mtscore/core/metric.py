@@ -49,6 +49,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     higher_is_better: ClassVar[bool] = True
     # The most reference streams a segment may be compared with (None: any number).
     max_references: ClassVar[int | None] = None
+    # The functional layer (``core.functional``): keywords whose default differs for single segments,
+    # and the first line of each function's docstring where the generic one would not say enough.
+    sentence_defaults: ClassVar[dict[str, Any]] = {}
+    corpus_summary: ClassVar[str] = ""
+    sentence_summary: ClassVar[str] = ""
+    sentences_summary: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
     # The result attributes a TSV row lists (a list spreads over columns ``name_1`` ...); none: no TSV.
     tsv_fields: ClassVar[tuple[str, ...]] = ()
@@ -97,6 +103,29 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The reproducibility signature for ``nrefs`` references per segment."""
 
     # Hooks with a default.
+
+    @classmethod
+    def sentence_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The constructor's keywords for scoring single segments, from those a ``sentence_X``
+        function was given (``sentence_defaults`` filled in): as they are, by default."""
+        return options
+
+    @classmethod
+    def title_for_docs(cls) -> str:
+        """How docstrings name the metric: its ``title`` (a built-in's, from its options module)."""
+        if cls.title:
+            return cls.title
+        from importlib import import_module
+
+        package = cls.__module__.rpartition(".")[0]
+        try:
+            return str(import_module(f"{package}.options").TITLE) if package else cls.__name__
+        except (ImportError, AttributeError):
+            return cls.__name__
+
+    def segment_scores(self, hypotheses: Any, references: Any = None) -> Any:
+        """Every segment's own score as one array (``sentence_Xs``): ``sentence_scores`` by default."""
+        return self.sentence_scores(hypotheses, references)
 
     def can_stream(self) -> bool:
         """Whether large inputs may be scored block by block (``core.stream``) with these options."""

@@ -6,7 +6,7 @@ import copy
 import dataclasses
 from collections.abc import Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -51,6 +51,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     name = "BLEU"
     options = OPTIONS
+    # sacrebleu's sentence-level default: effective order, unless NLTK's smoothing (``sentence_options``).
+    sentence_defaults: ClassVar[dict[str, Any]] = {"effective_order": None}
+    sentence_summary = (
+        "BLEU of one segment against its references, with sacrebleu's sentence defaults (effective order on, "
+        "except for NLTK's methods); a compatibility mode scores the segment as its tool scores a corpus of one."
+    )
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "counts", "totals", "precisions")
     scoring_fields = ("eff", "smooth", "weights")
 
@@ -258,6 +264,19 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def can_stream(self) -> bool:
         """NLTK's corpus smoothing is scored in memory."""
         return self.scoring.nltk_method is None
+
+    @classmethod
+    def sentence_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """Effective order for single segments: as given, else sacrebleu's default for the smoothing
+        (compatibility modes have none)."""
+        effective_order = options.get("effective_order")
+        if options.get("compat") is not None:
+            return {**options, "effective_order": bool(effective_order)}
+        return {**options, "effective_order": sentence_effective_order(options.get("smooth") or "exp", effective_order)}
+
+    def segment_scores(self, hypotheses: Any, references: Any = None) -> Any:
+        """Every segment's BLEU as one array (``sentence_scores``' ``scores``)."""
+        return self.sentence_scores(hypotheses, references).scores
 
     def segment_metric(self) -> BLEU:
         """sacrebleu's sentence-level BLEU: effective order on, except for NLTK's methods (whose

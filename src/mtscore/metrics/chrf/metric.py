@@ -16,6 +16,7 @@ from numbers import Real
 
 import numpy as np
 
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
@@ -97,6 +98,8 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
     65.98
     """
 
+    corpus_summary = "Corpus chrF (chrF++ with ``word_order=2``) of ``hypotheses`` against reference streams."
+
     options = OPTIONS
 
     def __init__(
@@ -175,67 +178,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))
 
 
-def corpus_chrf(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> CHRFScore:
-    """Corpus chrF (chrF++ with ``word_order=2``) of hypotheses against reference streams."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_chrf(
-    hypothesis: str,
-    references: Sequence[str | None],
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> CHRFScore:
-    """chrF of one hypothesis against its references (a list of str)."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    return metric.sentence_score(hypothesis, references)
-
-
-def sentence_chrfs(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> np.ndarray:
-    """Every segment's sentence-level chrF at once (references: a list of streams, as for ``corpus_chrf``)."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    return metric.sentence_scores(hypotheses, references)
+# The functional layer, made from CHRF's constructor (``core.functional``).
+corpus_chrf = corpus_function(CHRF, "corpus_chrf")
+sentence_chrf = sentence_function(CHRF, "sentence_chrf")
+sentence_chrfs = sentences_function(CHRF, "sentence_chrfs")

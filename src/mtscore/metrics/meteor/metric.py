@@ -15,11 +15,11 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from ... import tokenizers
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
@@ -160,6 +160,9 @@ class METEOR(Metric[METEORReferences, METEORScore]):
     74.3333
     """
 
+    corpus_summary = "Corpus METEOR (the mean of the segment scores) of ``hypotheses`` against reference streams."
+    sentence_summary = "METEOR of one segment against its references: NLTK's ``meteor_score`` x 100."
+
     name = "METEOR"
     options = OPTIONS
     integer_statistics = False
@@ -290,16 +293,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature(nrefs))
 
 
-def corpus_meteor(hypotheses: Sequence[str], references: ReferenceStreams, **options: Any) -> METEORScore:
-    """Corpus METEOR (the mean sentence score) of hypotheses against reference streams; ``options``: ``METEOR``'s."""
-    return METEOR(**options).corpus_score(hypotheses, references)
-
-
-def sentence_meteor(hypothesis: str, references: Sequence[str | None], **options: Any) -> METEORScore:
-    """METEOR of one hypothesis against its references (a list of str): NLTK's ``meteor_score`` x 100."""
-    return METEOR(**options).sentence_score(hypothesis, references)
-
-
-def sentence_meteors(hypotheses: Sequence[str], references: ReferenceStreams, **options: Any) -> np.ndarray:
-    """Every segment's METEOR at once (float64, percent); references as for ``corpus_meteor``."""
-    return METEOR(**options).sentence_scores(hypotheses, references)
+# The functional layer, made from METEOR's constructor (``core.functional``).
+corpus_meteor = corpus_function(METEOR, "corpus_meteor")
+sentence_meteor = sentence_function(METEOR, "sentence_meteor")
+sentence_meteors = sentences_function(METEOR, "sentence_meteors")

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ... import tokenizers
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
@@ -102,6 +103,15 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     >>> round(NIST([["the cat sat on the mat"]]).corpus_score(["the cat sat on a mat"]).score, 4)
     2.3315
     """
+
+    sentence_summary = (
+        "NIST of one hypothesis as a corpus of one segment: information from its own references (NLTK's "
+        "``sentence_nist``; not mteval's segment scores, which ``sentence_nists`` gives)."
+    )
+    sentences_summary = (
+        "Every segment's NIST as mteval's ``-d 2`` gives it: the segment's own counts and lengths with the "
+        "information weights of the whole reference corpus."
+    )
 
     options = OPTIONS
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "matches", "totals", "info")
@@ -376,42 +386,7 @@ class CorpusWeightedNIST(NIST):
         return self.score_statistics(rows, References(check_references(references, len(hypotheses))).nrefs)
 
 
-def corpus_nist(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    variant: str = "mteval",
-    case_sensitive: bool = False,
-    tokenize: str = "13a",
-    max_order: int = 5,
-) -> NISTScore:
-    """Corpus NIST of hypotheses against reference streams (mteval-v13a's, or NLTK's rules)."""
-    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_nist(
-    hypothesis: str,
-    references: Sequence[str | None],
-    variant: str = "mteval",
-    case_sensitive: bool = False,
-    tokenize: str = "13a",
-    max_order: int = 5,
-) -> NISTScore:
-    """NIST of one hypothesis as a corpus of one segment: information from its own references
-    (NLTK's ``sentence_nist``; not mteval's segment scores, which ``sentence_nists`` gives)."""
-    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
-    return metric.sentence_score(hypothesis, references)
-
-
-def sentence_nists(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    variant: str = "mteval",
-    case_sensitive: bool = False,
-    tokenize: str = "13a",
-    max_order: int = 5,
-) -> np.ndarray:
-    """Every segment's NIST as mteval's ``-d 2`` gives it: the segment's own counts and lengths
-    with the information weights of the whole reference corpus."""
-    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
-    return metric.sentence_scores(hypotheses, references)
+# The functional layer, made from NIST's constructor (``core.functional``).
+corpus_nist = corpus_function(NIST, "corpus_nist")
+sentence_nist = sentence_function(NIST, "sentence_nist")
+sentence_nists = sentences_function(NIST, "sentence_nists")

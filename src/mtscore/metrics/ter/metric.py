@@ -17,6 +17,7 @@ from typing import cast
 
 import numpy as np
 
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
@@ -279,40 +280,7 @@ class TER(Metric[TERReferences, TERScore]):
         )
 
 
-def corpus_ter(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-) -> TERScore:
-    """Corpus TER of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_ter(
-    hypothesis: str,
-    references: Sequence[str | None],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-) -> TERScore:
-    """TER of one segment against its references (a list of str)."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)
-
-
-def sentence_ters(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-) -> np.ndarray:
-    """Every segment's TER at once (float64); references as for ``corpus_ter``."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.sentence_scores(hypotheses, references)
+# The functional layer, made from TER's constructor (``core.functional``).
+corpus_ter = corpus_function(TER, "corpus_ter")
+sentence_ter = sentence_function(TER, "sentence_ter")
+sentence_ters = sentences_function(TER, "sentence_ters")

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
@@ -150,6 +151,11 @@ class WER(EditRate[WERScore]):
     (16.67, 1)
     """
 
+    corpus_summary = (
+        "Corpus WER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's "
+        "``process_words(references, hypotheses)``."
+    )
+
     name = "WER"
     options = OPTIONS
 
@@ -179,17 +185,7 @@ class WER(EditRate[WERScore]):
         return WERScore(100 * m["wer"], h, s, d, i, m["wer"], m["mer"], m["wil"], m["wip"], self.signature(nrefs))
 
 
-def corpus_wer(hypotheses: Sequence[str], references: ReferenceStreams, standardize: bool = False) -> WERScore:
-    """Corpus WER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's
-    ``process_words(references, hypotheses)``."""
-    return WER(standardize=standardize).corpus_score(hypotheses, references)
-
-
-def sentence_wer(hypothesis: str, references: Sequence[str], standardize: bool = False) -> WERScore:
-    """WER of one segment against its reference (a list of one str)."""
-    return WER(standardize=standardize).sentence_score(hypothesis, references)
-
-
-def sentence_wers(hypotheses: Sequence[str], references: ReferenceStreams, standardize: bool = False) -> np.ndarray:
-    """Every segment's WER (percent) at once; references as for ``corpus_wer``."""
-    return WER(standardize=standardize).sentence_scores(hypotheses, references)
+# The functional layer, made from WER's constructor (``core.functional``).
+corpus_wer = corpus_function(WER, "corpus_wer")
+sentence_wer = sentence_function(WER, "sentence_wer")
+sentence_wers = sentences_function(WER, "sentence_wers")
