@@ -1,6 +1,6 @@
 """The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``), ``explain``,
-``report`` (a comparison page) and ``stats``/``merge`` (``shards``), on the options, exit codes and
-checks of ``common``. May import everything below it (``report``, ``significance``, ``metrics``,
+``report`` (a comparison page), ``meta-eval`` (agreement of metrics with human scores) and
+``stats``/``merge`` (``shards``), on the options, exit codes and checks of ``common``. May import everything below it (``report``, ``significance``, ``metrics``,
 ``core`` ...); nothing imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
@@ -15,7 +15,7 @@ import os
 import sys
 
 from ..errors import BleuInputError
-from . import explain, report, score, shards
+from . import explain, metaeval, report, score, shards
 from .common import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, UsageError
 
 __all__ = ["EXIT_INPUT", "EXIT_OK", "EXIT_OUTPUT", "EXIT_USAGE", "main"]
@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
 # ``mtscore NAME ...``: the subcommands beside the default one (scoring).
 SUBCOMMANDS = {
     "explain": explain.run,
+    "meta-eval": metaeval.run,
     "report": report.run,
     "stats": shards.run_stats,
     "merge": shards.run_merge,

@@ -11,7 +11,7 @@ The layout is mt-metrics-eval's own (``<root>/<test set>/...``)::
 
 Score files hold ``<system> <score>`` per line (``.seg.score``: one line per segment of each system,
 in order); ``None`` marks a segment or system that humans did not rate. Text lines lose their trailing
-whitespace, as mt-metrics-eval reads them. Everything is checked on reading: a score file for a system
+whitespace, as mt-metrics-eval reads them (a byte order mark stays in the first line, as there). Everything is checked on reading: a score file for a system
 without output, a wrong number of scores, NaN or a malformed line is an input error naming the file
 and the line, never a silently dropped or repaired score.
 """
@@ -116,8 +116,18 @@ def read_eval_set(root: str | Path, test_set: str, lp: str) -> EvalSet:
 
 
 def read_text(path: Path) -> list[str]:
-    """The lines of a text file, without trailing whitespace (as mt-metrics-eval reads them)."""
-    return [line.rstrip() for line in read_lines(path)]
+    """The lines of a UTF-8 text file as mt-metrics-eval reads them: without trailing whitespace, and
+    with a byte order mark kept as part of the first line (the official WMT23 scores count it)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise BleuInputError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise BleuInputError(f"{path} is not UTF-8 text (byte {error.start}: {error.reason})") from None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
 
 
 def _read_named_texts(folder: Path, prefix: str, suffix: str, length: int, what: str) -> dict[str, list[str]]:

@@ -152,7 +152,7 @@ class MetaEvaluation:
 
 def evaluate(
     evs: EvalSet,
-    metrics: Sequence[str | tuple[str, Mapping[str, Any]]] = (),
+    metrics: Sequence[str | tuple[str, Mapping[str, Any]] | MetricScores] = (),
     *,
     scores: Sequence[str | Path] = (),
     gold: str | None = None,
@@ -170,7 +170,8 @@ def evaluate(
     Args:
         evs: The data (``read_eval_set``).
         metrics: mtscore metrics to score: names (``bleu``, ``chrf``, ``chrf++``, ``ter``) or
-            ``(name, options)`` pairs.
+            ``(name, options)`` pairs; or scores already computed (``score_metric``), which must
+            cover the selected systems (score once, evaluate under several settings).
         scores: Score files of metrics computed elsewhere (``<metric>-<ref>.<sys|seg>.score``).
         gold: The human scores; default: mt-metrics-eval's for a known test set.
         reference: The standard reference; default: mt-metrics-eval's for a known test set.
@@ -209,6 +210,9 @@ def evaluate(
     std_ref = next(iter(selections.values())).reference
     scored: list[MetricScores] = []
     for metric in metrics:
+        if isinstance(metric, MetricScores):
+            scored.append(metric)
+            continue
         name, options = (metric, {}) if isinstance(metric, str) else metric
         scored.append(score_metric(name, options, evs, std_ref, systems))
     scored += read_scores_files(scores, evs, std_ref)
