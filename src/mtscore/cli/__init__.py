@@ -1,7 +1,8 @@
 """The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``), ``explain``,
 ``report`` (a comparison page), ``meta-eval`` (agreement of metrics with human scores) and
-``stats``/``merge`` (``shards``), on the options, exit codes and checks of ``common``. May import everything below it (``report``, ``significance``, ``metrics``,
-``core`` ...); nothing imports ``cli``.
+``stats``/``merge`` (``shards``), on the options, exit codes and checks of ``common``. May import
+everything below it (``report``, ``significance``, ``metaeval``, ``metrics``, ``core`` ...); nothing
+imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
 malformed files, mismatched line counts, empty input), 3 output error (the results could not be
