@@ -12,8 +12,9 @@ The layout is mt-metrics-eval's own (``<root>/<test set>/...``)::
 Score files hold ``<system> <score>`` per line (``.seg.score``: one line per segment of each system,
 in order); ``None`` marks a segment or system that humans did not rate. Text lines lose their trailing
 whitespace, as mt-metrics-eval reads them (a byte order mark stays in the first line, as there).
-Everything is checked on reading: a score file for a system without output, a wrong number of scores, NaN or a malformed line is an input error naming the file
-and the line, never a silently dropped or repaired score.
+Everything is checked on reading: a score file for a system without output, a wrong number of
+scores, NaN or a malformed line is an input error naming the file and the line, never a silently
+dropped or repaired score.
 """
 
 from __future__ import annotations
