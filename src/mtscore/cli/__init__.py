@@ -1,7 +1,7 @@
 """The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``) and the subcommands
-that ``commands.COMMANDS`` lists (``explain``, ``report``, ``stats``/``merge`` in ``shards``, ``help``),
-on the options, exit codes and checks of ``common``. May import everything below it (``report``,
-``significance``, ``metrics``, ``core`` ...); nothing imports ``cli``.
+that ``commands.COMMANDS`` lists (``explain``, ``report``, ``meta-eval``, ``stats``/``merge`` in
+``shards``, ``help``), on the options, exit codes and checks of ``common``. May import everything below it (``report``,
+``significance``, ``metaeval``, ``metrics``, ``core`` ...); nothing imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
 malformed files, mismatched line counts, empty input), 3 output error (the results could not be
