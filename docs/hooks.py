@@ -22,8 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-if str(SRC) not in sys.path:
-    sys.path.insert(0, str(SRC))
+sys.path.insert(0, str(SRC))
+import mtscore  # noqa: E402  (this checkout's, imported now: later imports, whatever sys.path is then, find it)
+
+if Path(mtscore.__file__).resolve().parent != SRC / "mtscore":
+    raise ImportError(f"docs/hooks.py: mtscore was imported from {mtscore.__file__}, not from {SRC}")
 
 HELP_WIDTH = 100  # --help is formatted at this width whatever the terminal of the build
 MARKER = re.compile(r"^<!-- mtscore-cli: (?P<prog>[\w -]+?) -->$", re.M)
@@ -168,11 +171,55 @@ def extras_table() -> str:
     return "\n".join(rows)
 
 
+# The functions ``core.functional`` makes at run time (``corpus_X``, ``sentence_X``, ``sentence_Xs``) are
+# documented from the objects themselves: their signature and their generated docstring.
+FUNCTION_MARKER = re.compile(r"^<!-- mtscore-function: (?P<name>\w+) -->$", re.M)
+
+
+def function_reference(name: str) -> str:
+    """The reference of ``mtscore.NAME``: a heading, the signature, the summary and the parameters."""
+    import inspect
+
+    import mtscore
+
+    function = getattr(mtscore, name)
+    summary, _, rest = inspect.getdoc(function).partition("\n\nArgs:\n")
+    arguments, _, returns = rest.partition("\n\nReturns:\n")
+    signature = inspect.signature(function)
+    shown = ", ".join(
+        parameter.name if parameter.default is inspect.Parameter.empty else f"{parameter.name}={parameter.default!r}"
+        for parameter in signature.parameters.values()
+    )
+    rows = ["| parameter | default | meaning |", "|---|---|---|"]
+    for line in arguments.splitlines():
+        parameter, _, meaning = line.strip().partition(": ")
+        default = signature.parameters[parameter].default
+        shown_default = "" if default is inspect.Parameter.empty else _code_cell(repr(default))
+        rows.append(f"| `{parameter}` | {shown_default} | {_cell(meaning)} |")
+    return "\n".join(
+        [
+            f"## `{name}` {{#mtscore.{name}}}",
+            "",
+            "```python",
+            f"mtscore.{name}({shown})",
+            "```",
+            "",
+            summary,
+            "",
+            *rows,
+            "",
+            f"**Returns:** {returns.strip()}",
+        ]
+    )
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
     """Replace each ``<!-- mtscore-cli: PROG -->`` marker by PROG's generated reference, each
-    ``<!-- mtscore-options: METRIC -->`` marker by the metric's options table, and
+    ``<!-- mtscore-options: METRIC -->`` marker by the metric's options table, each
+    ``<!-- mtscore-function: NAME -->`` by the reference of a generated function, and
     ``<!-- mtscore-extras -->`` by the table of optional extras."""
     markdown = MARKER.sub(lambda match: reference(match["prog"]), markdown)
+    markdown = FUNCTION_MARKER.sub(lambda match: function_reference(match["name"]), markdown)
     markdown = markdown.replace(EXTRAS_MARKER, extras_table()) if EXTRAS_MARKER in markdown else markdown
     return OPTIONS_MARKER.sub(lambda match: metric_options_table(match["metric"]), markdown)
 

@@ -90,3 +90,15 @@ def references(pair: str, name: str | None = None) -> list[Path]:
 def system_output(pair: str, system: str) -> Path:
     """The path of ``system``'s primary output for ``pair``."""
     return wmt22_dir() / "txt" / "system-outputs" / f"generaltest2022.{pair}.hyp.{system}.{target(pair)}"
+
+
+def metaeval_dir() -> Path:
+    """The meta-evaluation data (``../shared/data/metaeval``: WMT22/WMT23 in mt-metrics-eval's layout and
+    ``oracle.json``); skips the calling test when absent, or fails it when ``CI`` is set."""
+    path = SHARED_DIR / "data" / "metaeval"
+    if path.is_dir():
+        return path
+    message = f"../shared/data/metaeval not found next to the repository (looked in {path}); these tests need it"
+    if os.environ.get("CI"):
+        pytest.fail(f"{message}, and CI is set, so a missing data folder is an error", pytrace=False)
+    pytest.skip(message)

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .errors import BleuInputError, LengthMismatchError
+from . import errors
+from .errors import InputError, LengthMismatchError, MtscoreError
 from .lazy import lazy_attributes
 
 if TYPE_CHECKING:
@@ -69,7 +70,9 @@ def __getattr__(name: str) -> Any:
     if _lazy is None:
         _lazy = lazy_attributes(__name__, _public_names())
     if name == "__all__":
-        return sorted(["BleuInputError", "LengthMismatchError", *_public_names()])
+        return sorted(["InputError", "LengthMismatchError", "MtscoreError", *_public_names()])
+    if name in errors.DEPRECATED:
+        return getattr(errors, name)
     return _lazy(name)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from .core.metric import Metric
 from .core.sums import context_of, needs_context, sentence_score_array
-from .errors import BleuInputError
+from .errors import InputError
 from .metrics import metric_object
 
 
@@ -44,7 +44,7 @@ def reference_columns(references: str | Sequence[str]) -> tuple[str, ...]:
     """The reference column names: one name or a non-empty sequence of names."""
     names = (references,) if isinstance(references, str) else tuple(references)
     if not names or not all(isinstance(name, str) for name in names):
-        raise BleuInputError("references must name one reference column or a non-empty list of them")
+        raise InputError("references must name one reference column or a non-empty list of them")
     return names
 
 
@@ -93,7 +93,7 @@ class ColumnScorer:
         if not self.needs_context():
             return self
         if context is None:
-            raise BleuInputError(
+            raise InputError(
                 f"{self.metric.name}'s segment scores depend on the whole reference corpus: count every batch's "
                 "references first (the engines do when given the whole dataset)"
             )

@@ -21,7 +21,7 @@ import numpy as np
 from .columns import ColumnScorer, lines_of, with_column
 from .core.metric import Metric
 from .core.sums import context_of, merge_states, score_state, sentence_score_array
-from .errors import BleuInputError
+from .errors import InputError
 
 __all__ = ["corpus_score", "sentence_scores", "with_sentence_scores"]
 
@@ -73,7 +73,7 @@ def _tree(frame: Any, of: Callable[[Any], Any], split_every: int | None) -> Any:
     from dask import delayed
 
     if split_every is not None and (not isinstance(split_every, int) or split_every < 2):
-        raise BleuInputError(f"split_every must be an integer of at least 2, not {split_every!r}")
+        raise InputError(f"split_every must be an integer of at least 2, not {split_every!r}")
     states = [delayed(of)(part) for part in frame.to_delayed()]
     step = split_every or 8
     while len(states) > 1:

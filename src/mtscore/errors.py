@@ -1,4 +1,13 @@
-"""Errors raised for user mistakes: a clear message, never a wrong score."""
+"""Errors raised for user mistakes: a clear message, never a wrong score.
+
+``MtscoreError`` is the base of every error mtscore raises for a user mistake; ``InputError`` (also a
+``ValueError``) says the input cannot be scored as given. ``BleuInputError``, its name before every
+metric raised it, still works for one release, with a ``DeprecationWarning``.
+"""
+
+from __future__ import annotations
+
+import warnings
 
 
 def counted(count: int, noun: str, plural: str = "") -> str:
@@ -14,9 +23,29 @@ def stream_mismatch(n_hypotheses: int, stream: int, segments: int, unit: str = "
     )
 
 
-class BleuInputError(ValueError):
+class MtscoreError(Exception):
+    """The base of every error mtscore raises for a user mistake."""
+
+
+class InputError(MtscoreError, ValueError):
     """The input cannot be scored as given (bad file, bad shape, bad option)."""
 
 
-class LengthMismatchError(BleuInputError):
+class LengthMismatchError(InputError):
     """Hypotheses and a reference stream have different numbers of segments."""
+
+
+# Old name -> the error it is now (kept one release).
+DEPRECATED = {"BleuInputError": "InputError"}
+
+
+def __getattr__(name: str) -> type[Exception]:
+    """A deprecated name of an error: the error itself, with a ``DeprecationWarning``."""
+    if name in DEPRECATED:
+        warnings.warn(
+            f"mtscore's {name} is now {DEPRECATED[name]} (raised by every metric); {name} will be removed",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return globals()[DEPRECATED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

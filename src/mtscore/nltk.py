@@ -20,7 +20,7 @@ from fractions import Fraction
 from numbers import Real
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .errors import BleuInputError, LengthMismatchError, counted
+from .errors import InputError, LengthMismatchError, counted
 
 if TYPE_CHECKING:
     from .metrics.bleu.stats import Stats
@@ -86,7 +86,7 @@ def _method(smoothing_function: Callable[..., Any] | None) -> tuple[str, float |
         and getattr(function, "__qualname__", "") == f"SmoothingFunction.{name}"
     )
     if owner is None or not genuine or number not in tuple("01234567"):
-        raise BleuInputError(
+        raise InputError(
             "smoothing_function must be one of SmoothingFunction().method0 ... method7; "
             f"custom smoothing functions are not supported, got {smoothing_function!r}"
         )
@@ -106,7 +106,7 @@ def _weight_list(weights: Any) -> list[Sequence[float]]:
     for weight in weights:
         numbers = () if isinstance(weight, (str, bytes)) else _tuple_or_empty(weight)
         if not numbers or not all(isinstance(number, Real) for number in numbers):
-            raise BleuInputError(
+            raise InputError(
                 "weights must be a non-empty tuple of numbers, one per n-gram order, or a list of such tuples; "
                 f"got {given!r}"
             )
@@ -122,12 +122,12 @@ def _tuple_or_empty(values: Any) -> tuple[Any, ...]:
 
 def _token_list(tokens: object, what: str) -> list[Any]:
     if isinstance(tokens, str):
-        raise BleuInputError(
+        raise InputError(
             f"{what} is a str, but BLEU here takes lists of tokens (NLTK would silently count its characters); "
             "pass text.split(), or list(text) to score characters"
         )
     if not isinstance(tokens, Sequence):
-        raise BleuInputError(f"{what} must be a list of tokens, got {type(tokens).__name__}")
+        raise InputError(f"{what} must be a list of tokens, got {type(tokens).__name__}")
     return list(tokens)
 
 
@@ -147,7 +147,7 @@ def _string_tokens(
             return [numbers.setdefault(token, str(len(numbers))) for token in tokens]
         except TypeError:
             unhashable = next(token for token in tokens if not _hashable(token))
-            raise BleuInputError(
+            raise InputError(
                 f"{what} holds a token of type {type(unhashable).__name__}, which cannot be counted: tokens must be "
                 "hashable (str, int, tuple ...), as NLTK counts them"
             ) from None
@@ -183,7 +183,7 @@ def _stats(
         or isinstance(hypotheses, (str, bytes))
         or not isinstance(hypotheses, Sequence)
     ):
-        raise BleuInputError("corpus_bleu takes a list of reference lists and a list of hypotheses (token lists)")
+        raise InputError("corpus_bleu takes a list of reference lists and a list of hypotheses (token lists)")
     if len(list_of_references) != len(hypotheses):
         raise LengthMismatchError(
             f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
@@ -193,7 +193,7 @@ def _stats(
     refs = []
     for i, references in enumerate(list_of_references):
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) or len(references) == 0:
-            raise BleuInputError(f"segment {i} needs a non-empty list of references (each a list of tokens)")
+            raise InputError(f"segment {i} needs a non-empty list of references (each a list of tokens)")
         refs.append([_token_list(reference, f"segment {i}, reference {j}") for j, reference in enumerate(references)])
     hyps, refs = _string_tokens(hyps, refs)
     n_streams = max((len(segment) for segment in refs), default=1)
@@ -223,7 +223,7 @@ def _corpus(
     stats_order = max(order, NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
     stats = _stats(list_of_references, hypotheses, stats_order)
     if len(stats) == 0:
-        raise BleuInputError("no hypotheses to score")
+        raise InputError("no hypotheses to score")
     counts = chen_cherry.corpus_counts(stats, last_segment=last_segment)
     if counts.matches[0, 0] == 0:  # NLTK returns the int 0 before smoothing (and before checking the weights)
         return 0 if len(weight_list) == 1 else [0] * len(weight_list)
@@ -302,7 +302,7 @@ def modified_precision(references: Sequence[Sequence[str]], hypothesis: Sequence
     """NLTK's modified n-gram precision of one hypothesis: clipped matches over its ``n``-grams
     (at least 1), as a fraction that keeps both counts."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise BleuInputError(f"n must be a positive integer n-gram order, got {n!r}")
+        raise InputError(f"n must be a positive integer n-gram order, got {n!r}")
     stats = _stats([references], [hypothesis], n)
     return Precision(int(stats.matches[0, n - 1]), max(1, int(stats.totals[0, n - 1])))
 
@@ -311,7 +311,7 @@ def closest_ref_length(references: Sequence[Sequence[str]], hyp_len: int) -> int
     """The length of the reference closest to ``hyp_len`` (the shorter of two as close), as NLTK's."""
     lengths = [len(_token_list(reference, f"reference {i}")) for i, reference in enumerate(references)]
     if not lengths:
-        raise BleuInputError("closest_ref_length needs at least one reference")
+        raise InputError("closest_ref_length needs at least one reference")
     return min(lengths, key=lambda length: (abs(length - hyp_len), length))
 
 

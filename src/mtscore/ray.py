@@ -22,7 +22,7 @@ from typing import Any
 from .columns import ColumnScorer, with_column
 from .core.metric import Metric
 from .core.sums import merge_states, score_state, state_bytes, state_from_bytes
-from .errors import BleuInputError, LengthMismatchError
+from .errors import InputError, LengthMismatchError
 from .files.read import read_lines
 
 __all__ = ["corpus_score", "read_text_files", "sentence_scores_fn", "with_sentence_scores"]
@@ -80,7 +80,7 @@ def corpus_score(
 def _reduced(dataset: Any, of: Callable[[Any], Any], empty: Any, merge: str) -> Any:
     """The merge of every block's state (``of`` a block), streamed to the driver or aggregated by Ray."""
     if merge not in ("stream", "aggregate"):
-        raise BleuInputError(f'merge must be "stream" or "aggregate", got {merge!r}')
+        raise InputError(f'merge must be "stream" or "aggregate", got {merge!r}')
     states = dataset.map_batches(_BlockState(of), batch_format="pyarrow", batch_size=None)
     if merge == "aggregate":
         return _aggregated(states, empty)
@@ -161,7 +161,7 @@ def sentence_scores_fn(
     context = None
     if scorer.needs_context():
         if dataset is None:
-            raise BleuInputError(
+            raise InputError(
                 f"{scorer.metric.name}'s segment scores depend on the whole reference corpus: pass the dataset "
                 "(sentence_scores_fn(..., dataset=dataset)) so that its references are counted first"
             )
@@ -206,7 +206,7 @@ def read_text_files(
     if names is None:
         names = ["hyp", "ref"] if len(paths) == 2 else ["hyp", *(f"ref_{i}" for i in range(1, len(paths)))]
     if len(names) != len(paths):
-        raise BleuInputError(f"{len(paths)} files but {len(names)} column names")
+        raise InputError(f"{len(paths)} files but {len(names)} column names")
     dataset = ray.data.from_items([{"paths": paths}]).flat_map(_AlignedLines(list(names)))
     return dataset if blocks is None else dataset.repartition(blocks)
 

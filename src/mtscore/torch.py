@@ -19,7 +19,7 @@ import numpy as np
 
 from .core.metric import Metric
 from .core.sums import merge_states, score_state, state_bytes, state_from_bytes
-from .errors import BleuInputError
+from .errors import InputError
 from .metrics import metric_object
 
 __all__ = ["StreamingScore", "torchmetrics_score"]
@@ -52,12 +52,12 @@ class StreamingScore:
         if isinstance(self.empty, np.ndarray):
             state = np.asarray(state)
             if state.shape != self.empty.shape:
-                raise BleuInputError(
+                raise InputError(
                     f"a state of this {self.metric.name} scorer is a row of {len(self.empty)} numbers, "
                     f"got shape {state.shape}"
                 )
         elif type(state) is not type(self.empty):
-            raise BleuInputError(f"a state of this {self.metric.name} scorer is a {type(self.empty).__name__}")
+            raise InputError(f"a state of this {self.metric.name} scorer is a {type(self.empty).__name__}")
         self.total = self.total + state
 
     def state(self) -> Any:
@@ -162,7 +162,7 @@ def _torchmetrics_class(higher_is_better: bool) -> type:
             theirs = getattr(incoming_state, "scorer", None)
             if theirs is not None and theirs.metric.signature() != self.scorer.metric.signature():
                 mine = self.scorer.metric
-                raise BleuInputError(
+                raise InputError(
                     f"a {mine.name} score ({mine.signature()}) cannot merge a {theirs.metric.name} score "
                     f"({theirs.metric.signature()}): merge scores of the same metric and options"
                 )

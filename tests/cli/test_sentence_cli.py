@@ -28,7 +28,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from shared_data import REPO_ROOT  # noqa: E402
 
 import mtscore  # noqa: E402
-from mtscore import BleuInputError  # noqa: E402
+from mtscore import InputError  # noqa: E402
 from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_USAGE  # noqa: E402
 
 # NLTK's method 0 warns on a missing order.
@@ -709,10 +709,10 @@ def test_explain_equals_the_engine(hyp, refs, tokenize, lowercase, smoothing, ma
     }
     try:
         expected = mtscore.sentence_bleu(hyp, refs, **options)
-    except BleuInputError:
+    except InputError:
         # Method 6 needs max order 3+ and a trigram match (NLTK refuses the rest); explain refuses it too.
         assert smooth == "nltk-method6"
-        with pytest.raises(BleuInputError):
+        with pytest.raises(InputError):
             mtscore.explain(hyp, refs, **options)
         return
     result = mtscore.explain(hyp, refs, **options)
@@ -743,9 +743,9 @@ def test_explain_stays_the_function_after_use(capsys):
 
 
 def test_explain_rejects_bad_arguments():
-    with pytest.raises(BleuInputError, match="hypothesis must be a str"):
+    with pytest.raises(InputError, match="hypothesis must be a str"):
         mtscore.explain(["a b"], ["a b"])
-    with pytest.raises(BleuInputError, match="wrap a single one"):
+    with pytest.raises(InputError, match="wrap a single one"):
         mtscore.explain("a b", "a b")
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         mtscore.explain("a b", ["a b"], smooth="nltk-method1", effective_order=True)

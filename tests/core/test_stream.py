@@ -19,7 +19,7 @@ from mtscore.cli import EXIT_INPUT, EXIT_OK
 from mtscore.cli import score as cli
 from mtscore.core import stream
 from mtscore.core.stream import aligned_blocks, stream_scores
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.files.read import read_blocks, read_lines
 from mtscore.metrics.ter import metric as ter_metric
 from mtscore.progress import Progress
@@ -49,9 +49,9 @@ def test_blocks_hold_the_lines_of_read_lines(tmp_path_factory, pieces, bom, pack
 def test_invalid_utf8_in_a_later_block_is_reported_the_same(tmp_path, block):
     path = tmp_path / "bad.txt"
     path.write_bytes("\ufeffline one\nline two\nthird é line\n".encode() + b"fourth \xff here\n")
-    with pytest.raises(BleuInputError) as in_memory:
+    with pytest.raises(InputError) as in_memory:
         read_lines(path)
-    with pytest.raises(BleuInputError) as blocks:
+    with pytest.raises(InputError) as blocks:
         blocks_as_lines(path, block)
     assert str(blocks.value) == str(in_memory.value) and "line 4, column 8" in str(blocks.value)
 
@@ -59,9 +59,9 @@ def test_invalid_utf8_in_a_later_block_is_reported_the_same(tmp_path, block):
 def test_invalid_gzip_and_missing_file(tmp_path):
     path = tmp_path / "broken.gz"
     path.write_bytes(gzip.compress(b"a\nb\n" * 1000)[:-20])
-    with pytest.raises(BleuInputError, match="not a valid gzip file"):
+    with pytest.raises(InputError, match="not a valid gzip file"):
         blocks_as_lines(path, 64)
-    with pytest.raises(BleuInputError, match="no such file"):
+    with pytest.raises(InputError, match="no such file"):
         blocks_as_lines(tmp_path / "missing", 64)
 
 

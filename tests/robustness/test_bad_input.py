@@ -1,7 +1,7 @@
 """What bad input gets (issue 18): one table of user mistakes and odd inputs, each row with the
 exit code and message the command gives, checked on the command line (in this process, or in a
 real shell where standard input, pipes, devices or signals matter) and, where a library call reads
-the same input, through the API (a ``BleuInputError`` with the same message). No row may print a
+the same input, through the API (a ``InputError`` with the same message). No row may print a
 traceback, and a row that scores must give the score of the clean input (or sacrebleu's).
 
 Rows about input run once for every metric in ``mtscore.metrics.METRICS`` (a metric added later
@@ -32,7 +32,7 @@ import pytest
 from helpers import run
 from shared_data import REPO_ROOT
 
-from mtscore import BleuInputError
+from mtscore import InputError
 from mtscore.files.read import read_blocks, read_lines
 from mtscore.metrics import METRICS, metric_class, metric_options
 
@@ -79,7 +79,7 @@ class Row:
     over: str | None = "metrics"  # "metrics": once per metric; "int-options": per integer option; None: once
     setup: Callable[[Path, dict[str, str]], None] | None = None  # more to make (a folder, a mode)
     read: str | None = None  # the file whose reading (read_lines, read_blocks) raises the very message
-    api: Callable[[str, dict[str, str]], Any] | None = None  # a library call that raises BleuInputError
+    api: Callable[[str, dict[str, str]], Any] | None = None  # a library call that raises InputError
     api_message: str | None = None  # the fragment its message holds (default: ``message``)
     same_as: Mapping[str, bytes] | None = None  # clean files: the output must be theirs (``{ref} -i {hyp} -b``)
     oracle: tuple[list[str], list[list[str]]] | None = None  # (hypotheses, references): sacrebleu's score
@@ -668,7 +668,7 @@ def test_bad_input(row: Row, metric: str | None, flag: str | None, tmp_path: Pat
     if row.read:
         _check_reading(paths[row.read], err)
     if row.api:
-        with pytest.raises(BleuInputError) as error:
+        with pytest.raises(InputError) as error:
             row.api(metric or "", paths)
         assert (row.api_message or message) in str(error.value)
     if row.same_as is not None and code == 0:
@@ -691,11 +691,11 @@ def test_bad_input(row: Row, metric: str | None, flag: str | None, tmp_path: Pat
 def _check_reading(path: str, err: str) -> None:
     """Reading the file through the library raises the very message the command printed, whole
     (``read_lines``) and block by block (``read_blocks``, whatever the block size)."""
-    with pytest.raises(BleuInputError) as whole:
+    with pytest.raises(InputError) as whole:
         read_lines(path)
     assert err == f"mtscore: error: {whole.value}\n"
     for block in (5, 64, 1 << 16):
-        with pytest.raises(BleuInputError) as blocks:
+        with pytest.raises(InputError) as blocks:
             list(read_blocks(path, block))
         assert str(blocks.value) == str(whole.value)
 
@@ -774,14 +774,14 @@ ELSEWHERE = [
         "`Stats` / `Statistics` of different tokenizers, cases or metrics added with `+`, or scored by a metric of "
         "other settings",
         "API",
-        "`BleuInputError` naming the settings that differ",
+        "`InputError` naming the settings that differ",
         "tests/robustness/test_shards_and_stats.py::test_statistics_of_other_settings_are_neither_added_nor_scored",
     ),
     CheckedElsewhere(
         '`Stats.load` of an empty, tiny, cut-short, foreign or missing file; `Stats.from_json("{}")` or JSON of '
         "wrong types",
         "API",
-        "`BleuInputError` saying what is wrong (naming the file)",
+        "`InputError` saying what is wrong (naming the file)",
         "tests/robustness/test_shards_and_stats.py::test_load_refuses_what_save_cannot_write_naming_the_file",
     ),
     CheckedElsewhere(
@@ -827,26 +827,25 @@ ELSEWHERE = [
     CheckedElsewhere(
         '`BLEU(pad_id="0")`, `0.5` or `True`',
         "API",
-        "`BleuInputError`: pad_id must be an integer token id or None",
+        "`InputError`: pad_id must be an integer token id or None",
         "tests/robustness/test_options_and_signatures.py::test_pad_id_must_be_an_integer_or_none",
     ),
     CheckedElsewhere(
         "a NumPy array of strings as hypotheses or references",
         "API",
-        "`BleuInputError`: a NumPy array of its dtype's items, not token ids (give a list of str)",
+        "`InputError`: a NumPy array of its dtype's items, not token ids (give a list of str)",
         "tests/robustness/test_options_and_signatures.py::test_a_numpy_array_of_strings_is_called_text",
     ),
     CheckedElsewhere(
         "the sacrebleu drop-in's `get_signature()` before any references",
         "API",
-        "`BleuInputError` (a `ValueError`, as sacrebleu's); after scoring, the references of the last call, as "
-        "sacrebleu",
+        "`InputError` (a `ValueError`, as sacrebleu's); after scoring, the references of the last call, as sacrebleu",
         "tests/robustness/test_options_and_signatures.py::test_drop_in_signature_before_any_references_is_refused",
     ),
     CheckedElsewhere(
         'a metric\'s on/off option given anything but True or False (`corpus_ter(normalized="no")`, `None`)',
         "API",
-        "`BleuInputError` naming the option: normalized must be True or False",
+        "`InputError` naming the option: normalized must be True or False",
         "tests/robustness/test_tracebacks_and_output.py::test_a_switch_given_anything_but_true_or_false_is_refused_by_name",
     ),
     CheckedElsewhere(
@@ -858,7 +857,7 @@ ELSEWHERE = [
     CheckedElsewhere(
         '`mtscore.nltk` with `weights="abcd"`, `()` or weights that are not numbers',
         "API",
-        "`BleuInputError`: weights must be a non-empty tuple of numbers",
+        "`InputError`: weights must be a non-empty tuple of numbers",
         "tests/robustness/test_tracebacks_and_output.py::test_nltk_drop_in_refuses_weights_that_are_not_numbers",
     ),
     CheckedElsewhere(

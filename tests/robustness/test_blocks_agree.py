@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mtscore import BleuInputError
+from mtscore import InputError
 from mtscore.files.read import read_blocks, read_lines
 
 PIECES = [b"a", b" ", b"\n", b"\r", b"\t", b"\x00", b"\xff", b"\xfe", b"\xc3", b"\xa9", b"\xef", b"\xbb"]
@@ -23,14 +23,14 @@ PIECES += [b"\xef\xbb\xbf", "é".encode(), "\u2028".encode()]
 def whole(path: Path) -> list[str] | str:
     try:
         return read_lines(path)
-    except BleuInputError as error:
+    except InputError as error:
         return str(error)
 
 
 def in_blocks(path: Path, block: int) -> list[str] | str:
     try:
         return [line for lines, _ in read_blocks(path, block) for line in lines]
-    except BleuInputError as error:
+    except InputError as error:
         return str(error)
 
 

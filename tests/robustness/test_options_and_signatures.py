@@ -7,7 +7,7 @@ metric it applies to.
   which chrF with ``--chrf-whitespace`` would otherwise count; sacrebleu's command line is the oracle,
   on every way lines reach the command (files, ``-nr``, standard input, pasted systems, test sets aside).
 - Smoothing values outside the range where they give a valid BLEU are refused (exit 1 on the command
-  line, ``BleuInputError`` in the API); inside it, the score is sacrebleu's, byte for byte.
+  line, ``InputError`` in the API); inside it, the score is sacrebleu's, byte for byte.
 - ``pad_id`` must be an integer id or None; messages name what was given (a NumPy array of strings,
   a single metric name given to ``paired_test``).
 - An option that does nothing with the others given (it belongs to a metric ``-m`` does not select,
@@ -27,7 +27,7 @@ from helpers import as_sacrebleu_version, run, sacrebleu_cli, write
 
 import mtscore.sacrebleu as ours
 import mtscore.sacrebleu.significance as our_significance
-from mtscore import BleuInputError
+from mtscore import InputError
 from mtscore.metrics import METRICS, metric_options
 from mtscore.metrics.bleu import BLEU
 from mtscore.metrics.bleu.scoring import SMOOTH_VALUE_RANGES
@@ -98,10 +98,10 @@ def test_drop_in_signature_counts_the_references_last_seen(name, steps):
 @pytest.mark.parametrize("name", DROP_IN_METRICS)
 def test_drop_in_signature_before_any_references_is_refused(name):
     """sacrebleu raises ``ValueError`` when asked for a signature before the number of references is
-    known; so does the drop-in (``BleuInputError`` is a ``ValueError``), saying what to do."""
+    known; so does the drop-in (``InputError`` is a ``ValueError``), saying what to do."""
     with pytest.raises(ValueError):
         getattr(theirs, name)().get_signature()
-    with pytest.raises(BleuInputError, match="number of references is unknown"):
+    with pytest.raises(InputError, match="number of references is unknown"):
         getattr(ours, name)().get_signature()
 
 
@@ -205,7 +205,7 @@ def test_smooth_value_ranges_cover_every_method_with_a_value():
 
 @pytest.mark.parametrize("method, value, refused", SMOOTH_VALUES)
 def test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused(capsys, tmp_path, method, value, refused):
-    """Out of range: exit 1 naming -sv, the method and the range, and ``BleuInputError`` in the API.
+    """Out of range: exit 1 naming -sv, the method and the range, and ``InputError`` in the API.
     In range: sacrebleu's command line's output (with ``-ci``: its resampled interval too)."""
     reference = write(tmp_path / "ref", SMOOTHING_REFERENCES)
     hypotheses = write(tmp_path / "hyp", SMOOTHING_HYPOTHESES)
@@ -214,9 +214,9 @@ def test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused(caps
     if refused:
         assert code == 1 and not out
         assert "-sv" in err and method in err and "must be from" in err and "Traceback" not in err
-        with pytest.raises(BleuInputError, match="smoothing value"):
+        with pytest.raises(InputError, match="smoothing value"):
             BLEU(smooth=method, smooth_value=value)
-        with pytest.raises(BleuInputError, match="smoothing value"):
+        with pytest.raises(InputError, match="smoothing value"):
             ours.BLEU(smooth_method=method, smooth_value=value)
         return
     assert code == 0
@@ -243,7 +243,7 @@ def test_pad_id_must_be_an_integer_or_none(pad_id, refused):
     hypotheses = np.array([[5, 6, 7, 0], [8, 9, 0, 0]])
     references = [np.array([[5, 6, 7, 0], [8, 9, 1, 0]])]
     if refused:
-        with pytest.raises(BleuInputError, match="pad_id must be an integer"):
+        with pytest.raises(InputError, match="pad_id must be an integer"):
             BLEU(pad_id=pad_id)
         return
     assert BLEU(pad_id=pad_id).corpus_score(hypotheses, references).score >= 0
@@ -260,7 +260,7 @@ TEXT_ARRAYS = {
 def test_a_numpy_array_of_strings_is_called_text(array, where):
     """A 1-D array of strings is text in an array, not "a 2-D array of token ids"."""
     hypotheses, references = (array, [["the cat sat", "a dog"]]) if where == "hypotheses" else (["x", "y"], [array])
-    with pytest.raises(BleuInputError, match=r"NumPy array of .* items, not token ids") as error:
+    with pytest.raises(InputError, match=r"NumPy array of .* items, not token ids") as error:
         BLEU().corpus_score(hypotheses, references)
     assert "2-D array of token ids (segments" not in str(error.value)
 
@@ -281,7 +281,7 @@ def test_paired_test_takes_one_metric_name_or_several(metrics, names):
 
 @pytest.mark.parametrize("metrics", [[], 5, ["bleu", 3]], ids=["empty", "a number", "a number in the list"])
 def test_paired_test_refuses_what_is_no_metric(metrics):
-    with pytest.raises(BleuInputError, match="metric"):
+    with pytest.raises(InputError, match="metric"):
         paired_test({"base": HYPOTHESES, "other": STREAM_2}, [STREAM_1], metrics, n_samples=10)
 
 

@@ -24,7 +24,7 @@ import pytest
 from helpers import as_sacrebleu_version, run, write
 from nltk.translate import bleu_score as nltk_bleu
 
-from mtscore import BleuInputError
+from mtscore import InputError
 from mtscore import nltk as drop_in
 from mtscore.cli import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, main
 from mtscore.metrics import METRICS, metric_class, metric_options
@@ -46,7 +46,7 @@ NOT_SWITCHES = ["no", "False", "", None, 2, 0.5, [True]]
 @pytest.mark.parametrize(("metric", "switch"), _switches())
 @pytest.mark.parametrize("value", NOT_SWITCHES, ids=repr)
 def test_a_switch_given_anything_but_true_or_false_is_refused_by_name(metric, switch, value):
-    with pytest.raises(BleuInputError, match=f"{switch} must be True or False, got {value!r}".replace("[", r"\[")):
+    with pytest.raises(InputError, match=f"{switch} must be True or False, got {value!r}".replace("[", r"\[")):
         metric_class(metric)(**{switch: value})
 
 
@@ -60,7 +60,7 @@ def test_a_switch_takes_true_false_and_their_integers(metric, switch, value):
 def test_corpus_ter_with_a_string_for_normalized_is_an_input_error():
     import mtscore
 
-    with pytest.raises(BleuInputError, match="normalized must be True or False, got 'no'"):
+    with pytest.raises(InputError, match="normalized must be True or False, got 'no'"):
         mtscore.corpus_ter(HYP, [REF], normalized="no")
 
 
@@ -100,7 +100,7 @@ def test_nltk_drop_in_scores_tokens_that_are_not_str_as_nltk(case, method):
 
 
 def test_nltk_drop_in_refuses_an_unhashable_token_by_segment():
-    with pytest.raises(BleuInputError, match="segment 0, reference 0 holds a token of type list"):
+    with pytest.raises(InputError, match="segment 0, reference 0 holds a token of type list"):
         drop_in.sentence_bleu([[1, [2], 3]], [1, 2, 3])
 
 
@@ -121,7 +121,7 @@ BAD_WEIGHTS = {
 def test_nltk_drop_in_refuses_weights_that_are_not_numbers(case, function):
     references, hypothesis = [["the", "cat", "sat", "on", "the", "mat"]], ["the", "cat", "sat", "on", "a", "mat"]
     arguments = (references, hypothesis) if function == "sentence_bleu" else ([references], [hypothesis])
-    with pytest.raises(BleuInputError, match="weights must be a non-empty tuple of numbers"):
+    with pytest.raises(InputError, match="weights must be a non-empty tuple of numbers"):
         getattr(drop_in, function)(*arguments, weights=BAD_WEIGHTS[case])
 
 

@@ -17,7 +17,7 @@ import pytest
 from helpers import run, write
 
 from mtscore.cli.common import EXIT_INPUT, EXIT_OK
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.meteor import METEOR
 from mtscore.metrics.meteor import wordnet as wordnet_module
 from mtscore.metrics.meteor.wordnet import FILES, KNOWN_COPIES, WordNet, find_wordnet
@@ -32,7 +32,7 @@ def installed() -> WordNet:
     """The WordNet the metric finds by default (skipped without one, a failure where ``CI`` is set)."""
     try:
         return find_wordnet()
-    except BleuInputError as error:
+    except InputError as error:
         if os.environ.get("CI"):
             pytest.fail(f"WordNet 3.0 not found ({error}), and CI is set", pytrace=False)
         pytest.skip(f"WordNet 3.0 not found ({error})")
@@ -108,7 +108,7 @@ def _damage(folder: Path, case: str) -> tuple[str, str]:
 @pytest.mark.parametrize("case", DAMAGES)
 def test_damaged_copy_is_refused_by_the_api(copy, case):
     name, reason = _damage(copy, case)
-    with pytest.raises(BleuInputError) as error:
+    with pytest.raises(InputError) as error:
         METEOR([REFERENCES]).corpus_score(HYPOTHESES)
     assert name in str(error.value) and reason in str(error.value)
     assert str(copy) in str(error.value) and "--meteor-no-synonyms" in str(error.value)
@@ -139,7 +139,7 @@ def test_damaged_member_of_nltks_zip_is_refused(installed, tmp_path, case):
         for member in FILES:
             if (folder / member).exists():
                 zipped.write(folder / member, f"wordnet/{member}")
-    with pytest.raises(BleuInputError, match=name) as error:
+    with pytest.raises(InputError, match=name) as error:
         METEOR([REFERENCES], wordnet=str(archive)).corpus_score(HYPOTHESES)
     assert reason in str(error.value)
 
@@ -154,7 +154,7 @@ def test_files_of_two_copies_are_not_mixed(copy, installed, monkeypatch):
     monkeypatch.setattr(wordnet_module, "KNOWN_COPIES", {"a": a, "b": b})
     wordnet = WordNet(wordnet_module._FolderFiles(copy), str(copy))
     wordnet.index("noun")
-    with pytest.raises(BleuInputError, match=r"is not WordNet 3\.0's .* from another copy than the files before it"):
+    with pytest.raises(InputError, match=r"is not WordNet 3\.0's .* from another copy than the files before it"):
         wordnet.synonyms("dog")
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import SHARDS, additive_metrics, assert_same, streams_for
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics import metric_class
 
 dask = pytest.importorskip("dask", reason='Dask is optional: pip install "mtscore[dask]"')
@@ -72,7 +72,7 @@ def test_options_metric_objects_and_what_is_refused(frame, bag, engine_corpus):
     expected = chrf_pp.corpus_score(hypotheses, streams)
     assert corpus_score(frame, "chrf", references=["ref", "ref_b"], word_order=2) == expected
     assert corpus_score(frame, chrf_pp, references=["ref", "ref_b"]) == expected  # an object travels too
-    with pytest.raises(BleuInputError, match="nothing to score"):
+    with pytest.raises(InputError, match="nothing to score"):
         corpus_score(frame[frame.id < 0], "bleu", references=["ref", "ref_b"])
 
 
@@ -98,5 +98,5 @@ def test_filtering_on_the_score_column(frame, engine_corpus):
 @pytest.mark.parametrize("split_every", [1, 0, -2, 2.5])
 def test_split_every_below_two_is_refused(frame, split_every):
     """A merge of fewer than two states at a time would never finish (1) or merge nothing (-2)."""
-    with pytest.raises(BleuInputError, match="split_every must be an integer of at least 2"):
+    with pytest.raises(InputError, match="split_every must be an integer of at least 2"):
         corpus_score(frame, "bleu", references=["ref", "ref_b"], split_every=split_every)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import SHARDS, additive_metrics, assert_same, streams_for
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics import metric_class
 
 ray = pytest.importorskip("ray", reason='Ray is optional: pip install "mtscore[ray]"')
@@ -56,12 +56,12 @@ def test_options_metric_objects_and_what_is_refused(dataset, engine_corpus, runt
     assert corpus_score(dataset, chrf_pp, references=["ref", "ref_b"]) == expected  # an object travels too
     # Ray's distributed aggregation (partial sums in the workers) gives the very same result.
     assert corpus_score(dataset, chrf_pp, references=["ref", "ref_b"], merge="aggregate") == expected
-    with pytest.raises(BleuInputError, match="whole reference corpus"):  # its segment scores need the dataset
+    with pytest.raises(InputError, match="whole reference corpus"):  # its segment scores need the dataset
         sentence_scores_fn("nist", references=["ref", "ref_b"])
     empty = ray.data.from_arrow(pa.Table.from_pylist(engine_corpus[2]).slice(0, 0))
-    with pytest.raises(BleuInputError, match="nothing to score"):
+    with pytest.raises(InputError, match="nothing to score"):
         corpus_score(empty, "bleu")
-    with pytest.raises(BleuInputError, match="merge must be"):
+    with pytest.raises(InputError, match="merge must be"):
         corpus_score(dataset, "bleu", merge="tree")
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import SHARDS
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.nist import NIST
 
 ray = pytest.importorskip("ray", reason='Ray is optional: pip install "mtscore[ray]"')
@@ -54,7 +54,7 @@ def test_nist_objects_travel_and_sentence_scores_need_the_dataset(dataset, engin
     metric = NIST(variant="nltk", max_order=4, case_sensitive=True)
     ours = corpus_score(dataset, metric, references=["ref", "ref_b"])
     assert ours.score == pytest.approx(metric.corpus_score(hypotheses, streams).score, rel=0, abs=1e-9)
-    with pytest.raises(BleuInputError, match="whole reference corpus"):  # given it: below
+    with pytest.raises(InputError, match="whole reference corpus"):  # given it: below
         sentence_scores_fn("nist", references=["ref", "ref_b"])
 
 
@@ -87,5 +87,5 @@ def test_the_function_carries_the_weights_for_any_batch(dataset, engine_corpus, 
 
 
 def test_without_the_dataset_nist_is_refused():
-    with pytest.raises(BleuInputError, match="pass the dataset"):
+    with pytest.raises(InputError, match="pass the dataset"):
         sentence_scores_fn("nist", references=REFERENCES)

@@ -24,7 +24,7 @@ from mtscore.core.sums import (
     state_bytes,
     state_from_bytes,
 )
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics import METRICS, metric_class
 
 HYPS = ["the cat sat on the mat", "a dog", "hello world", "0 cats sat", "the mat"]
@@ -45,7 +45,7 @@ def test_states_merge_in_any_grouping_to_the_corpus_score(name):
     left, right = merge_states(parts), merge_states([parts[0], merge_states(parts[1:])])
     for total in (left, right, merge_states([state_from_bytes(state_bytes(part)) for part in parts[::-1]])):
         assert score_state(metric, total).score == pytest.approx(whole.score, rel=0, abs=1e-9)
-    with pytest.raises(BleuInputError, match="nothing to score"):
+    with pytest.raises(InputError, match="nothing to score"):
         score_state(metric, parts[1])  # an empty shard
 
 
@@ -79,7 +79,7 @@ def test_a_metric_not_additive_without_its_own_state_is_refused():
     Whole = type("Whole", (base,), {"additive": False})
     metric = Whole()
     for hyps in (HYPS, []):
-        with pytest.raises(BleuInputError, match="depend on the whole corpus and it defines no mergeable state"):
+        with pytest.raises(InputError, match="depend on the whole corpus and it defines no mergeable state"):
             metric.shard_state(hyps, [stream[: len(hyps)] for stream in REFS])
 
 

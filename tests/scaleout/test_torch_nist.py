@@ -11,7 +11,7 @@ import pytest
 from gloo_ranks import gloo_ranks
 from shared_data import read_lines, references, system_output
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.nist import NIST
 
 torch = pytest.importorskip("torch")
@@ -40,9 +40,9 @@ def test_batches_score_as_the_whole_corpus(corpus, variant):
     assert result.score == pytest.approx(whole.score, rel=0, abs=1e-9)
     assert (result.matches, result.totals, result.ref_len) == (whole.matches, whole.totals, whole.ref_len)
     scorer.reset()
-    with pytest.raises(BleuInputError, match="nothing to score"):
+    with pytest.raises(InputError, match="nothing to score"):
         scorer.compute()
-    with pytest.raises(BleuInputError, match="different options"):
+    with pytest.raises(InputError, match="different options"):
         scorer.merge_state(StreamingScore("nist", variant=variant, max_order=3).state())
 
 
@@ -64,7 +64,7 @@ def test_torchmetrics_adapter_merges_nist_tables(corpus, variant):
     assert (result.matches, result.totals, result.ref_len) == (whole.matches, whole.totals, whole.ref_len)
     assert ours.compute().item() == result.score
     ours.reset()
-    with pytest.raises(BleuInputError, match="nothing to score"):
+    with pytest.raises(InputError, match="nothing to score"):
         ours.result()
 
 

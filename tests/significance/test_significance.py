@@ -208,23 +208,23 @@ def test_sums_are_exact_resample_and_trial_sums(scale):
 def test_input_errors(data):
     hyps, refs = data
     one = {"a": hyps["PROMT"]}
-    with pytest.raises(significance.BleuInputError, match="two or more"):
+    with pytest.raises(significance.InputError, match="two or more"):
         paired_test(one, refs["A"])
     two = {n: hyps[n] for n in SYSTEMS[:2]}
     for bad in (0, -3, 1.5, True):
-        with pytest.raises(significance.BleuInputError, match="positive integer"):
+        with pytest.raises(significance.InputError, match="positive integer"):
             paired_test(two, refs["A"], n_samples=bad)
-    with pytest.raises(significance.BleuInputError, match="unknown test"):
+    with pytest.raises(significance.InputError, match="unknown test"):
         paired_test(two, refs["A"], test="t")
-    with pytest.raises(significance.BleuInputError, match="unknown metric"):
+    with pytest.raises(significance.InputError, match="unknown metric"):
         paired_test(two, refs["A"], metrics=["nosuchmetric"])
-    with pytest.raises(significance.BleuInputError, match="seed"):
+    with pytest.raises(significance.InputError, match="seed"):
         paired_test(two, refs["A"], seed="abc")
-    with pytest.raises(significance.BleuInputError, match="sacrebleu's smoothing"):
+    with pytest.raises(significance.InputError, match="sacrebleu's smoothing"):
         paired_test(two, metrics=[BLEU(refs["A"], smooth="nltk-method3")])
     metric = BLEU(refs["A"])
     stats = [metric.segment_statistics(h) for h in two.values()]
-    with pytest.raises(significance.BleuInputError, match="same number of segments"):
+    with pytest.raises(significance.InputError, match="same number of segments"):
         paired_test_statistics({"BLEU": metric}, {"BLEU": [stats[0], stats[1][:5]]}, ["a", "b"])
 
 

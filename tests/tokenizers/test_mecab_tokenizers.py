@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import _get_tokenizer
 from shared_data import read_lines, references, system_output, wmt22_dir
 
-from mtscore import BleuInputError, tokenizers
+from mtscore import InputError, tokenizers
 from mtscore.cli import EXIT_OK
 from mtscore.metrics.bleu import BLEU
 from mtscore.tokenizers import mecab
@@ -217,7 +217,7 @@ def test_without_mecab_says_what_to_install(tokenizer, monkeypatch, capsys, tmp_
     monkeypatch.setitem(sys.modules, PACKAGES[tokenizer][0], None)  # import fails, as when absent
     monkeypatch.setattr(tokenizers, "_CACHE", {})
     extra = tokenizers.EXTRAS[tokenizer]
-    with pytest.raises(BleuInputError, match=rf"needs .*pip install 'mtscore\[{extra}\]'"):
+    with pytest.raises(InputError, match=rf"needs .*pip install 'mtscore\[{extra}\]'"):
         tokenizers.get(tokenizer)
     ref = write(tmp_path / "ref", KOREAN)
     code, out, err = run(capsys, ref, "-i", ref, "-tok", tokenizer)
@@ -227,12 +227,12 @@ def test_without_mecab_says_what_to_install(tokenizer, monkeypatch, capsys, tmp_
 
 def test_another_dictionary_is_refused(name):
     dictionary = mecab.IPADIC if name == "ja-mecab" else mecab.MECAB_KO_DIC
-    with pytest.raises(BleuInputError, match="dictionary alone, as sacrebleu does"):
+    with pytest.raises(InputError, match="dictionary alone, as sacrebleu does"):
         mecab.MecabTokenizer(dataclasses.replace(dictionary, size=dictionary.size + 1))
 
 
 def test_a_lone_surrogate_is_an_input_error(name):
-    with pytest.raises(BleuInputError, match="UTF-8 text only"):
+    with pytest.raises(InputError, match="UTF-8 text only"):
         BLEU(tokenize=name).corpus_score(["a\ud800b"], [["ab"]])
 
 

@@ -20,7 +20,7 @@ from sacrebleu.metrics.bleu import _get_tokenizer
 from sacrebleu.tokenizers import tokenizer_spm
 from shared_data import read_lines, references, system_output, wmt22_dir
 
-from mtscore import BleuInputError, tokenizers
+from mtscore import InputError, tokenizers
 from mtscore.cli import EXIT_OK
 from mtscore.metrics.bleu import BLEU
 from mtscore.tokenizers.spm import FOLDER_VARIABLE, MODELS, SentencePieceTokenizer, model_folders
@@ -174,7 +174,7 @@ def test_a_missing_model_says_where_to_put_it(name, tmp_path, monkeypatch, capsy
     monkeypatch.setattr(tokenizers, "_CACHE", {})
     model = MODELS[name]
     expected = str(tmp_path / "empty" / "models" / model.file_name)
-    with pytest.raises(BleuInputError) as raised:
+    with pytest.raises(InputError) as raised:
         tokenizers.get(name)
     message = str(raised.value)
     assert expected in message and model.url in message and FOLDER_VARIABLE in message and "never downloads" in message
@@ -209,14 +209,14 @@ def test_the_users_folder_comes_first(cache, tmp_path, monkeypatch):
 
 def test_a_file_that_is_no_model_is_an_input_error(cache):
     (cache / "models" / MODELS["spBLEU-1K"].file_name).write_bytes(b"<html>not found</html>")
-    with pytest.raises(BleuInputError, match=r"could not load .* as a SentencePiece model"):
+    with pytest.raises(InputError, match=r"could not load .* as a SentencePiece model"):
         tokenizers.get("spBLEU-1K")
 
 
 def test_without_sentencepiece_says_what_to_install(cache, monkeypatch):
     monkeypatch.setitem(sys.modules, "sentencepiece", None)  # import fails, as when absent
     for name in NAMES:
-        with pytest.raises(BleuInputError, match=r"needs the sentencepiece package .*pip install 'mtscore\[spm\]'"):
+        with pytest.raises(InputError, match=r"needs the sentencepiece package .*pip install 'mtscore\[spm\]'"):
             tokenizers.get(name)
 
 
@@ -241,5 +241,5 @@ def test_a_model_of_ones_own(model, tmp_path, monkeypatch):
 
 
 def test_a_lone_surrogate_is_an_input_error(cache):
-    with pytest.raises(BleuInputError, match="UTF-8 text only"):
+    with pytest.raises(InputError, match="UTF-8 text only"):
         BLEU(tokenize="flores101").corpus_score(["a\ud800b"], [["ab"]])

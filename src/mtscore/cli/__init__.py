@@ -1,7 +1,7 @@
 """The ``mtscore`` command: ``score`` (the default form, ``mtscore REF -i HYP``) and the subcommands
-that ``commands.COMMANDS`` lists (``explain``, ``report``, ``stats``/``merge`` in ``shards``, ``help``),
-on the options, exit codes and checks of ``common``. May import everything below it (``report``,
-``significance``, ``metrics``, ``core`` ...); nothing imports ``cli``.
+that ``commands.COMMANDS`` lists (``explain``, ``report``, ``meta-eval``, ``stats``/``merge`` in
+``shards``, ``help``), on the options, exit codes and checks of ``common``. May import everything below it (``report``,
+``significance``, ``metaeval``, ``metrics``, ``core`` ...); nothing imports ``cli``.
 
 Exit codes: 0 success, 1 usage error (bad option or arguments), 2 input error (unreadable or
 malformed files, mismatched line counts, empty input), 3 output error (the results could not be
@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from importlib import import_module
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from . import score
 from .commands import COMMANDS
 from .common import EXIT_INPUT, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, UsageError
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         command = f"mtscore {subcommand}" if subcommand else "mtscore"
         print(f"{command}: usage error: {error}\nTry '{command} --help'.", file=sys.stderr)
         return EXIT_USAGE
-    except BleuInputError as error:
+    except InputError as error:
         print(f"mtscore: error: {error}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:

@@ -8,6 +8,7 @@ from __future__ import annotations
 COMMANDS = {
     "explain": ("explain:run", "show how a metric is computed for a segment or a small file, step by step"),
     "report": ("report:run", "compare systems in one self-contained HTML page (or Markdown, LaTeX)"),
+    "meta-eval": ("metaeval:run", "how well metrics agree with human scores (mt-metrics-eval's statistics)"),
     "stats": ("shards:run_stats", "count one shard of a corpus into a .npz file for 'mtscore merge'"),
     "merge": ("shards:run_merge", "score shards written by 'mtscore stats' together"),
     "help": ("commands:run_help", "show the help of mtscore or of one of its commands"),

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..metrics import metric_class, metric_options, metric_title
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def configured_metric(args: argparse.Namespace, name: str) -> Metric:
     are usage errors, found before any file is read."""
     try:
         return metric_class(name)(**metric_keywords(args, name))
-    except BleuInputError as error:
+    except InputError as error:
         raise UsageError(str(error)) from None
 
 
@@ -125,16 +125,16 @@ def check_counts(
         *zip(hyp_paths, hyp_counts, ["hypotheses"] * len(hyp_paths), strict=True),
     ]:
         if count == 0:
-            raise BleuInputError(f"{_display(path)} is empty: no {what} to score")
+            raise InputError(f"{_display(path)} is empty: no {what} to score")
     for path, count in zip(ref_paths[1:], ref_counts[1:], strict=True):
         if count != ref_counts[0]:
-            raise BleuInputError(
+            raise InputError(
                 f"reference files differ in length: {_display(ref_paths[0])} has {_lines(ref_counts[0])}, "
                 f"{_display(path)} has {count}"
             )
     for path, count in zip(hyp_paths, hyp_counts, strict=True):
         if count != ref_counts[0]:
-            raise BleuInputError(
+            raise InputError(
                 f"{_display(path)} has {_lines(count)} but {_display(ref_paths[0])} has {ref_counts[0]}; "
                 "hypotheses and references need one line per segment"
             )

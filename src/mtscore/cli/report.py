@@ -92,13 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     _check(args)
-    from ..errors import BleuInputError
+    from ..errors import InputError
     from ..report.compare.analysis import Inputs, analyse
     from ..significance.resampling import resolve_seed
 
     try:
         seed = resolve_seed(args.seed)
-    except BleuInputError as error:
+    except InputError as error:
         raise UsageError(str(error)) from None
     names = list(dict.fromkeys(args.metrics))
     for name in names:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..metrics import ALIASES, METRICS, canonical, metric_class, metric_options
 from ..report import Form
 from ..report.corpus import render_scores
@@ -233,7 +233,7 @@ def read_references(args: argparse.Namespace) -> list[list[str]]:
     lines = read(args.refs[0], args.encoding)
     for number, line in enumerate(lines, 1):
         if line.count("\t") + 1 != args.num_refs:
-            raise BleuInputError(
+            raise InputError(
                 f"{args.refs[0]}: line {number} has {line.count(chr(9)) + 1} tab-separated fields, "
                 f"expected {args.num_refs} (--num-refs)"
             )
@@ -255,7 +255,7 @@ def _pasted_systems(sources: list[str], encoding: str) -> list[list[str]] | None
     width = lines[0].count("\t") + 1
     for number, line in enumerate(lines, 1):
         if line.count("\t") + 1 != width:
-            raise BleuInputError(
+            raise InputError(
                 f"standard input: line {number} has {line.count(chr(9)) + 1} tab-separated fields but line 1 has "
                 f"{width}; systems pasted side by side need as many on every line (to score one system whose "
                 "lines hold tabs, give it as a file with -i)"
@@ -440,7 +440,7 @@ def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int, m
 
     try:
         resolve_seed(args.seed)
-    except BleuInputError as error:
+    except InputError as error:
         raise UsageError(str(error)) from None
 
 

@@ -16,7 +16,7 @@ import argparse
 import json
 from typing import Any
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..metrics import METRICS, canonical, metric_class
 from ..report import Form
 from ..report.corpus import render_scores
@@ -52,7 +52,7 @@ def run_stats(argv: list[str]) -> int:
     options = metric_keywords(args, args.metric)
     try:
         metric = metric_class(args.metric)(**options)
-    except BleuInputError as error:
+    except InputError as error:
         raise UsageError(str(error)) from None
     references = [read(path) for path in args.refs]
     hypotheses = read(args.input)
@@ -149,28 +149,28 @@ def _load(path: str) -> tuple[dict[str, Any], dict[str, Any], str]:
             if not isinstance(meta, dict):
                 raise ValueError("its description is not a JSON object")
             if meta.get("format") != FORMAT_VERSION:
-                raise BleuInputError(
+                raise InputError(
                     f"{path}: a shard of format {meta.get('format')}, this mtscore reads {FORMAT_VERSION} "
                     "(write it again with this mtscore's 'mtscore stats')"
                 )
             stored = {name: data[name] for name in data.files if name not in ("meta", "digest")}
             digest = str(data["digest"])
-    except BleuInputError:
+    except InputError:
         raise
     except FileNotFoundError:
-        raise BleuInputError(f"{path}: no such file") from None
+        raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise BleuInputError(f"{path}: is a directory, expected a shard (.npz)") from None
+        raise InputError(f"{path}: is a directory, expected a shard (.npz)") from None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
-        raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({error})") from None
+        raise InputError(f"{path}: not a shard written by 'mtscore stats' ({error})") from None
     if digest != _digest(meta_text, stored):
-        raise BleuInputError(
+        raise InputError(
             f"{path}: its content does not match the digest 'mtscore stats' wrote with it: the shard was altered "
             "(count it again with 'mtscore stats')"
         )
     problem = _description_problem(meta, stored)
     if problem:
-        raise BleuInputError(f"{path}: not a shard written by 'mtscore stats' ({problem})")
+        raise InputError(f"{path}: not a shard written by 'mtscore stats' ({problem})")
     arrays = {name[6:]: values for name, values in stored.items() if name.startswith("shard_")}
     arrays[_HASHES] = stored["reference_hashes"]
     return meta, arrays, digest
@@ -221,19 +221,19 @@ def run_merge(argv: list[str]) -> int:
     for path, meta, _ in shards[1:]:
         for key in ("metric", "options", "nrefs"):
             if meta[key] != first[key]:
-                raise BleuInputError(
+                raise InputError(
                     f"{path} was counted with {key} {meta[key]!r} but {first_path} with {first[key]!r}: "
                     "shards merge only when made the same way"
                 )
     try:
         metric = metric_class(first["metric"])(**first["options"])
     except (TypeError, ValueError) as error:
-        raise BleuInputError(f"{first_path}: its {first['metric']} options do not make a metric ({error})") from None
+        raise InputError(f"{first_path}: its {first['metric']} options do not make a metric ({error})") from None
     for path, _, arrays in shards:
         try:
             metric.check_shard_arrays({name: values for name, values in arrays.items() if name != _HASHES})
-        except BleuInputError as error:
-            raise BleuInputError(f"{path}: not a shard 'mtscore stats' could have written: {error}") from None
+        except InputError as error:
+            raise InputError(f"{path}: not a shard 'mtscore stats' could have written: {error}") from None
     systems: dict[str, list[dict[str, Any]]] = {}
     hashes: dict[str, list[Any]] = {}
     for _, meta, arrays in shards:
@@ -247,20 +247,20 @@ def run_merge(argv: list[str]) -> int:
     try:
         matrices = metric.joined_statistics(list(systems.values()))
     except KeyError as error:
-        raise BleuInputError(f"a {first['metric']} shard lacks its {error} array") from None
+        raise InputError(f"a {first['metric']} shard lacks its {error} array") from None
     if metric.additive:
         for name, matrix in zip(names, matrices, strict=True):
             try:
                 check_count_array(matrix, "statistics", integers=metric.integer_statistics)
-            except BleuInputError as error:
-                raise BleuInputError(f"the shards of {name!r}, joined: {error}") from None
+            except InputError as error:
+                raise InputError(f"the shards of {name!r}, joined: {error}") from None
     if len({len(matrix) for matrix in matrices}) > 1:
-        raise BleuInputError(
+        raise InputError(
             "the systems' shards cover different numbers of segments: "
             + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
         )
     if paired and not _same_references(list(hashes.values())):
-        raise BleuInputError(
+        raise InputError(
             "the systems' shards hold different references: a paired test compares systems on one reference "
             "corpus (count every system's shards against the same references, split the same way)"
         )
@@ -314,7 +314,7 @@ def _refuse_repeated(loaded: list[tuple[str, dict[str, Any], dict[str, Any], str
     for path, _, _, digest in loaded:
         if digest in seen:
             again = "is given twice" if path == seen[digest] else f"is the same shard as {seen[digest]} (a copy)"
-            raise BleuInputError(f"{path} {again}: each shard's segments are merged once")
+            raise InputError(f"{path} {again}: each shard's segments are merged once")
         seen[digest] = path
 
 

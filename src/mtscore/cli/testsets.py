@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from .common import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def select(
     for source, lines in zip(sources, systems, strict=True):
         if len(lines) != len(kept):
             shown = "standard input" if source == "-" else source
-            raise BleuInputError(
+            raise InputError(
                 f"{shown} has {len(lines)} lines but test set {args.test_set} ({args.langpair}) has "
                 f"{len(kept)} segments; hypotheses need one line per segment of the whole test set"
             )
@@ -220,13 +220,13 @@ def _read_sets(args: argparse.Namespace) -> tuple[list[tuple[TestSet, PairData]]
         data = testsets.read(test_set, args.langpair, _log(args))
         streams = [data.fields[field] for field in data.references]
         if not streams:
-            raise BleuInputError(f"test set {name} ({args.langpair}) has no reference to score against")
+            raise InputError(f"test set {name} ({args.langpair}) has no reference to score against")
         _same_lengths(f"{name} ({args.langpair})", data.fields["src"], dict(zip(data.references, streams, strict=True)))
         if not references:
             references = [[] for _ in streams]
             names = [f"test set {name} ({args.langpair}) {field}" for field in data.references]
         if len(streams) != len(references):
-            raise BleuInputError(
+            raise InputError(
                 f"the test sets of -t {args.test_set} have different numbers of references for "
                 f"{args.langpair} ({len(references)} and {len(streams)}): they cannot be joined"
             )
@@ -320,7 +320,7 @@ def _echo_fields(asked: list[str], available: list[str], name: str, pair: str) -
 def _same_lengths(what: str, source: list[str], columns: dict[str, list[str]]) -> None:
     for field, values in columns.items():
         if len(values) != len(source):
-            raise BleuInputError(
+            raise InputError(
                 f"test set {what}: field {field} has {len(values)} segments but src has {len(source)} "
                 "(a damaged cache? delete the test set's folder in it to download it again)"
             )

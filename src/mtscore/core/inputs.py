@@ -9,7 +9,7 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from ..errors import BleuInputError, LengthMismatchError, counted, stream_mismatch
+from ..errors import InputError, LengthMismatchError, counted, stream_mismatch
 from .references import PreparedT
 
 # Reference streams: one list per reference, a line (or None: missing) per hypothesis.
@@ -22,23 +22,23 @@ def is_sequence(value: object) -> TypeGuard[Sequence[Any]]:
 
 def _check_items(items: Sequence[object], allowed: tuple[type, ...], problem: Callable[..., str]) -> set[type]:
     """The types of ``items`` (one fast pass when all are allowed); for the first item that is not
-    an instance of ``allowed``, raise ``BleuInputError(problem(index, item))``."""
+    an instance of ``allowed``, raise ``InputError(problem(index, item))``."""
     types = set(map(type, items))
     if not types <= set(allowed):
         for index, item in enumerate(items):
             if not isinstance(item, allowed):
-                raise BleuInputError(problem(index, item))
+                raise InputError(problem(index, item))
     return types
 
 
 def check_hypotheses(hypotheses: object) -> None:
     """Hypotheses must be a non-empty list of str."""
     if isinstance(hypotheses, str):
-        raise BleuInputError("hypotheses must be a list of str, got a single str; wrap it as [hypothesis]")
+        raise InputError("hypotheses must be a list of str, got a single str; wrap it as [hypothesis]")
     if not is_sequence(hypotheses):
-        raise BleuInputError(f"hypotheses must be a list of str, got {type(hypotheses).__name__}")
+        raise InputError(f"hypotheses must be a list of str, got {type(hypotheses).__name__}")
     if len(hypotheses) == 0:
-        raise BleuInputError("no hypotheses to score")
+        raise InputError("no hypotheses to score")
     _check_items(hypotheses, (str,), lambda index, item: f"hypothesis {index} is {type(item).__name__}, expected str")
 
 
@@ -46,21 +46,21 @@ def check_references(references: object, n_hypotheses: int | None = None) -> np.
     """References must be a list of streams (lists of str or None), each as long as the hypotheses.
     Returns which references are there (not ``None``), streams x segments."""
     if isinstance(references, str) or not is_sequence(references):
-        raise BleuInputError(
+        raise InputError(
             "references must be a list of reference streams (each a list of str, one per hypothesis), "
             f"got {type(references).__name__}"
         )
     if len(references) == 0:
-        raise BleuInputError("no references given")
+        raise InputError("no references given")
     if all(isinstance(stream, str) for stream in references):
-        raise BleuInputError(
+        raise InputError(
             "references must be a list of reference streams, got a list of str; "
             "for one reference per segment pass [references]"
         )
     with_none = []
     for number, stream in enumerate(references, 1):
         if not is_sequence(stream):
-            raise BleuInputError(f"reference stream {number} is {type(stream).__name__}, expected a list of str")
+            raise InputError(f"reference stream {number} is {type(stream).__name__}, expected a list of str")
         types = _check_items(
             stream,
             (str, type(None)),
@@ -87,7 +87,7 @@ def check_references(references: object, n_hypotheses: int | None = None) -> np.
             row[:] = np.fromiter(map(is_not, stream, repeat(None)), dtype=bool, count=n_hypotheses)
     if all(with_none) and not present.any(axis=0).all():
         first = int(np.argmin(present.any(axis=0)))
-        raise BleuInputError(f"segment {first} has no reference: every reference stream has None there")
+        raise InputError(f"segment {first} has no reference: every reference stream has None there")
     return present
 
 
@@ -99,7 +99,7 @@ def references_for(
     if references is not None:
         return prepare(references, n_hypotheses)
     if prepared is None:
-        raise BleuInputError("no references: pass them here or when creating the metric")
+        raise InputError("no references: pass them here or when creating the metric")
     if prepared.n_segments != n_hypotheses:
         raise LengthMismatchError(
             f"{counted(n_hypotheses, 'hypothesis', 'hypotheses')} but the prepared references have "
@@ -111,10 +111,10 @@ def references_for(
 def check_sentence(hypothesis: object, references: object) -> None:
     """One segment's arguments: a str hypothesis and a list of str references (``None``: missing)."""
     if not isinstance(hypothesis, str):
-        raise BleuInputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+        raise InputError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     if isinstance(references, str):
-        raise BleuInputError(
+        raise InputError(
             "references must be a list of str (one per reference), got a single str; wrap a single one as [reference]"
         )
     if not is_sequence(references):
-        raise BleuInputError(f"references must be a list of str (one per reference), got {type(references).__name__}")
+        raise InputError(f"references must be a list of str (one per reference), got {type(references).__name__}")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
-from ..errors import BleuInputError, LengthMismatchError, counted
+from ..errors import InputError, LengthMismatchError, counted
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
 from .options import Option, check_switches
 from .references import PreparedT
@@ -49,6 +49,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     higher_is_better: ClassVar[bool] = True
     # The most reference streams a segment may be compared with (None: any number).
     max_references: ClassVar[int | None] = None
+    # The functional layer (``core.functional``): keywords whose default differs for single segments,
+    # and the first line of each function's docstring where the generic one would not say enough.
+    sentence_defaults: ClassVar[dict[str, Any]] = {}
+    corpus_summary: ClassVar[str] = ""
+    sentence_summary: ClassVar[str] = ""
+    sentences_summary: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
     # The result attributes a TSV row lists (a list spreads over columns ``name_1`` ...); none: no TSV.
     tsv_fields: ClassVar[tuple[str, ...]] = ()
@@ -98,6 +104,29 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     # Hooks with a default.
 
+    @classmethod
+    def sentence_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The constructor's keywords for scoring single segments, from those a ``sentence_X``
+        function was given (``sentence_defaults`` filled in): as they are, by default."""
+        return options
+
+    @classmethod
+    def title_for_docs(cls) -> str:
+        """How docstrings name the metric: its ``title`` (a built-in's, from its options module)."""
+        if cls.title:
+            return cls.title
+        from importlib import import_module
+
+        package = cls.__module__.rpartition(".")[0]
+        try:
+            return str(import_module(f"{package}.options").TITLE) if package else cls.__name__
+        except (ImportError, AttributeError):
+            return cls.__name__
+
+    def segment_scores(self, hypotheses: Any, references: Any = None) -> Any:
+        """Every segment's own score as one array (``sentence_Xs``): ``sentence_scores`` by default."""
+        return self.sentence_scores(hypotheses, references)
+
     def can_stream(self) -> bool:
         """Whether large inputs may be scored block by block (``core.stream``) with these options."""
         return True
@@ -145,7 +174,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     def explain(self, hypotheses: list[str], references: list[list[str | None]]) -> Any:
         """What ``mtscore explain`` prints for a few segments: an object whose ``str`` is the text
         (BLEU: the n-gram tables; WER and CER: the alignments)."""
-        raise BleuInputError(f"mtscore explain does not cover {self.name} yet")
+        raise InputError(f"mtscore explain does not cover {self.name} yet")
 
     def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The score of each resample of per-segment ``statistics`` (as ``segment_statistics`` gives
@@ -175,7 +204,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     def _check_summable(self) -> None:
         """Refuse the default (summed) state for a metric that is not ``additive``."""
         if not self.additive:
-            raise BleuInputError(
+            raise InputError(
                 f"{self.name}'s statistics depend on the whole corpus and it defines no mergeable state: "
                 "score the whole corpus at once instead"
             )
@@ -200,7 +229,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return {"statistics": np.asarray(self.segment_statistics(hypotheses, references))}
 
     def check_shard_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
-        """Raise ``BleuInputError`` saying what is wrong unless ``arrays`` could be this metric's
+        """Raise ``InputError`` saying what is wrong unless ``arrays`` could be this metric's
         ``shard_arrays``: by default exactly one array, ``statistics``, valid as ``check_statistics`` says."""
         check_array_names(arrays, ("statistics",))
         self.check_statistics(arrays["statistics"])
@@ -232,27 +261,27 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return ()
 
     def check_rows(self, rows: np.ndarray) -> None:
-        """Raise ``BleuInputError`` if valid-looking ``rows`` (checked by ``check_statistics``) break a
+        """Raise ``InputError`` if valid-looking ``rows`` (checked by ``check_statistics``) break a
         relation between columns of the metric's own; nothing by default."""
 
     def check_statistics(self, rows: Any) -> None:
-        """Raise ``BleuInputError`` saying what is wrong unless ``rows`` could be this metric's
+        """Raise ``InputError`` saying what is wrong unless ``rows`` could be this metric's
         ``segment_statistics``: a (segments x columns) matrix of as many columns, integers where the
         metric counts integers, finite, non-negative, within ``statistic_bounds``, small enough that
         column sums cannot overflow, and consistent as ``check_rows`` requires."""
         rows = np.asarray(rows)
         width = self.statistics_width()
         if rows.ndim != 2 or rows.shape[1] != width:
-            raise BleuInputError(f"{self.name} statistics have {width} columns per segment, got shape {rows.shape}")
+            raise InputError(f"{self.name} statistics have {width} columns per segment, got shape {rows.shape}")
         check_count_array(rows, "statistics", integers=self.integer_statistics)
         rows = rows.astype(np.int64 if self.integer_statistics else np.float64, copy=False)
         whole = list(self.whole_columns())
         if whole and not np.array_equal(rows[:, whole], np.floor(rows[:, whole])):
-            raise BleuInputError(f"{self.name} statistics hold a fraction where counts must be whole numbers")
+            raise InputError(f"{self.name} statistics hold a fraction where counts must be whole numbers")
         for smaller, larger in self.statistic_bounds():
             if (rows[:, smaller] > rows[:, larger]).any():
                 names = self.column_labels()
-                raise BleuInputError(f"{self.name} statistics with {names[smaller]} above {names[larger]}")
+                raise InputError(f"{self.name} statistics with {names[smaller]} above {names[larger]}")
         self.check_rows(rows)
 
     # Sentence scores of a shard that depend on the whole corpus: engines reduce every shard's
@@ -307,7 +336,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return {"metric": type(self).__name__, **{name: value for name, value in info.items() if name not in skipped}}
 
     def check_settings(self, statistics: Any, settings: dict[str, str] | None = None) -> None:
-        """Raise ``BleuInputError`` if ``statistics`` (``Statistics``; a bare matrix has no settings)
+        """Raise ``InputError`` if ``statistics`` (``Statistics``; a bare matrix has no settings)
         were counted with other settings than ``settings`` (by default this metric's)."""
         known = getattr(statistics, "settings", None)
         if known is not None:
@@ -351,33 +380,33 @@ COUNT_LIMIT = 2**53
 
 
 def check_count_array(values: Any, what: str, integers: bool = True) -> None:
-    """Raise ``BleuInputError`` unless ``values`` are counts: numbers (integers if ``integers``),
+    """Raise ``InputError`` unless ``values`` are counts: numbers (integers if ``integers``),
     finite, non-negative, and whose sum stays below ``COUNT_LIMIT`` (so no sum of them overflows)."""
     values = np.asarray(values)
     kinds = "iu" if integers else "iuf"
     if values.dtype.kind not in kinds:
         expected = "integers" if integers else "numbers"
-        raise BleuInputError(f"{what} must be {expected}, got values of type {values.dtype}")
+        raise InputError(f"{what} must be {expected}, got values of type {values.dtype}")
     if values.dtype.kind == "f" and not np.isfinite(values).all():
-        raise BleuInputError(f"{what} must be finite numbers, got inf or NaN")
+        raise InputError(f"{what} must be finite numbers, got inf or NaN")
     if values.size and values.min() < 0:
-        raise BleuInputError(f"{what} must be non-negative, got {values.min()}")
+        raise InputError(f"{what} must be non-negative, got {values.min()}")
     if values.size and float(values.max()) * values.size >= COUNT_LIMIT:
-        raise BleuInputError(f"{what} hold counts so large that their sums would overflow")
+        raise InputError(f"{what} hold counts so large that their sums would overflow")
 
 
 def check_array_names(arrays: Mapping[str, Any], names: Sequence[str]) -> None:
-    """Raise ``BleuInputError`` unless ``arrays`` hold exactly the arrays called ``names``."""
+    """Raise ``InputError`` unless ``arrays`` hold exactly the arrays called ``names``."""
     missing, unknown = set(names) - set(arrays), set(arrays) - set(names)
     if missing or unknown:
         found = ", ".join(sorted(arrays)) or "none"
-        raise BleuInputError(f"expected the arrays {', '.join(names)}, found {found}")
+        raise InputError(f"expected the arrays {', '.join(names)}, found {found}")
 
 
 def check_systems(systems: Sequence[Sequence[str]]) -> None:
     """Several systems: a non-empty list of hypothesis lists, all as long as the first."""
     if not is_sequence(systems) or len(systems) == 0:
-        raise BleuInputError("systems must be a non-empty list of systems, each a list of hypotheses")
+        raise InputError("systems must be a non-empty list of systems, each a list of hypotheses")
     for number, hypotheses in enumerate(systems[1:], 2):
         if len(hypotheses) != len(systems[0]):
             raise LengthMismatchError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ..errors import BleuInputError
+from ..errors import InputError
 
 
 class Option(NamedTuple):
@@ -37,7 +37,7 @@ def check_switches(options: Sequence[Option], values: Mapping[str, Any], owner: 
     inside the metric."""
     for option in options:
         if option.kind is bool and option.name in values and not is_switch_value(values[option.name]):
-            raise BleuInputError(f"{owner}: {option.name} must be True or False, got {values[option.name]!r}")
+            raise InputError(f"{owner}: {option.name} must be True or False, got {values[option.name]!r}")
 
 
 def is_switch_value(value: Any) -> bool:

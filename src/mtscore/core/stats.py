@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..errors import BleuInputError
+from ..errors import InputError
 
 Self = TypeVar("Self", bound="Statistics")
 
@@ -32,7 +32,7 @@ class Statistics:
         matrix = np.asarray(matrix)
         matrix = matrix.astype(np.float64 if matrix.dtype.kind == "f" else np.int64, copy=False).view()
         if matrix.ndim != 2:
-            raise BleuInputError(f"statistics must be a (segments x columns) matrix, got shape {matrix.shape}")
+            raise InputError(f"statistics must be a (segments x columns) matrix, got shape {matrix.shape}")
         matrix.setflags(write=False)
         self.matrix = matrix
         self.settings = None if settings is None else dict(settings)
@@ -67,9 +67,7 @@ class Statistics:
         if not isinstance(other, type(self)):
             return NotImplemented
         if other.matrix.shape[1] != self.matrix.shape[1]:
-            raise BleuInputError(
-                f"cannot merge statistics of {self.matrix.shape[1]} and {other.matrix.shape[1]} columns"
-            )
+            raise InputError(f"cannot merge statistics of {self.matrix.shape[1]} and {other.matrix.shape[1]} columns")
         check_same_settings(self.settings, other.settings, "merge")
         merged = self._like(np.concatenate([self.matrix, other.matrix]))
         merged.settings = self.settings if self.settings is not None else other.settings
@@ -102,24 +100,24 @@ class Statistics:
 
     @classmethod
     def from_json(cls: type[Self], text: str) -> Self:
-        """Statistics from ``to_json``'s text; anything else is a ``BleuInputError`` saying what is wrong."""
+        """Statistics from ``to_json``'s text; anything else is a ``InputError`` saying what is wrong."""
         try:
             data = json.loads(text)
         except (TypeError, ValueError) as error:
-            raise BleuInputError(f"statistics JSON that cannot be read ({error})") from None
+            raise InputError(f"statistics JSON that cannot be read ({error})") from None
         if not isinstance(data, dict) or not {"dtype", "columns", "rows"} <= set(data):
-            raise BleuInputError("statistics JSON must be an object with dtype, columns and rows (what to_json writes)")
+            raise InputError("statistics JSON must be an object with dtype, columns and rows (what to_json writes)")
         if data["dtype"] not in ("int64", "float64"):
-            raise BleuInputError(f"statistics JSON of dtype {data['dtype']!r}, expected 'int64' or 'float64'")
+            raise InputError(f"statistics JSON of dtype {data['dtype']!r}, expected 'int64' or 'float64'")
         columns, rows = data["columns"], data["rows"]
         if not isinstance(columns, int) or isinstance(columns, bool) or columns < 1:
-            raise BleuInputError(f"statistics JSON with {columns!r} columns, expected a positive number")
+            raise InputError(f"statistics JSON with {columns!r} columns, expected a positive number")
         if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == columns for row in rows):
-            raise BleuInputError(f"statistics JSON rows must be a list of lists of {columns} numbers each")
+            raise InputError(f"statistics JSON rows must be a list of lists of {columns} numbers each")
         try:
             matrix = np.array(rows, dtype=data["dtype"]).reshape(-1, columns)
         except (TypeError, ValueError, OverflowError) as error:
-            raise BleuInputError(f"statistics JSON rows that are not {data['dtype']} numbers ({error})") from None
+            raise InputError(f"statistics JSON rows that are not {data['dtype']} numbers ({error})") from None
         return cls.from_matrix(checked(matrix, "statistics JSON"), read_settings(data.get("settings"), "JSON"))
 
     def save(self, path: str | os.PathLike) -> None:
@@ -133,7 +131,7 @@ class Statistics:
     @classmethod
     def load(cls: type[Self], path: str | os.PathLike) -> Self:
         """Statistics from a ``.npz`` file that ``save`` wrote; anything else (a missing, cut or
-        foreign file, counts of another type) is a ``BleuInputError`` naming the file."""
+        foreign file, counts of another type) is a ``InputError`` naming the file."""
         import zipfile
         import zlib
 
@@ -142,11 +140,11 @@ class Statistics:
                 matrix = data["matrix"]
                 settings = json.loads(str(data["settings"])) if "settings" in data.files else None
         except FileNotFoundError:
-            raise BleuInputError(f"{os.fspath(path)}: no such file") from None
+            raise InputError(f"{os.fspath(path)}: no such file") from None
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as error:
-            raise BleuInputError(f"{os.fspath(path)}: not statistics written by save ({error})") from None
+            raise InputError(f"{os.fspath(path)}: not statistics written by save ({error})") from None
         if matrix.dtype not in (np.dtype(np.int64), np.dtype(np.float64)) or matrix.ndim != 2:
-            raise BleuInputError(
+            raise InputError(
                 f"{os.fspath(path)}: statistics must be an int64 or float64 matrix, got {matrix.dtype} of shape "
                 f"{matrix.shape}"
             )
@@ -155,32 +153,32 @@ class Statistics:
 
 
 def checked(matrix: np.ndarray, where: str) -> np.ndarray:
-    """``matrix`` if its values could be statistics (finite and non-negative), else a ``BleuInputError``."""
+    """``matrix`` if its values could be statistics (finite and non-negative), else a ``InputError``."""
     if matrix.dtype.kind == "f" and not np.isfinite(matrix).all():
-        raise BleuInputError(f"{where}: statistics must be finite, got inf or NaN")
+        raise InputError(f"{where}: statistics must be finite, got inf or NaN")
     if matrix.size and matrix.min() < 0:
-        raise BleuInputError(f"{where}: statistics must be non-negative, got {matrix.min()}")
+        raise InputError(f"{where}: statistics must be non-negative, got {matrix.min()}")
     return matrix
 
 
 def read_settings(settings: Any, where: str) -> dict[str, str] | None:
-    """Settings read from a file: a mapping of names to strings, or ``None``; else a ``BleuInputError``."""
+    """Settings read from a file: a mapping of names to strings, or ``None``; else a ``InputError``."""
     if settings is None:
         return None
     if not isinstance(settings, dict) or not all(isinstance(v, str) for v in settings.values()):
-        raise BleuInputError(f"{where}: statistics settings must map names to strings, got {settings!r}")
+        raise InputError(f"{where}: statistics settings must map names to strings, got {settings!r}")
     return settings
 
 
 def check_same_settings(first: Mapping[str, str] | None, second: Mapping[str, str] | None, doing: str) -> None:
-    """Raise ``BleuInputError`` naming the differences if both settings are known and differ."""
+    """Raise ``InputError`` naming the differences if both settings are known and differ."""
     if first is None or second is None or dict(first) == dict(second):
         return
     names = sorted(set(first) | set(second), key=lambda name: (name != "metric", name))
     differences = [
         f"{name} {first.get(name)!r} and {second.get(name)!r}" for name in names if first.get(name) != second.get(name)
     ]
-    raise BleuInputError(
+    raise InputError(
         f"cannot {doing} statistics counted with different settings ({'; '.join(differences)}): "
         "count them with the same metric and options"
     )

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from .metric import Metric
 
 
@@ -47,7 +47,7 @@ def score_state(metric: Metric, state: Any, nothing: str = "nothing to score: no
     """The corpus result of a state; ``nothing``: the message of the error raised when the state
     counts no segment."""
     if metric.state_segments(state) == 0:
-        raise BleuInputError(nothing)
+        raise InputError(nothing)
     return metric.score_shard_state(state)
 
 

@@ -8,7 +8,7 @@ from typing import Final, Union
 
 import numpy as np
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from .backend import is_tensor, lookup
 from .keys import UNKNOWN
 
@@ -31,7 +31,7 @@ def check_pad_id(pad_id: object) -> None:
     if pad_id is None or pad_id is PAD_NOT_GIVEN:
         return
     if isinstance(pad_id, (bool, np.bool_)) or not isinstance(pad_id, (int, np.integer)):
-        raise BleuInputError(
+        raise InputError(
             f"pad_id must be an integer token id (or None for rows without padding), got {pad_id!r} "
             f"({type(pad_id).__name__})"
         )
@@ -40,7 +40,7 @@ def check_pad_id(pad_id: object) -> None:
 def refuse_text_array(batch, what: str) -> None:
     """Refuse a NumPy array of strings (or objects): text, which goes as a list of str, not token ids."""
     if isinstance(batch, np.ndarray) and batch.dtype.kind in "USO":
-        raise BleuInputError(
+        raise InputError(
             f"{what} is a NumPy array of {batch.dtype} items, not token ids: give text as a list of str "
             "(array.tolist()), or token ids as a 2-D integer array"
         )
@@ -63,7 +63,7 @@ def _check_integer(array, what: str) -> None:
     else:
         integer = dtype.kind in "iu"
     if not integer:
-        raise BleuInputError(f"{what} must hold integer token ids, got dtype {dtype}")
+        raise InputError(f"{what} must hold integer token ids, got dtype {dtype}")
 
 
 def id_rows(batch, pad_id: PadId, ops, what: str) -> tuple:
@@ -73,10 +73,10 @@ def id_rows(batch, pad_id: PadId, ops, what: str) -> tuple:
     if isinstance(batch, np.ndarray) or is_tensor(batch):
         refuse_text_array(batch, what)
         if batch.ndim != 2:
-            raise BleuInputError(f"{what} must be a 2-D array of token ids (segments x positions), got {batch.ndim}-D")
+            raise InputError(f"{what} must be a 2-D array of token ids (segments x positions), got {batch.ndim}-D")
         _check_integer(batch, what)
         if pad_id is PAD_NOT_GIVEN:
-            raise BleuInputError(
+            raise InputError(
                 f"{what}: a 2-D array of token ids needs pad_id: say which id pads its rows (pad_id=ID), or "
                 "pad_id=None if no row is padded (padding left in would be counted as tokens)"
             )
@@ -105,10 +105,10 @@ def _as_row(row, ops, what: str, index: int):
         array = row
     else:
         if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray)):
-            raise BleuInputError(f"{what}, segment {index} is {type(row).__name__}, expected a sequence of int ids")
+            raise InputError(f"{what}, segment {index} is {type(row).__name__}, expected a sequence of int ids")
         array = np.asarray(row) if len(row) else np.zeros(0, dtype=np.int64)
     if array.ndim != 1:
-        raise BleuInputError(f"{what}, segment {index} must be a flat sequence of int ids")
+        raise InputError(f"{what}, segment {index} must be a flat sequence of int ids")
     _check_integer(array, f"{what}, segment {index}")
     return ops.asarray(array)
 

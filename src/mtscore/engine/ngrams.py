@@ -21,7 +21,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from .backend import NUMPY
 from .keys import ranges
 
@@ -138,7 +138,7 @@ def _clipped_matches(
         return out
     position_bits = _bits(total)
     if _bits(max(n_groups, total)) + _bits(span) + position_bits > 63:
-        raise BleuInputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
+        raise InputError(f"a segment of {total} tokens with {span} distinct tokens is too large to count")
     positions = ops.arange(total)
     remaining = ops.repeat(lengths.cumsum(0), lengths) - positions  # tokens from each position to its segment's end
     # Who holds each position (hypothesis 0..n-1, or reference stream n, n+1, ...) and its reference group.

@@ -21,7 +21,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, TextIO
 
-from ..errors import BleuInputError
+from ..errors import InputError
 
 STDIN = "-"
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -65,12 +65,12 @@ def _unpack(data: bytes, name: str) -> bytes:
     try:  # the readers read_blocks uses, so that both report a broken file alike
         return _OPENERS[kind](io.BytesIO(data)).read()
     except _UNPACK_ERRORS as error:
-        raise BleuInputError(f"{name}: not a valid {kind} file ({error})") from None
+        raise InputError(f"{name}: not a valid {kind} file ({error})") from None
 
 
 def _refuse_zstd(kind: str, name: str) -> None:
     if kind == "zstd":
-        raise BleuInputError(
+        raise InputError(
             f"{name}: zstd-compressed, which mtscore cannot read (Python's standard library has no zstd before "
             "3.14): decompress it first with zstd -d, or give <(zstd -dc FILE) instead of the file"
         )
@@ -106,7 +106,7 @@ def read_bytes(path: str | os.PathLike) -> bytes:
         try:
             return handle.read()
         except OSError as error:
-            raise BleuInputError(f"{name}: cannot read ({error.strerror or error})") from None
+            raise InputError(f"{name}: cannot read ({error.strerror or error})") from None
 
 
 def decode_lines(data: bytes, name: str, encoding: str = "utf-8") -> list[str]:
@@ -126,7 +126,7 @@ def _decode_other(data: bytes, name: str, encoding: str) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
-        raise BleuInputError(
+        raise InputError(
             f"{name}: not valid {encoding} at byte offset {error.start} (0x{data[error.start]:02x})"
         ) from None
     return text.removeprefix("\ufeff")
@@ -138,7 +138,7 @@ def _check_encoding(data: bytes, name: str) -> None:
     pairs of its first line (ASCII text in UTF-16), saying how to convert it."""
     for bom, encoding in _OTHER_BOMS:
         if data.startswith(bom):
-            raise BleuInputError(
+            raise InputError(
                 f"{name}: {encoding} text (byte order mark {bom.hex(' ').upper()}), not UTF-8: "
                 f"convert it first, e.g. with iconv -f {encoding} -t UTF-8"
             )
@@ -149,7 +149,7 @@ def _check_encoding(data: bytes, name: str) -> None:
     even, odd = sample[0::2].count(0), sample[1::2].count(0)
     for nuls, other, encoding in ((odd, even, "UTF-16LE"), (even, odd, "UTF-16BE")):
         if pairs >= 2 and 2 * nuls >= pairs and 4 * other <= nuls:
-            raise BleuInputError(
+            raise InputError(
                 f"{name}: {encoding} text (no byte order mark; a NUL byte beside every ASCII character), not UTF-8: "
                 f"convert it first, e.g. with iconv -f {encoding} -t UTF-8"
             )
@@ -165,7 +165,7 @@ def _decode(data: bytes, name: str, line_base: int = 0, offset_base: int = 0) ->
     nul = data.find(b"\x00", 0, len(data) if bad is None else bad.start)
     if nul >= 0:
         line, column = _line_and_column(data, nul, line_base)
-        raise BleuInputError(
+        raise InputError(
             f"{name}: NUL byte at line {line}, column {column} (byte offset {offset_base + nul}): not UTF-8 text "
             "(a binary file? UTF-16 or UTF-32 text? convert it first, e.g. with iconv -f UTF-16 -t UTF-8)"
         )
@@ -175,7 +175,7 @@ def _decode(data: bytes, name: str, line_base: int = 0, offset_base: int = 0) ->
             hint = "the file ends inside a multi-byte character (was it cut off?)"
         else:
             hint = "convert the file to UTF-8, e.g. with iconv -f LATIN1 -t UTF-8 if it is Latin-1"
-        raise BleuInputError(
+        raise InputError(
             f"{name}: invalid UTF-8 at line {line}, column {column} (byte offset {offset_base + bad.start}: "
             f"0x{data[bad.start]:02x}); {hint}"
         )
@@ -215,7 +215,7 @@ def read_blocks(path: str | os.PathLike, block_bytes: int = 2 << 20) -> Iterator
             try:
                 block = stream.read(block_bytes)
             except _UNPACK_ERRORS as error:
-                raise BleuInputError(f"{label}: not a valid {kind} file ({error})") from None
+                raise InputError(f"{label}: not a valid {kind} file ({error})") from None
             data = pending + block
             cut = len(data) if not block else data.rfind(b"\n") + 1
             if cut:
@@ -293,7 +293,7 @@ def _standard_input() -> _StandardInput:
     """The one ``_StandardInput`` of this process (standard input changes only in tests)."""
     global _STANDARD_INPUT
     if sys.stdin is None:  # started with standard input closed (`<&-`)
-        raise BleuInputError("standard input is closed: there is nothing to read")
+        raise InputError("standard input is closed: there is nothing to read")
     if _STANDARD_INPUT is None or _STANDARD_INPUT.stdin is not sys.stdin:
         _STANDARD_INPUT = _StandardInput(sys.stdin)
     return _STANDARD_INPUT
@@ -329,13 +329,13 @@ def _open_binary(name: str) -> _Counting:
     try:
         return _Counting(open(name, "rb"))
     except FileNotFoundError:
-        raise BleuInputError(f"{name}: no such file") from None
+        raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise BleuInputError(f"{name}: is a directory, expected a text file") from None
+        raise InputError(f"{name}: is a directory, expected a text file") from None
     except PermissionError:
-        raise BleuInputError(f"{name}: permission denied") from None
+        raise InputError(f"{name}: permission denied") from None
     except OSError as error:
-        raise BleuInputError(f"{name}: cannot read ({error.strerror or error})") from None
+        raise InputError(f"{name}: cannot read ({error.strerror or error})") from None
 
 
 def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:

@@ -93,12 +93,12 @@ def metric_class(name: str) -> type[Metric]:
 def metric_object(metric: Metric | str, options: dict[str, Any]) -> Metric:
     """A metric object: ``metric`` itself, or the metric of that command-line name created with
     ``options`` (which a metric object, having its own, must come without)."""
-    from ..errors import BleuInputError
+    from ..errors import InputError
 
     if isinstance(metric, str):
         return metric_class(metric)(**options)
     if options:
-        raise BleuInputError("options go with a metric name; a metric object already has its own")
+        raise InputError("options go with a metric name; a metric object already has its own")
     return metric
 
 

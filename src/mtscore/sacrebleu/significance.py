@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.metric import Metric
 from ..core.signature import Signature
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..significance.paired import paired_test_statistics
 from ..significance.resampling import bootstrap_weights, confidence_interval
 
@@ -59,9 +59,9 @@ class PairedTest:
         n_jobs: int = 1,
     ):
         if test_type not in _DEFAULT_SAMPLES:
-            raise BleuInputError(f"unknown test type {test_type!r}: 'ar' or 'bs'")
+            raise InputError(f"unknown test type {test_type!r}: 'ar' or 'bs'")
         if len(named_systems) < 2:
-            raise BleuInputError("a paired test needs a baseline and at least one other system")
+            raise InputError("a paired test needs a baseline and at least one other system")
         seed = os.environ.get("SACREBLEU_SEED", "12345")
         self.seed = None if seed.lower() == "none" else int(seed)
         self.test_type = test_type

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..testsets import TestSetError, cache, data, pairs, registry
 from .dataset import DATASETS, Dataset
 from .dataset.base import smart_open
@@ -211,7 +211,7 @@ def filter_subset(
     for number, system in enumerate(systems, 1):
         segments = list(system)
         if len(segments) != len(kept):
-            raise BleuInputError(
+            raise InputError(
                 f"stream {number} has {len(segments)} segments but test sets {test_sets} ({langpair}) have {len(kept)}"
             )
         filtered.append([segment for segment, keep in zip(segments, kept, strict=True) if keep])

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..metrics import METRICS, canonical, metric_class
 from ..progress import Progress
 from .resampling import (
@@ -55,19 +55,17 @@ def _batches(count: int, rows: int) -> Iterator[slice]:
 
 def _check(statistics: dict[str, list[np.ndarray]], test: str, n_samples: int) -> None:
     if test not in DEFAULT_SAMPLES:
-        raise BleuInputError(
-            f"unknown test {test!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)"
-        )
+        raise InputError(f"unknown test {test!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise BleuInputError(f"the number of resamples or trials must be a positive integer, got {n_samples!r}")
+        raise InputError(f"the number of resamples or trials must be a positive integer, got {n_samples!r}")
     counts = {len(s) for stats in statistics.values() for s in stats}
     systems = {len(stats) for stats in statistics.values()}
     if len(systems) != 1 or systems.pop() < 2:
-        raise BleuInputError("a paired test needs two or more systems (the first is the baseline)")
+        raise InputError("a paired test needs two or more systems (the first is the baseline)")
     if len(counts) != 1:
-        raise BleuInputError("every system needs the same number of segments")
+        raise InputError("every system needs the same number of segments")
     if counts.pop() == 0:
-        raise BleuInputError("no segments to resample")
+        raise InputError("no segments to resample")
 
 
 def paired_test_statistics(
@@ -101,7 +99,7 @@ def paired_test_statistics(
     pairs = list(combinations(range(k), 2)) if all_pairs else [(0, i) for i in range(1, k)]
     n_resamples = n_samples if test == "bs" else n_confidence
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise BleuInputError(f"the number of bootstrap resamples must be a positive integer, got {n_resamples!r}")
+        raise InputError(f"the number of bootstrap resamples must be a positive integer, got {n_resamples!r}")
     totals = {name: [s.sum(axis=0, keepdims=True) for s in statistics[name]] for name in names}
     actual = {name: [float(metrics[name].scores_of_sums(t)[0]) for t in totals[name]] for name in names}
     observed = {name: np.array([abs(actual[name][a] - actual[name][b]) for a, b in pairs]) for name in names}
@@ -242,14 +240,14 @@ def paired_test(
     ``"google_bleu"`` or an alias such as ``"gleu"``; default options) or metric objects created with
     the references (``BLEU(refs, tokenize="intl")``); a single name or object is one metric."""
     if not isinstance(systems, Mapping) or len(systems) < 2:
-        raise BleuInputError("systems must be a mapping of two or more names to hypotheses (the first is the baseline)")
+        raise InputError("systems must be a mapping of two or more names to hypotheses (the first is the baseline)")
     built: dict[str, Metric[Any, Any]] = {}
     for metric in _metric_list(metrics):
         if isinstance(metric, str):
             if canonical(metric.lower()) not in METRICS:
-                raise BleuInputError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
+                raise InputError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
             if references is None:
-                raise BleuInputError(f"no references for metric {metric!r}")
+                raise InputError(f"no references for metric {metric!r}")
             metric = metric_class(metric.lower())(references)
         built[metric.name] = metric
     statistics = {name: m.systems_statistics([list(h) for h in systems.values()]) for name, m in built.items()}
@@ -269,10 +267,8 @@ def _metric_list(metrics: Any) -> list[Any]:
     if isinstance(metrics, (str, Metric)):
         return [metrics]
     if not isinstance(metrics, Sequence) or not metrics:
-        raise BleuInputError(
-            f"metrics must be a metric name, a metric object or a non-empty list of them, got {metrics!r}"
-        )
+        raise InputError(f"metrics must be a metric name, a metric object or a non-empty list of them, got {metrics!r}")
     for metric in metrics:
         if not isinstance(metric, (str, Metric)):
-            raise BleuInputError(f"each metric must be a name or a metric object, got {metric!r}")
+            raise InputError(f"each metric must be a name or a metric object, got {metric!r}")
     return list(metrics)

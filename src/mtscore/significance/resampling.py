@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..progress import Progress
 
 if TYPE_CHECKING:
@@ -52,9 +52,9 @@ def resolve_seed(seed: int | str | None = None) -> int | None:
         try:
             seed = int(seed)
         except ValueError:
-            raise BleuInputError(f"seed must be an integer or 'none', got {seed!r}") from None
+            raise InputError(f"seed must be an integer or 'none', got {seed!r}") from None
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise BleuInputError(f"seed must be a non-negative integer or 'none', got {seed!r}")
+        raise InputError(f"seed must be a non-negative integer or 'none', got {seed!r}")
     return int(seed)
 
 
@@ -202,9 +202,9 @@ def bootstrap_confidence(
 ) -> tuple[float, float]:
     """The bootstrap mean and 95% half-width of one system's score (sacrebleu's ``--confidence``)."""
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise BleuInputError(f"the number of resamples must be a positive integer, got {n_samples!r}")
+        raise InputError(f"the number of resamples must be a positive integer, got {n_samples!r}")
     if len(statistics) == 0:
-        raise BleuInputError("no segments to resample")
+        raise InputError("no segments to resample")
     rng = np.random.default_rng(resolve_seed(seed))
     if not metric.additive:  # float64 scores of resamples the metric rescores itself (NIST)
         scores = [

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..errors import BleuInputError
+from ..errors import InputError
 
 
-class TestSetError(BleuInputError):
+class TestSetError(InputError):
     """A test set cannot be had or read as asked: a download that fails, a missing or corrupt file,
     an unknown name or field (``usage``: the command line asked for something that does not exist)."""
 

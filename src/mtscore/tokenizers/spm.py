@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import BleuInputError
+from ..errors import InputError
 from ..threads import THREADS
 from . import text_error
 
@@ -51,7 +51,7 @@ def model_folders() -> list[Path]:
 
 
 def find_model(name: str) -> Path:
-    """The model file of the tokenizer registered as ``name``; a ``BleuInputError`` saying where to
+    """The model file of the tokenizer registered as ``name``; a ``InputError`` saying where to
     put it when no folder holds it."""
     model = MODELS[name]
     folders = model_folders()
@@ -59,7 +59,7 @@ def find_model(name: str) -> Path:
         path = folder / model.file_name
         if path.is_file():
             return path
-    raise BleuInputError(
+    raise InputError(
         f"the {name} tokenizer needs the SentencePiece model {model.file_name!r}, which is in none of "
         f"{', '.join(str(folder) for folder in folders)}. mtscore never downloads it: save {model.url} "
         f"as {folders[-1] / model.file_name} (sacrebleu's cache: running sacrebleu once with -tok {name} "
@@ -68,11 +68,11 @@ def find_model(name: str) -> Path:
 
 
 def _sentencepiece(name: str) -> Any:
-    """The ``sentencepiece`` module, or a ``BleuInputError`` saying how to install it."""
+    """The ``sentencepiece`` module, or a ``InputError`` saying how to install it."""
     try:
         import sentencepiece
     except ImportError as error:
-        raise BleuInputError(
+        raise InputError(
             f"the {name} tokenizer needs the sentencepiece package ({error}): pip install 'mtscore[spm]'"
         ) from None
     return sentencepiece
@@ -96,7 +96,7 @@ class SentencePieceTokenizer:
         except (OSError, RuntimeError) as error:
             where = "the given model" if isinstance(model, bytes) else str(model)
             message = f"the {name} tokenizer could not load {where} as a SentencePiece model: {error}"
-            raise BleuInputError(message) from None
+            raise InputError(message) from None
 
     def __call__(self, line: str) -> str:
         return self.batch([line])[0]

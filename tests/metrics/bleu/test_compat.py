@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from helpers import run, write
 
-from mtscore import BleuInputError
+from mtscore import InputError
 from mtscore.metrics.bleu import BLEU, corpus_bleu, sentence_bleu, sentence_scores
 
 # Pieces that stress each tool's tokenization and case: entities (also in capitals), non-ASCII
@@ -360,7 +360,7 @@ def test_signature_records_the_mode() -> None:
     ],
 )
 def test_options_the_tool_lacks_are_refused(options: dict, message: str) -> None:
-    with pytest.raises(BleuInputError, match=message):
+    with pytest.raises(InputError, match=message):
         BLEU(**options)
 
 

@@ -3,7 +3,7 @@
 
 NLTK is the oracle. Every comparison calls NLTK first: where it returns, ours must return the
 same number (1e-9 absolute); where it raises (method 6 without a trigram match, method 6 with
-fewer than three weights, ...), ours must raise ``mtscore.BleuInputError``.
+fewer than three weights, ...), ours must raise ``mtscore.InputError``.
 
 ``mtscore.nltk.corpus_bleu`` smooths methods 5-7 with corpus statistics where NLTK reads the last
 segment's; ``corpus_bleu_as_nltk`` keeps NLTK's behaviour. So the corrected one is compared to
@@ -31,7 +31,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import mtscore  # noqa: E402
 import mtscore.nltk as ours  # noqa: E402
-from mtscore import BleuInputError, LengthMismatchError  # noqa: E402
+from mtscore import InputError, LengthMismatchError  # noqa: E402
 
 # NLTK warns (UserWarning) on every method-0 score with a missing order; so does mtscore.nltk.
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -106,12 +106,12 @@ def assert_close(got, expected) -> None:
 
 def assert_agrees(our_call, oracle_call):
     """Both calls (no arguments; ``functools.partial``) agree: where the oracle (NLTK, mostly)
-    raises, ours raises BleuInputError, else the numbers are equal. Returns the oracle's result
+    raises, ours raises InputError, else the numbers are equal. Returns the oracle's result
     (None where it raised)."""
     try:
         expected = oracle_call()
     except NLTK_ERRORS:
-        with pytest.raises(BleuInputError):
+        with pytest.raises(InputError):
             our_call()
         return None
     assert_close(our_call(), expected)
@@ -223,7 +223,7 @@ def test_corpus_bleu_matches_nltk(corpus, weights, auto_reweigh):
         if method <= 4 or len(corpus) == 1:
             corrected = partial(ours.corpus_bleu, *args, our_method(method, params), auto_reweigh)
             if expected is None:
-                with pytest.raises(BleuInputError):
+                with pytest.raises(InputError):
                     corrected()
             else:
                 assert_close(corrected(), expected)
@@ -336,11 +336,11 @@ def test_docstring_smoothing_function(factory, method, digits):
 def test_str_hypothesis_is_refused():
     # NLTK would count the characters of the str and return a number.
     assert nltk_bleu.sentence_bleu([["a"]], "a") > 0
-    with pytest.raises(BleuInputError, match="str"):
+    with pytest.raises(InputError, match="str"):
         ours.sentence_bleu([["a", "b"]], "a b")
-    with pytest.raises(BleuInputError, match="str"):
+    with pytest.raises(InputError, match="str"):
         ours.corpus_bleu([[["a"]], [["b"]]], [["a"], "b"])
-    with pytest.raises(BleuInputError, match="str"):
+    with pytest.raises(InputError, match="str"):
         ours.sentence_bleu(["a b"], ["a", "b"])  # a reference given as a str
 
 
@@ -355,20 +355,20 @@ def test_mismatched_lengths():
 
 
 def test_empty_reference_list():
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         ours.sentence_bleu([], ["a"])
-    with pytest.raises(BleuInputError, match="segment 1"):
+    with pytest.raises(InputError, match="segment 1"):
         ours.corpus_bleu([[["a"]], []], [["a"], ["b"]])
 
 
 def test_custom_smoothing_function_is_refused():
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         ours.sentence_bleu([["a", "b"]], ["a", "b"], smoothing_function=lambda p_n, *args, **kwargs: p_n)
 
     def method1(p_n, *args, **kwargs):  # named like one, but not a SmoothingFunction's method
         return p_n
 
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         ours.sentence_bleu([["a", "b"]], ["a", "b"], smoothing_function=method1)
 
 
@@ -394,7 +394,7 @@ def test_overridden_smoothing_method_is_refused():
     refs, hyp = [list("abcdefgh")], list("abxdefgq")
     for smoothing in (Flat().method1, LookAlike().method2):
         assert nltk_bleu.sentence_bleu(refs, hyp, smoothing_function=smoothing) == 1.0  # NLTK runs it
-        with pytest.raises(BleuInputError):
+        with pytest.raises(InputError):
             ours.sentence_bleu(refs, hyp, smoothing_function=smoothing)
 
 
@@ -405,7 +405,7 @@ def test_method6_below_three_weights():
     assert ours.sentence_bleu([["a", "b"]], ["c"], (0.5, 0.5), our_method(6)) == 0
     with pytest.raises(IndexError):
         nltk_bleu.sentence_bleu([["a", "b"]], ["a", "b"], (0.5, 0.5), nltk_method(6))
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         ours.sentence_bleu([["a", "b"]], ["a", "b"], (0.5, 0.5), our_method(6))
 
 
@@ -413,7 +413,7 @@ def test_empty_corpus_raises():
     with pytest.raises(ZeroDivisionError):
         nltk_bleu.corpus_bleu([], [])
     for corpus_bleu in (ours.corpus_bleu, ours.corpus_bleu_as_nltk):
-        with pytest.raises(BleuInputError):
+        with pytest.raises(InputError):
             corpus_bleu([], [])
 
 
@@ -476,7 +476,7 @@ def test_main_api_sentence_scores_match_nltk(batch):
                 refused.append(i)
         options = {"tokenize": "none", "smooth": f"nltk-method{method}", "smooth_value": value}
         if refused:
-            with pytest.raises(BleuInputError, match=f"segment {refused[0]}\\b"):
+            with pytest.raises(InputError, match=f"segment {refused[0]}\\b"):
                 mtscore.sentence_scores(hyps, streams, **options)
             continue
         scores = np.asarray(mtscore.sentence_scores(hyps, streams, **options).scores)
@@ -497,8 +497,8 @@ def test_main_api_corpus_bleu_matches_bleu_nltk(batch):
         options = {"tokenize": "none", "smooth": f"nltk-method{method}", "smooth_value": value}
         try:
             expected = ours.corpus_bleu(list_of_references, hypotheses, smoothing_function=our_function)
-        except BleuInputError:
-            with pytest.raises(BleuInputError):
+        except InputError:
+            with pytest.raises(InputError):
                 mtscore.corpus_bleu(hyps, streams, **options)
             continue
         score = mtscore.corpus_bleu(hyps, streams, **options).score
@@ -536,18 +536,18 @@ def test_main_api_signature(smooth, value, label):
 
 @pytest.mark.parametrize("method", range(8))
 def test_main_api_refuses_effective_order(method):
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         mtscore.sentence_scores(
             ["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True
         )
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         mtscore.corpus_bleu(["a b"], [["a b"]], tokenize="none", smooth=f"nltk-method{method}", effective_order=True)
 
 
 def test_main_api_method6_needs_three_orders():
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         mtscore.corpus_bleu(["a b c"], [["a b c"]], tokenize="none", smooth="nltk-method6", max_order=2)
-    with pytest.raises(BleuInputError):
+    with pytest.raises(InputError):
         mtscore.sentence_scores(["a b c"], [["a b c"]], tokenize="none", smooth="nltk-method6", max_order=2)
 
 
@@ -556,7 +556,7 @@ def test_main_api_method6_names_the_refused_segment():
     refs = [["a b c d", "z", "a b c", "a b c"]]
     with pytest.raises(AssertionError):
         nltk_bleu.sentence_bleu([["a", "b", "c"]], ["a", "b", "x"], smoothing_function=nltk_method(6))
-    with pytest.raises(BleuInputError, match=r"segment 2\b"):
+    with pytest.raises(InputError, match=r"segment 2\b"):
         mtscore.sentence_scores(hyps, refs, tokenize="none", smooth="nltk-method6")
     scores = mtscore.sentence_scores(
         [hyps[i] for i in (0, 1, 3)], [[refs[0][i] for i in (0, 1, 3)]], tokenize="none", smooth="nltk-method6"
@@ -586,5 +586,5 @@ def test_modified_precision_of_papers_example_keeps_its_counts():
     """The paper's 'the the the ...' example: 2/7, kept as 2 over 7 for corpus sums."""
     precision = ours.modified_precision([["the", "cat", "is", "on", "the", "mat"]], ["the"] * 7, 1)
     assert (precision.numerator, precision.denominator) == (2, 7) and precision == Fraction(2, 7)
-    with pytest.raises(BleuInputError, match="n must be a positive integer"):
+    with pytest.raises(InputError, match="n must be a positive integer"):
         ours.modified_precision([["a"]], ["a"], 0)

@@ -15,7 +15,7 @@ smoothing adds k to the counts it returns.
   ``pad_id``), 3-D reference arrays, int32, negative and very large ids must score exactly as the
   same tokens written as text (``str(id)`` joined by spaces) with ``tokenize="none"``.
 - torch tensors (CPU, and CUDA when present) give a tensor of scores equal to the NumPy path.
-- Errors: a ``BleuInputError`` / ``LengthMismatchError`` with a clear message for bad input.
+- Errors: a ``InputError`` / ``LengthMismatchError`` with a clear message for bad input.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
 from shared_data import read_lines, references, system_output  # noqa: E402
 
 import mtscore  # noqa: E402
-from mtscore import BleuInputError, LengthMismatchError  # noqa: E402
+from mtscore import InputError, LengthMismatchError  # noqa: E402
 
 TOLERANCE = 1e-9
 # (method, value): sacrebleu's four methods with their defaults, floor and add-k with another value too.
@@ -496,7 +496,7 @@ def test_arrays_need_pad_id_said(hypotheses, references, what):
     """Issue 18, item 7: a padded array scored without ``pad_id`` counted its padding as tokens;
     arrays must now say it (an id, or None), lists of sequences need not."""
     for call in (mtscore.sentence_scores, mtscore.corpus_bleu, lambda h, r: mtscore.BLEU(r).corpus_score(h)):
-        with pytest.raises(BleuInputError, match=f"^{what}: a 2-D array of token ids needs pad_id: .*pad_id=None"):
+        with pytest.raises(InputError, match=f"^{what}: a 2-D array of token ids needs pad_id: .*pad_id=None"):
             call(hypotheses, references)
     assert mtscore.corpus_bleu([[1, 2, 3, 4]], [[[1, 2, 3, 4]]]).score == pytest.approx(100.0)  # lists: no pad_id
 
@@ -663,29 +663,29 @@ def test_torch_corpus_bleu_equals_numpy(case, device):
 
 IDS = np.array([[1, 2, 3], [4, 5, 0]])
 ERRORS = {
-    "float-hypotheses": (IDS.astype(float), [IDS], {}, BleuInputError, "integer"),
-    "float-references": (IDS, [IDS.astype(np.float32)], {}, BleuInputError, "integer"),
-    "float-id-lists": ([[1.0, 2.0], [3.0]], [[[1, 2], [3]]], {}, BleuInputError, "integer"),
-    "1d-hypotheses": (np.array([1, 2]), [IDS], {}, BleuInputError, "2-D"),
-    "3d-hypotheses": (IDS[None], [IDS[None]], {}, BleuInputError, "2-D"),
-    "unwrapped-2d-references": (IDS, IDS, {}, BleuInputError, "reference streams"),
+    "float-hypotheses": (IDS.astype(float), [IDS], {}, InputError, "integer"),
+    "float-references": (IDS, [IDS.astype(np.float32)], {}, InputError, "integer"),
+    "float-id-lists": ([[1.0, 2.0], [3.0]], [[[1, 2], [3]]], {}, InputError, "integer"),
+    "1d-hypotheses": (np.array([1, 2]), [IDS], {}, InputError, "2-D"),
+    "3d-hypotheses": (IDS[None], [IDS[None]], {}, InputError, "2-D"),
+    "unwrapped-2d-references": (IDS, IDS, {}, InputError, "reference streams"),
     "stream-length-mismatch": (IDS, [IDS, IDS[:1]], {}, LengthMismatchError, "reference stream 2 has 1 segment;"),
     "list-length-mismatch": ([[1, 2], [3]], [[[1, 2]]], {}, LengthMismatchError, "stream 1 has 1 segment;"),
     "3d-length-mismatch": (IDS, np.stack([IDS[:1], IDS[:1]]), {}, LengthMismatchError, "stream 1 has 1 segment;"),
-    "lowercase-with-ids": (IDS, [IDS], {"lowercase": True}, BleuInputError, "tokenized"),
-    "intl-with-ids": (IDS, [IDS], {"tokenize": "intl"}, BleuInputError, "tokenized"),
-    "text-hypotheses-id-references": (["a b", "c"], [IDS], {}, BleuInputError, "both"),
-    "id-hypotheses-text-references": (IDS, [["a b", "c"]], {}, BleuInputError, "both"),
+    "lowercase-with-ids": (IDS, [IDS], {"lowercase": True}, InputError, "tokenized"),
+    "intl-with-ids": (IDS, [IDS], {"tokenize": "intl"}, InputError, "tokenized"),
+    "text-hypotheses-id-references": (["a b", "c"], [IDS], {}, InputError, "both"),
+    "id-hypotheses-text-references": (IDS, [["a b", "c"]], {}, InputError, "both"),
     "no-hypotheses-array": (
         np.zeros((0, 3), dtype=np.int64),
         [np.zeros((0, 3), dtype=np.int64)],
         {},
-        BleuInputError,
+        InputError,
         "no hypotheses",
     ),
-    "no-hypotheses-text": ([], [[]], {}, BleuInputError, "no hypotheses"),
-    "no-reference-for-a-segment": ([[1], [2]], [[[1], None], [[2], None]], {}, BleuInputError, "no reference"),
-    "missing-hypothesis": ([[1], None], [[[1], [2]]], {}, BleuInputError, "None"),
+    "no-hypotheses-text": ([], [[]], {}, InputError, "no hypotheses"),
+    "no-reference-for-a-segment": ([[1], [2]], [[[1], None], [[2], None]], {}, InputError, "no reference"),
+    "missing-hypothesis": ([[1], None], [[[1], [2]]], {}, InputError, "None"),
 }
 
 
@@ -727,5 +727,5 @@ def test_torch_errors(name):
 
     with pytest.raises(error, match=message):
         mtscore.sentence_scores(as_tensor(hypotheses), as_tensor(refs), pad_id=None, **options)
-    with pytest.raises(BleuInputError, match="integer"):
+    with pytest.raises(InputError, match="integer"):
         mtscore.sentence_scores(torch.tensor([[True, False]]), [torch.tensor([[True, False]])], pad_id=None)

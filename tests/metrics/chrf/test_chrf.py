@@ -25,7 +25,7 @@ from sacrebleu.metrics import CHRF as SacreCHRF  # noqa: E402
 from shared_data import find_wmt22, read_lines, references, system_output, wmt22_dir  # noqa: E402
 
 from mtscore.core.signature import TOOL_VERSION, Signature  # noqa: E402
-from mtscore.errors import BleuInputError, LengthMismatchError  # noqa: E402
+from mtscore.errors import InputError, LengthMismatchError  # noqa: E402
 from mtscore.metrics import metric_class  # noqa: E402
 from mtscore.metrics.chrf import (  # noqa: E402
     CHRF,
@@ -455,9 +455,9 @@ def test_sentence_functions_agree():
     ],
 )
 def test_bad_options(options, message):
-    with pytest.raises(BleuInputError, match=message):
+    with pytest.raises(InputError, match=message):
         CHRF(**options)
-    with pytest.raises(BleuInputError, match=message):
+    with pytest.raises(InputError, match=message):
         corpus_chrf(["a"], [["a"]], **options)
 
 
@@ -466,23 +466,23 @@ def test_bad_inputs():
         corpus_chrf(["a", "b"], [["a"]])
     with pytest.raises(LengthMismatchError, match="prepared references have 1 segment"):
         CHRF([["a"]]).corpus_score(["a", "b"])
-    with pytest.raises(BleuInputError, match="no references"):
+    with pytest.raises(InputError, match="no references"):
         CHRF().corpus_score(["a"])
-    with pytest.raises(BleuInputError, match="no references"):
+    with pytest.raises(InputError, match="no references"):
         CHRF().segment_statistics(["a"])
-    with pytest.raises(BleuInputError, match="single str"):
+    with pytest.raises(InputError, match="single str"):
         corpus_chrf("a", [["a"]])
-    with pytest.raises(BleuInputError, match="hypothesis 1 is NoneType"):
+    with pytest.raises(InputError, match="hypothesis 1 is NoneType"):
         corpus_chrf(["a", None], [["a", "b"]])
-    with pytest.raises(BleuInputError, match="list of reference streams"):
+    with pytest.raises(InputError, match="list of reference streams"):
         corpus_chrf(["a"], ["a"])
-    with pytest.raises(BleuInputError, match="segment 0 has no reference"):
+    with pytest.raises(InputError, match="segment 0 has no reference"):
         corpus_chrf(["a"], [[None], [None]])
-    with pytest.raises(BleuInputError, match="no hypotheses"):
+    with pytest.raises(InputError, match="no hypotheses"):
         corpus_chrf([], [[]])
-    with pytest.raises(BleuInputError, match="hypothesis must be a str"):
+    with pytest.raises(InputError, match="hypothesis must be a str"):
         sentence_chrf(["a"], ["a"])
-    with pytest.raises(BleuInputError, match="single str"):
+    with pytest.raises(InputError, match="single str"):
         sentence_chrf("a", "a")
-    with pytest.raises(BleuInputError, match="18 columns"):
+    with pytest.raises(InputError, match="18 columns"):
         CHRF().score_statistics(np.zeros((2, 17), dtype=np.int64))

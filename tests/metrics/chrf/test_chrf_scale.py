@@ -19,7 +19,7 @@ from hypothesis import strategies as st  # noqa: E402
 from sacrebleu.metrics import CHRF as SacreCHRF  # noqa: E402
 from shared_data import read_lines, references, wmt22_dir  # noqa: E402
 
-from mtscore.errors import BleuInputError  # noqa: E402
+from mtscore.errors import InputError  # noqa: E402
 from mtscore.metrics.chrf import CHRF, ngrams  # noqa: E402
 from mtscore.metrics.chrf.ngrams import key_passes  # noqa: E402
 
@@ -75,7 +75,7 @@ def test_key_passes():
     assert key_passes(2233, 6, 500, 1 << 15) == [(0, 3), (3, 6)]
     assert key_passes(40_000, 2, 900, 1 << 15) == [(0, 2)]
     assert len(key_passes(1 << 30, 4, 900, 1 << 15)) == 4
-    with pytest.raises(BleuInputError, match="too many"):
+    with pytest.raises(InputError, match="too many"):
         key_passes(1 << 50, 2, 900, 1 << 15)
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import mtscore
 from mtscore.core.signature import TOOL_VERSION
 from mtscore.core.stats import Statistics
-from mtscore.errors import BleuInputError, LengthMismatchError
+from mtscore.errors import InputError, LengthMismatchError
 from mtscore.metrics import ALIASES, BUILTIN, METRICS, canonical, metric_class, metric_options, metric_title
 from mtscore.metrics.google_bleu import (
     GoogleBLEU,
@@ -218,7 +218,7 @@ def test_statistics_merge_stream_and_resample():
     assert metric.scores_of_sums(total.astype(np.float32))[0] == metric.scores_of_sums(total)[0]
     assert metric.scores_of_sums(np.zeros((3, 2))).tolist() == [0.0, 0.0, 0.0]
     assert metric.score_statistics(statistics, nrefs=3).signature.info["nrefs"] == "3"
-    with pytest.raises(BleuInputError, match=r"\(segments, 2\)"):
+    with pytest.raises(InputError, match=r"\(segments, 2\)"):
         metric.score_statistics(np.zeros((2, 3)))
 
 
@@ -244,7 +244,7 @@ def test_several_systems_at_once_equal_one_at_a_time():
     ],
 )
 def test_bad_options(options, message):
-    with pytest.raises(BleuInputError) as error:
+    with pytest.raises(InputError) as error:
         GoogleBLEU(**options)
     assert message in str(error.value)
 
@@ -252,13 +252,13 @@ def test_bad_options(options, message):
 @pytest.mark.parametrize(
     "hyps, refs, error, message",
     [
-        ("a b", [["a b"]], BleuInputError, "got a single str"),
-        ([], [[]], BleuInputError, "no hypotheses to score"),
-        (["a", 3], [["a", "b"]], BleuInputError, "hypothesis 1 is int"),
-        (["a"], ["a"], BleuInputError, "for one reference per segment pass [references]"),
-        (["a"], [], BleuInputError, "no references given"),
+        ("a b", [["a b"]], InputError, "got a single str"),
+        ([], [[]], InputError, "no hypotheses to score"),
+        (["a", 3], [["a", "b"]], InputError, "hypothesis 1 is int"),
+        (["a"], ["a"], InputError, "for one reference per segment pass [references]"),
+        (["a"], [], InputError, "no references given"),
         (["a", "b"], [["a"]], LengthMismatchError, "2 hypotheses but reference stream 1 has 1 segment"),
-        (["a"], [[None], [None]], BleuInputError, "segment 0 has no reference"),
+        (["a"], [[None], [None]], InputError, "segment 0 has no reference"),
     ],
 )
 def test_bad_input_has_the_shared_messages(hyps, refs, error, message):
@@ -270,7 +270,7 @@ def test_bad_input_has_the_shared_messages(hyps, refs, error, message):
 def test_prepared_references_check_the_segment_count():
     with pytest.raises(LengthMismatchError, match="prepared references have 1 segment"):
         GoogleBLEU([["a"]]).corpus_score(["a", "b"])
-    with pytest.raises(BleuInputError, match="no references"):
+    with pytest.raises(InputError, match="no references"):
         GoogleBLEU().corpus_score(["a"])
 
 

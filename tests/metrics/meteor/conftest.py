@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.meteor.wordnet import FILES, WordNet, find_wordnet
 
 # NLTK's reader wants the lexicographer files' names (Debian's wordnet-base leaves them out), in
@@ -29,7 +29,7 @@ def wordnet() -> WordNet:
     """Our WordNet reader, found where the metric finds it by default."""
     try:
         return find_wordnet()
-    except BleuInputError as error:
+    except InputError as error:
         message = f"WordNet 3.0 not found ({error})"
         if os.environ.get("CI"):
             pytest.fail(f"{message}, and CI is set, so missing WordNet is an error", pytrace=False)

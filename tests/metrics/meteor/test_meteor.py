@@ -16,7 +16,7 @@ from nltk.translate.meteor_score import _count_chunks, align_words, single_meteo
 from shared_data import read_lines, references, system_output
 
 from mtscore import tokenizers
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics import metric_class
 from mtscore.metrics.meteor import METEOR, METEORScore, corpus_meteor, sentence_meteor, sentence_meteors
 from mtscore.metrics.meteor import align as align_module
@@ -177,9 +177,9 @@ def test_statistics_merge_and_resample(wordnet):
 
 
 def test_missing_wordnet_fails_unless_synonyms_are_left_out(no_wordnet):
-    with pytest.raises(BleuInputError, match="apt-get install wordnet-base"):
+    with pytest.raises(InputError, match="apt-get install wordnet-base"):
         METEOR()
-    with pytest.raises(BleuInputError, match="not found in"):
+    with pytest.raises(InputError, match="not found in"):
         METEOR(wordnet=str(no_wordnet))
     metric = METEOR([["the dogs run"]], no_synonyms=True)
     assert metric.corpus_score(["the dog ran"]).matches == 2
@@ -197,12 +197,12 @@ def test_missing_wordnet_fails_unless_synonyms_are_left_out(no_wordnet):
     ],
 )
 def test_bad_options(options, message):
-    with pytest.raises(BleuInputError, match=message):
+    with pytest.raises(InputError, match=message):
         METEOR(no_synonyms=True, **options)
 
 
 def test_bad_statistics(wordnet):
-    with pytest.raises(BleuInputError, match="METEOR statistics must be"):
+    with pytest.raises(InputError, match="METEOR statistics must be"):
         METEOR().score_statistics(np.zeros((2, 3)))
 
 

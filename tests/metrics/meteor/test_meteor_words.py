@@ -10,7 +10,7 @@ import pytest
 from nltk.stem.porter import PorterStemmer
 from shared_data import read_lines, references, system_output
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.meteor import porter
 from mtscore.metrics.meteor import wordnet as wordnet_module
 from mtscore.metrics.meteor.wordnet import FILES, find_wordnet, lemma_name
@@ -91,9 +91,9 @@ def test_adjective_markers_are_cut(name, lemma):
 
 
 def test_missing_wordnet_is_a_clear_error(no_wordnet):
-    with pytest.raises(BleuInputError, match=r"WordNet 3\.0.*apt-get install wordnet-base.*MTSCORE_WORDNET"):
+    with pytest.raises(InputError, match=r"WordNet 3\.0.*apt-get install wordnet-base.*MTSCORE_WORDNET"):
         find_wordnet()
-    with pytest.raises(BleuInputError, match="not found in"):
+    with pytest.raises(InputError, match="not found in"):
         find_wordnet(no_wordnet / "nowhere")
 
 
@@ -118,7 +118,7 @@ def test_an_incomplete_folder_is_refused_naming_the_missing_file(wordnet_copy):
     """A folder given by name that holds only some of the files is a damaged copy: refused, by the
     file it lacks, before any synonym is looked up (an input error, as any damaged copy)."""
     (wordnet_copy / "verb.exc").unlink()
-    with pytest.raises(BleuInputError, match=f"WordNet at {wordnet_copy} is damaged: it has no verb.exc"):
+    with pytest.raises(InputError, match=f"WordNet at {wordnet_copy} is damaged: it has no verb.exc"):
         find_wordnet(wordnet_copy).synonyms("dog")
 
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from mtscore.errors import BleuInputError, LengthMismatchError
+from mtscore.errors import InputError, LengthMismatchError
 from mtscore.metrics.nist import NIST, corpus_nist, sentence_nist, sentence_nists
 
 
@@ -55,16 +55,16 @@ def test_perl_zero_prefix() -> None:
     [({"variant": "perl"}, "unknown NIST variant"), ({"max_order": 0}, "max_order"), ({"tokenize": "x"}, "tokenizer")],
 )
 def test_bad_options(options: dict, message: str) -> None:
-    with pytest.raises(BleuInputError, match=message):
+    with pytest.raises(InputError, match=message):
         NIST(**options)
 
 
 def test_bad_shapes() -> None:
-    with pytest.raises(BleuInputError, match="no hypotheses"):
+    with pytest.raises(InputError, match="no hypotheses"):
         corpus_nist([], [[]])
     with pytest.raises(LengthMismatchError):
         corpus_nist(["a"], [["a", "b"]])
-    with pytest.raises(BleuInputError, match="17 columns"):
+    with pytest.raises(InputError, match="17 columns"):
         NIST().score_statistics(np.zeros((2, 3)))
 
 
@@ -86,7 +86,7 @@ def test_statistics_of_other_references_do_not_merge() -> None:
     mine, theirs = metric.statistics(hyps), other.statistics(hyps)
     with pytest.raises(ValueError, match="different reference corpora"):
         mine[:1] + theirs[1:]
-    with pytest.raises(BleuInputError, match="other references"):
+    with pytest.raises(InputError, match="other references"):
         metric.score_statistics(theirs)
     again = type(mine).from_json(mine.to_json())
     assert again == mine and again.references == mine.references

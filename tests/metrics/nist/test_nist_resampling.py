@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from shared_data import read_lines, references, system_output
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.nist import NIST
 from mtscore.significance import bootstrap_confidence, paired_test
 from mtscore.significance.paired import paired_test_statistics
@@ -72,9 +72,9 @@ def test_wmt22_against_brute_force(variant: str) -> None:
 def test_rows_without_detail_are_refused() -> None:
     metric = NIST(REFS)
     statistics = metric.segment_statistics(HYPS)
-    with pytest.raises(BleuInputError, match="matches per n-gram"):
+    with pytest.raises(InputError, match="matches per n-gram"):
         metric.resampled_scores(np.asarray(statistics)[:3], np.ones((1, 3)))
-    with pytest.raises(BleuInputError, match="matches per n-gram"):
+    with pytest.raises(InputError, match="matches per n-gram"):
         bootstrap_confidence(metric, metric.statistics(HYPS).matrix, 10)
 
 

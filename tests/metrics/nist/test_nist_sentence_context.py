@@ -16,7 +16,7 @@ from helpers import fixed
 from hypothesis import given
 from nist_corpora import CUTS, VARIANTS, en_de_with_gaps, split_corpora
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.state import NISTState
 
@@ -59,11 +59,11 @@ def test_what_the_weighted_metric_refuses(en_de):
     part = (hypotheses[:20], [s[:20] for s in streams])
     context = NIST().sentence_context([s[:10] for s in streams])
     weighted = NIST().in_context(context)
-    with pytest.raises(BleuInputError, match="not among those of the corpus"):
+    with pytest.raises(InputError, match="not among those of the corpus"):
         weighted.sentence_scores(*part)  # segments 10-19's references were not counted
-    with pytest.raises(BleuInputError, match="other options"):
+    with pytest.raises(InputError, match="other options"):
         NIST(max_order=4).in_context(context)
-    with pytest.raises(BleuInputError, match="no references"):
+    with pytest.raises(InputError, match="no references"):
         weighted.sentence_scores(part[0][:10])
     assert weighted.empty_sentence_context() is None and NIST().empty_sentence_context() is not None
     assert weighted.sentence_scores([], [[], []]).shape == (0,)

@@ -15,7 +15,7 @@ from hypothesis import given
 from nist_corpora import CUTS, VARIANTS, en_de_with_gaps, split_corpora
 from shared_data import SHARED_DIR, oracles_dir, read_lines, references, system_output
 
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.nist import NIST
 from mtscore.metrics.nist.state import NISTState
 
@@ -74,11 +74,11 @@ def test_merge_is_associative_and_commutative(en_de, variant):
 def test_states_made_differently_do_not_merge(en_de):
     hypotheses, streams = en_de
     part = (hypotheses[:20], [s[:20] for s in streams])
-    with pytest.raises(BleuInputError, match="different options"):
+    with pytest.raises(InputError, match="different options"):
         NIST().shard_state(*part) + NIST(max_order=4).shard_state(*part)
-    with pytest.raises(BleuInputError, match="different options"):
+    with pytest.raises(InputError, match="different options"):
         NIST().shard_state(*part) + NIST(variant="nltk").shard_state(*part)
-    with pytest.raises(BleuInputError, match="cannot be scored"):
+    with pytest.raises(InputError, match="cannot be scored"):
         NIST(case_sensitive=True).score_shard_state(NIST().shard_state(*part))
 
 

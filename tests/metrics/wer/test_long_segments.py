@@ -18,7 +18,7 @@ import pytest
 from helpers import run, write
 
 from mtscore.cli.common import EXIT_INPUT, EXIT_OK
-from mtscore.errors import BleuInputError
+from mtscore.errors import InputError
 from mtscore.metrics.cer import corpus_cer, sentence_cers
 from mtscore.metrics.wer import WER, align, corpus_wer, sentence_wers
 
@@ -159,7 +159,7 @@ def test_pairs_beyond_the_bounds_are_refused_by_name(monkeypatch, capsys, tmp_pa
     """The bounds are lowered here, so that the refusal is tested without a pair of hours."""
     monkeypatch.setattr(align, "MAX_LONG_CELLS", 2000 * 2000)
     reference, hypothesis = character_pair(3, 3100, False)
-    with pytest.raises(BleuInputError, match=r"segment 2 is too long for CER: .* 3,\d{3} x \d,\d{3} tokens"):
+    with pytest.raises(InputError, match=r"segment 2 is too long for CER: .* 3,\d{3} x \d,\d{3} tokens"):
         corpus_cer(["a", hypothesis], [["a", reference]])
     ref_file, hyp_file = write(tmp_path / "ref", ["a", reference]), write(tmp_path / "hyp", ["a", hypothesis])
     code, out, err = run(capsys, ref_file, "-i", hyp_file, "-m", "cer")
@@ -167,7 +167,7 @@ def test_pairs_beyond_the_bounds_are_refused_by_name(monkeypatch, capsys, tmp_pa
     monkeypatch.setattr(align, "MAX_LONG_TOKENS", 2999)
     monkeypatch.setattr(align, "MAX_LONG_CELLS", 1 << 40)
     reference, hypothesis = word_pair(3, 3100, False)
-    with pytest.raises(BleuInputError, match="segment 1 is too long for WER"):
+    with pytest.raises(InputError, match="segment 1 is too long for WER"):
         corpus_wer([hypothesis], [[reference]])
 
 

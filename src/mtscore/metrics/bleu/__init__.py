@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         corpus_bleu,
         explain,
         sentence_bleu,
+        sentence_bleus,
         sentence_scores,
         tokenize,
     )
@@ -34,13 +35,16 @@ __all__ = [
     "corpus_bleu",
     "explain",
     "sentence_bleu",
+    "sentence_bleus",
     "sentence_scores",
     "tokenize",
 ]
 __getattr__ = lazy_attributes(
     __name__,
     {
-        **dict.fromkeys(["corpus_bleu", "explain", "sentence_bleu", "sentence_scores", "tokenize"], "functional"),
+        **dict.fromkeys(
+            ["corpus_bleu", "explain", "sentence_bleu", "sentence_bleus", "sentence_scores", "tokenize"], "functional"
+        ),
         "BLEU": "metric",
         "BLEUScore": "result",
         "SentenceScores": "result",

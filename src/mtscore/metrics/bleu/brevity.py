@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from ...engine import libm
+
 
 def closest_lengths(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, present: np.ndarray) -> np.ndarray:
     """Per segment, the reference length closest to the hypothesis length, ties to the shorter.
@@ -22,10 +24,11 @@ def closest_lengths(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, present: n
 def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     """exp(1 - r/c) when the hypothesis is shorter than the reference, else 1 (0 for empty ones)."""
     sys_len = sys_len.astype(np.float64)
-    short = sys_len < ref_len
-    with np.errstate(divide="ignore", invalid="ignore"):
-        penalty = np.exp(1.0 - ref_len / sys_len)
-    return np.where(short, np.where(sys_len > 0, penalty, 0.0), 1.0)
+    short = (sys_len < ref_len) & (sys_len > 0)
+    penalty = np.ones(np.shape(sys_len))
+    # math.exp (the C library's) only where it is needed, as sacrebleu computes it
+    penalty[short] = libm.exp(1.0 - np.broadcast_to(ref_len, np.shape(sys_len))[short] / sys_len[short])
+    return np.where((sys_len < ref_len) & (sys_len <= 0), 0.0, penalty)
 
 
 def nltk_brevity_penalty(ref_len: int, hyp_len: int) -> float | int:

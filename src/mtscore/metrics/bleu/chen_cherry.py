@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...errors import BleuInputError
+from ...errors import InputError
 from .brevity import brevity_penalty, nltk_brevity_penalty
 from .scoring import NLTK_EXTRA_ORDER, Scoring
 from .stats import Stats
@@ -138,7 +138,7 @@ def _check_method6(counts: Counts, rows: str) -> None:
     where = "the corpus" if rows == "corpus" else f"segment {refused[0]}"
     if len(refused) > 1:
         where += f" (and {len(refused) - 1} more)"
-    raise BleuInputError(
+    raise InputError(
         f"nltk-method6 needs at least one trigram match, and {where} has none (NLTK refuses it too); "
         "use another smoothing method"
     )

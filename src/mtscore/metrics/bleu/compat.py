@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import tokenizers
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers import Tokenizer
 from ...tokenizers.lines import join_lines
 from ...tokenizers.spans import mteval_spans
@@ -178,7 +178,7 @@ def _torchmetrics(m: list[int], t: list[int], c: int, r: int, order: int, smooth
     try:
         import torch
     except ImportError:
-        raise BleuInputError("--compat torchmetrics reproduces torch's float32 arithmetic: it needs torch") from None
+        raise InputError("--compat torchmetrics reproduces torch's float32 arithmetic: it needs torch") from None
     numerator = torch.tensor(m[:order], dtype=torch.float32)
     denominator = torch.tensor(t[:order], dtype=torch.float32)
     hyp, ref = torch.tensor(float(c)), torch.tensor(float(r))
@@ -342,11 +342,11 @@ def configure(
     """The mode ``name`` with the options given: a tool's own options (``-lc``, smoothing, order,
     weights, tokenizer) where the tool has them; any other option is refused with a message."""
     if name not in MODES:
-        raise BleuInputError(f"unknown compatibility mode {name!r}; choose one of: {', '.join(MODES)}")
+        raise InputError(f"unknown compatibility mode {name!r}; choose one of: {', '.join(MODES)}")
     mode = MODES[name]
 
-    def refuse(what: str) -> BleuInputError:
-        return BleuInputError(f"--compat {name} reproduces {mode.tool}, which has no {what}")
+    def refuse(what: str) -> InputError:
+        return InputError(f"--compat {name} reproduces {mode.tool}, which has no {what}")
 
     if effective_order:
         raise refuse("effective order")
@@ -354,9 +354,7 @@ def configure(
         raise refuse("smoothing value")
     smooth = smooth or mode.smoothing[0]
     if smooth not in mode.smoothing:
-        raise BleuInputError(
-            f"--compat {name} smooths with {' or '.join(mode.smoothing)} (as {mode.tool}), not {smooth!r}"
-        )
+        raise InputError(f"--compat {name} smooths with {' or '.join(mode.smoothing)} (as {mode.tool}), not {smooth!r}")
     if max_order != 4 and not mode.free_order:
         raise refuse("n-gram order but 4")
     if weights is not None and not mode.free_weights:
@@ -367,7 +365,7 @@ def configure(
         raise refuse("lowercase option (its case handling is part of the mode)")
 
     if weights is not None and len(weights) != max_order:
-        raise BleuInputError(f"{len(weights)} weights given for max order {max_order}; give one per order")
+        raise InputError(f"{len(weights)} weights given for max order {max_order}; give one per order")
     case_lc = mode.case in ("lc", "lc-ascii") or lowercase
     tokenizer: Tokenizer
     ascii_lower = _ascii_lower if case_lc else None

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from ...core.stats import float32_arithmetic
-from ...errors import BleuInputError
+from ...engine import libm
+from ...errors import InputError
 from . import chen_cherry
 from .brevity import brevity_penalty
 from .scoring import Scoring
@@ -52,7 +53,7 @@ def _percent(scores: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> Rows
 
 def _checked(stats: Stats, scoring: Scoring) -> Stats:
     if stats.max_order != scoring.stats_order:
-        raise BleuInputError(f"statistics of max order {stats.max_order} scored with max order {scoring.stats_order}")
+        raise InputError(f"statistics of max order {stats.max_order} scored with max order {scoring.stats_order}")
     return stats
 
 
@@ -78,7 +79,7 @@ def compute(stats: Stats, scoring: Scoring, dtype: type[np.floating[Any]] = np.f
             assert value is not None  # floor always has a value (0.1 by default)
             precisions = np.where(missed, dtype(100.0 * value) / total, precisions)
         precisions = precisions.astype(np.float64)
-        logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), LOG_ZERO)
+        logs = np.where(precisions > 0, libm.log(np.where(precisions > 0, precisions, 1.0)), LOG_ZERO)
 
     order = active.sum(axis=1) if scoring.effective_order else np.full(len(stats), scoring.max_order)
     weights = _weights(scoring, order)
@@ -90,7 +91,7 @@ def compute(stats: Stats, scoring: Scoring, dtype: type[np.floating[Any]] = np.f
 
     bp = brevity_penalty(stats.hyp_len, stats.ref_len)
     no_match = stats.matches.sum(axis=1) == 0  # sacrebleu's early stop: score and precisions 0
-    scores = np.where(no_match, 0.0, bp * np.exp(exponent))
+    scores = np.where(no_match, 0.0, bp * libm.exp(exponent))
     precisions = np.where(no_match[:, None], 0.0, precisions)
     return Rows(scores, precisions, bp)
 
@@ -101,7 +102,7 @@ def score_sums(sums: np.ndarray, scoring: Scoring) -> np.ndarray:
     float32 sums are scored as sacrebleu scores them in its bootstrap resampling: precisions
     in the arithmetic of ``python float * numpy.float32`` (float32 under NumPy 2)."""
     if scoring.nltk_method is not None:
-        raise BleuInputError(
+        raise InputError(
             f"{scoring.smooth} smoothing needs per-segment statistics; significance tests "
             "and resampling use sacrebleu's smoothing methods (exp, floor, add-k, none)"
         )

@@ -6,7 +6,7 @@ import copy
 import dataclasses
 from collections.abc import Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from ...core.signature import Signature, tool_version
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import PAD_NOT_GIVEN, PadId, check_pad_id, id_rows, is_token_ids, refuse_text_array
 from ...engine.keys import TokenKeys, distinct_lines
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.lines import split_lines
 from .compat import Compat, configure, score_rows
 from .compat import score_sums as compat_sums
@@ -51,6 +51,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     name = "BLEU"
     options = OPTIONS
+    # sacrebleu's sentence-level default: effective order, unless NLTK's smoothing (``sentence_options``).
+    sentence_defaults: ClassVar[dict[str, Any]] = {"effective_order": None}
+    sentence_summary = (
+        "BLEU of one segment against its references, with sacrebleu's sentence defaults (effective order on, "
+        "except for NLTK's methods); a compatibility mode scores the segment as its tool scores a corpus of one."
+    )
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "counts", "totals", "precisions")
     scoring_fields = ("eff", "smooth", "weights")
 
@@ -125,7 +131,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     def _check_ids_options(self) -> None:
         lowered = self.lowercase or (self.compat is not None and self.compat.case_lc)
         if lowered or self.tokenizer.name not in ("13a", "none"):
-            raise BleuInputError("token ids are already tokenized: leave tokenize and lowercase unset")
+            raise InputError("token ids are already tokenized: leave tokenize and lowercase unset")
 
     def _resolve(self, hypotheses: Any, references: Any) -> tuple[PreparedReferences, TokenKeys | tuple[Any, Any]]:
         """The prepared references and the hypotheses in the form their ``stats`` takes."""
@@ -134,9 +140,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             self._check_ids_options()
             refuse_text_array(hypotheses, "hypotheses")
             if len(hypotheses) == 0:
-                raise BleuInputError("no hypotheses to score")
+                raise InputError("no hypotheses to score")
             if getattr(hypotheses, "ndim", 2) != 2:
-                raise BleuInputError(
+                raise InputError(
                     f"hypotheses must be a 2-D array of token ids (segments x positions), got {hypotheses.ndim}-D"
                 )
         else:
@@ -146,12 +152,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             len(hypotheses), references, self._references, lambda refs, n: self.prepare(refs, n, ops)
         )
         if ids != (prepared.kind == "ids"):
-            raise BleuInputError("hypotheses and references must both be text or both be token ids")
+            raise InputError("hypotheses and references must both be text or both be token ids")
         if not ids:
             return prepared, self.keys(list(hypotheses))
         flat, lengths, present = id_rows(hypotheses, self.pad_id, prepared.ops, "hypotheses")
         if not present.all():
-            raise BleuInputError(f"hypothesis {int(np.argmin(present))} is None, expected token ids")
+            raise InputError(f"hypothesis {int(np.argmin(present))} is None, expected token ids")
         return prepared, (flat, lengths)
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: TokenKeys | tuple[Any, Any]) -> np.ndarray:
@@ -259,6 +265,19 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """NLTK's corpus smoothing is scored in memory."""
         return self.scoring.nltk_method is None
 
+    @classmethod
+    def sentence_options(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """Effective order for single segments: as given, else sacrebleu's default for the smoothing
+        (compatibility modes have none)."""
+        effective_order = options.get("effective_order")
+        if options.get("compat") is not None:
+            return {**options, "effective_order": bool(effective_order)}
+        return {**options, "effective_order": sentence_effective_order(options.get("smooth") or "exp", effective_order)}
+
+    def segment_scores(self, hypotheses: Any, references: Any = None) -> Any:
+        """Every segment's BLEU as one array (``sentence_scores``' ``scores``)."""
+        return self.sentence_scores(hypotheses, references).scores
+
     def segment_metric(self) -> BLEU:
         """sacrebleu's sentence-level BLEU: effective order on, except for NLTK's methods (whose
         ``sentence_bleu`` has none); a compatibility mode scores a segment as its tool scores a corpus of one."""
@@ -281,7 +300,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
         if self.compat is not None:
             mode = self.compat.mode
-            raise BleuInputError(f"explain shows sacrebleu's formula; --compat {mode.name} scores with {mode.tool}'s")
+            raise InputError(f"explain shows sacrebleu's formula; --compat {mode.name} scores with {mode.tool}'s")
         return explain(hypotheses, references, self, self.segment_metric())
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
@@ -299,7 +318,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             check_hypotheses(hypotheses)
         prepared = references_for(len(systems[0]), None, self._references, self.prepare)
         if prepared.kind != "text":
-            raise BleuInputError("references of token ids: score each system with segment_statistics")
+            raise InputError("references of token ids: score each system with segment_statistics")
         tokens = self.keys(list(chain.from_iterable(systems)))
         return [stats.to_matrix() for stats in prepared.stats_of(tokens, len(systems))]
 

@@ -12,7 +12,7 @@ from ...engine.backend import NUMPY, TorchOps, is_tensor
 from ...engine.ids import encode_ids, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, Vocabulary, distinct_lines
 from ...engine.ngrams import ReferenceNgrams, ngram_totals
-from ...errors import BleuInputError, LengthMismatchError, stream_mismatch
+from ...errors import InputError, LengthMismatchError, stream_mismatch
 from ...tokenizers.lines import split_tokens
 from .brevity import closest_lengths
 from .stats import Stats
@@ -142,17 +142,17 @@ def id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple]
     """Reference streams of token ids, checked like text streams."""
     if isinstance(references, np.ndarray) or is_tensor(references):
         if references.ndim == 2:
-            raise BleuInputError(
+            raise InputError(
                 "references must be a list of reference streams (or a 3-D array: streams x segments x positions); "
                 "for one reference per segment pass [references]"
             )
         references = list(references)
     if not is_sequence(references) or len(references) == 0:
-        raise BleuInputError("references must be a non-empty list of reference streams of token ids")
+        raise InputError("references must be a non-empty list of reference streams of token ids")
     if not all(
         isinstance(stream, np.ndarray) or is_tensor(stream) or is_sequence(stream) for stream in references
     ) or any(is_sequence(stream) and not _ids_or_missing(stream) for stream in references):
-        raise BleuInputError(
+        raise InputError(
             "references must be a list of reference streams, each a 2-D array or a list of id sequences; "
             "for one reference per segment pass [references]"
         )
@@ -163,9 +163,7 @@ def id_streams(references, n_hypotheses: int | None, pad_id, ops) -> list[tuple]
             raise LengthMismatchError(stream_mismatch(n_hypotheses, number, len(lengths), "sequence"))
     missing = ~np.stack([present for _, _, present in rows]).any(axis=0)
     if missing.any():
-        raise BleuInputError(
-            f"segment {int(np.argmax(missing))} has no reference: every reference stream has None there"
-        )
+        raise InputError(f"segment {int(np.argmax(missing))} has no reference: every reference stream has None there")
     return rows
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ...errors import BleuInputError
+from ...errors import InputError
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 NLTK_PREFIX = "nltk-method"
@@ -81,33 +81,31 @@ class Scoring:
 
     def _validate(self) -> None:
         if self.smooth not in SMOOTH_DEFAULTS:
-            raise BleuInputError(
-                f"unknown smoothing method {self.smooth!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
-            )
+            raise InputError(f"unknown smoothing method {self.smooth!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}")
         if (
             isinstance(self.max_order, bool)
             or not hasattr(self.max_order, "__index__")
             or not 1 <= self.max_order <= MAX_ORDER
         ):
-            raise BleuInputError(f"max order must be a positive integer up to {MAX_ORDER}, got {self.max_order!r}")
+            raise InputError(f"max order must be a positive integer up to {MAX_ORDER}, got {self.max_order!r}")
         if self.smooth_value is not None and (
             isinstance(self.smooth_value, bool)
             or not isinstance(self.smooth_value, (int, float))
             or not math.isfinite(self.smooth_value)
         ):
-            raise BleuInputError(f"smoothing value must be a finite number, got {self.smooth_value!r}")
+            raise InputError(f"smoothing value must be a finite number, got {self.smooth_value!r}")
         self._check_smooth_value_range()
         if self.nltk_method is not None:
             self._check_nltk()
         if self.weights is not None:
             weights = tuple(float(w) for w in self.weights)
             if len(weights) != self.max_order:
-                raise BleuInputError(f"{len(weights)} weights given for max order {self.max_order}; give one per order")
+                raise InputError(f"{len(weights)} weights given for max order {self.max_order}; give one per order")
             if any(not math.isfinite(w) or w < 0 for w in weights):
-                raise BleuInputError(f"weights must be finite and non-negative, got {weights}")
+                raise InputError(f"weights must be finite and non-negative, got {weights}")
             # NLTK takes weights as given (a weighted sum of log precisions); sacrebleu's mean needs them to sum to 1.
             if self.nltk_method is None and not math.isclose(sum(weights), 1.0, abs_tol=1e-9):
-                raise BleuInputError(f"weights must sum to 1, got {weights}")
+                raise InputError(f"weights must sum to 1, got {weights}")
             object.__setattr__(self, "weights", weights)
 
     def _check_smooth_value_range(self) -> None:
@@ -116,23 +114,23 @@ class Scoring:
             return
         low, high = SMOOTH_VALUE_RANGES[self.smooth]
         if not low <= self.smooth_value <= high:
-            raise BleuInputError(
+            raise InputError(
                 f"the smoothing value (smooth_value, -sv) of {self.smooth} must be from {low:g} to {high:g}, "
                 f"got {self.smooth_value!r}"
             )
 
     def _check_nltk(self) -> None:
         if self.effective_order:
-            raise BleuInputError(
+            raise InputError(
                 f"effective order is sacrebleu's; {self.smooth} follows NLTK, which has no effective order"
             )
         method, value = self.nltk_method, self.value  # methods 1, 4, 6 and 7 always have a value (a default)
         if method == 6 and self.max_order < 3:
-            raise BleuInputError("nltk-method6 needs max order 3 or more (it interpolates from trigrams on)")
+            raise InputError("nltk-method6 needs max order 3 or more (it interpolates from trigrams on)")
         if method in (4, 6, 7) and value is not None and value <= 0:
-            raise BleuInputError(f"{self.smooth} needs a positive smoothing value (k or alpha), got {value}")
+            raise InputError(f"{self.smooth} needs a positive smoothing value (k or alpha), got {value}")
         if method == 1 and value is not None and value < 0:
-            raise BleuInputError(f"nltk-method1 needs a non-negative epsilon, got {value}")
+            raise InputError(f"nltk-method1 needs a non-negative epsilon, got {value}")
 
     @property
     def nltk_method(self) -> int | None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.stats import Statistics
 from ...engine.ngrams import ngram_totals
-from ...errors import BleuInputError
+from ...errors import InputError
 
 
 class Stats(Statistics):
@@ -25,15 +25,15 @@ class Stats(Statistics):
     ):
         matches, totals, hyp_len, ref_len = (np.asarray(a, dtype=np.int64) for a in (matches, totals, hyp_len, ref_len))
         if matches.ndim != 2 or matches.shape != totals.shape:
-            raise BleuInputError(f"matches {matches.shape} and totals {totals.shape} must be equal 2-D shapes")
+            raise InputError(f"matches {matches.shape} and totals {totals.shape} must be equal 2-D shapes")
         if hyp_len.shape != (len(matches),) or ref_len.shape != (len(matches),):
-            raise BleuInputError("hyp_len and ref_len need one entry per segment")
+            raise InputError("hyp_len and ref_len need one entry per segment")
         super().__init__(np.column_stack([hyp_len, ref_len, matches, totals]), settings)
         self._check()
 
     def _check(self) -> None:
         if (self.matches > self.totals).any() or (self.matrix < 0).any():
-            raise BleuInputError("statistics must be non-negative with matches <= totals")
+            raise InputError("statistics must be non-negative with matches <= totals")
 
     @classmethod
     def from_matrix(cls, matrix: Any, settings: Mapping[str, str] | None = None) -> Stats:
@@ -41,7 +41,7 @@ class Stats(Statistics):
         stats = cls.__new__(cls)
         Statistics.__init__(stats, matrix, settings)
         if stats.matrix.shape[1] < 4 or stats.matrix.shape[1] % 2:
-            raise BleuInputError(f"BLEU statistics have 2 + 2 * order columns, got {stats.matrix.shape[1]}")
+            raise InputError(f"BLEU statistics have 2 + 2 * order columns, got {stats.matrix.shape[1]}")
         stats._check()
         return stats
 
@@ -72,13 +72,13 @@ class Stats(Statistics):
 
 
 def check_totals(stats: Stats) -> None:
-    """Raise ``BleuInputError`` unless each segment's n-gram totals are those of its hypothesis length
+    """Raise ``InputError`` unless each segment's n-gram totals are those of its hypothesis length
     (L tokens hold max(L - n + 1, 0) n-grams of order n)."""
     expected = ngram_totals(stats.hyp_len, stats.max_order)
     wrong = np.flatnonzero((stats.totals != expected).any(axis=1))
     if len(wrong):
         segment = int(wrong[0])
-        raise BleuInputError(
+        raise InputError(
             f"BLEU statistics of segment {segment}: n-gram totals {stats.totals[segment].tolist()} do not fit its "
             f"hypothesis length {int(stats.hyp_len[segment])} (expected {expected[segment].tolist()})"
         )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.inputs import ReferenceStreams
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.signature import Signature
 from ..wer.counts import EditCounts, jiwer_measures
 from ..wer.metric import EditRate, EditReferences
@@ -42,6 +42,11 @@ class CER(EditRate[CERScore]):
     9.09
     """
 
+    corpus_summary = (
+        "Corpus CER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's "
+        "``cer(references, hypotheses)``."
+    )
+
     name = "CER"
     options = OPTIONS
     token_kind = "characters"
@@ -62,17 +67,7 @@ class CER(EditRate[CERScore]):
         return CERScore(100 * cer, h, s, d, i, cer, signature=self.signature(nrefs))
 
 
-def corpus_cer(hypotheses: Sequence[str], references: ReferenceStreams) -> CERScore:
-    """Corpus CER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's
-    ``cer(references, hypotheses)``."""
-    return CER().corpus_score(hypotheses, references)
-
-
-def sentence_cer(hypothesis: str, references: Sequence[str]) -> CERScore:
-    """CER of one segment against its reference (a list of one str)."""
-    return CER().sentence_score(hypothesis, references)
-
-
-def sentence_cers(hypotheses: Sequence[str], references: ReferenceStreams) -> np.ndarray:
-    """Every segment's CER (percent) at once; references as for ``corpus_cer``."""
-    return CER().sentence_scores(hypotheses, references)
+# The functional layer, made from CER's constructor (``core.functional``).
+corpus_cer = corpus_function(CER, "corpus_cer")
+sentence_cer = sentence_function(CER, "sentence_cer")
+sentence_cers = sentences_function(CER, "sentence_cers")

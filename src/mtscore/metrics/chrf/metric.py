@@ -16,12 +16,13 @@ from numbers import Real
 
 import numpy as np
 
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...threads import map_threads
 from .formula import f_scores
 from .ngrams import SymbolNgrams
@@ -79,11 +80,11 @@ MAX_ORDER = 32
 def _check_options(char_order: int, word_order: int, beta: float) -> None:
     for name, value in (("char_order", char_order), ("word_order", word_order)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 0 <= value <= MAX_ORDER:
-            raise BleuInputError(f"{name} must be a non-negative integer up to {MAX_ORDER}, got {value!r}")
+            raise InputError(f"{name} must be a non-negative integer up to {MAX_ORDER}, got {value!r}")
     if char_order + word_order == 0:
-        raise BleuInputError("char_order and word_order are both 0: there are no n-grams to compare")
+        raise InputError("char_order and word_order are both 0: there are no n-grams to compare")
     if not isinstance(beta, Real) or isinstance(beta, bool) or not math.isfinite(beta) or beta < 0:
-        raise BleuInputError(f"beta must be a finite number >= 0 (recall is beta times as important), got {beta!r}")
+        raise InputError(f"beta must be a finite number >= 0 (recall is beta times as important), got {beta!r}")
 
 
 class CHRF(Metric[PreparedReferences, CHRFScore]):
@@ -96,6 +97,8 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
     >>> round(CHRF([["the cat sat on the mat"]]).corpus_score(["the cat sat on a mat"]).score, 2)
     65.98
     """
+
+    corpus_summary = "Corpus chrF (chrF++ with ``word_order=2``) of ``hypotheses`` against reference streams."
 
     options = OPTIONS
 
@@ -169,73 +172,13 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
         width = 3 * (self.char_order + self.word_order)
         if statistics.ndim != 2 or statistics.shape[1] != width:
-            raise BleuInputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
+            raise InputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
         score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
         nrefs = 1 if references is None else references.nrefs
         return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))
 
 
-def corpus_chrf(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> CHRFScore:
-    """Corpus chrF (chrF++ with ``word_order=2``) of hypotheses against reference streams."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_chrf(
-    hypothesis: str,
-    references: Sequence[str | None],
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> CHRFScore:
-    """chrF of one hypothesis against its references (a list of str)."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    return metric.sentence_score(hypothesis, references)
-
-
-def sentence_chrfs(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: float = 2,
-    lowercase: bool = False,
-    whitespace: bool = False,
-    eps_smoothing: bool = False,
-) -> np.ndarray:
-    """Every segment's sentence-level chrF at once (references: a list of streams, as for ``corpus_chrf``)."""
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    return metric.sentence_scores(hypotheses, references)
+# The functional layer, made from CHRF's constructor (``core.functional``).
+corpus_chrf = corpus_function(CHRF, "corpus_chrf")
+sentence_chrf = sentence_function(CHRF, "sentence_chrf")
+sentence_chrfs = sentences_function(CHRF, "sentence_chrfs")

@@ -20,7 +20,7 @@ from itertools import pairwise
 import numpy as np
 
 from ...engine.keys import ranges
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...threads import map_threads
 from .symbols import Characters, CodeVocabulary, Words, WordVocabulary
 
@@ -52,7 +52,7 @@ def key_passes(n_symbols: int, order: int, n_segments: int, positions: int) -> l
         if done + fit < order:
             fit = (KEY_BITS - prefix_bits - position_bits) // symbol_bits
         if fit < 1:
-            raise BleuInputError(f"{n_symbols} distinct symbols are too many to count n-grams of")
+            raise InputError(f"{n_symbols} distinct symbols are too many to count n-grams of")
         passes.append((done, min(done + fit, order)))
         done, prefix_bits = done + fit, position_bits
     return passes

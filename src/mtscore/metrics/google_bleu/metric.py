@@ -16,12 +16,13 @@ from itertools import chain
 import numpy as np
 
 from ... import tokenizers
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_hypotheses, check_references, references_for
 from ...core.metric import Metric, check_systems
 from ...core.score import SacrebleuFormat, SegmentResults
 from ...core.signature import Signature, tool_version
 from ...engine.keys import TokenKeys, distinct_lines
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.lines import split_lines
 from .options import OPTIONS
 from .references import LAST_PREPARED, PreparedReferences
@@ -69,9 +70,9 @@ def _check_orders(min_len: int, max_len: int) -> None:
     counts empty n-grams for min_len 0: both are input errors here)."""
     for name, value in (("min_len", min_len), ("max_len", max_len)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-            raise BleuInputError(f"{name} must be an integer >= 1, got {value!r}")
+            raise InputError(f"{name} must be an integer >= 1, got {value!r}")
     if max_len < min_len:
-        raise BleuInputError(f"max_len ({max_len}) is below min_len ({min_len}): there are no n-grams to compare")
+        raise InputError(f"max_len ({max_len}) is below min_len ({min_len}): there are no n-grams to compare")
 
 
 class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
@@ -84,6 +85,9 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
     >>> metric.corpus_score(["the cat ate the mat"]).ratio
     0.3333333333333333
     """
+
+    corpus_summary = "Corpus Google-BLEU of ``hypotheses`` against reference streams (NLTK's ``corpus_gleu`` x 100)."
+    sentence_summary = "Google-BLEU of one segment against its references: NLTK's ``sentence_gleu`` x 100."
 
     name = "Google-BLEU"
     options = OPTIONS
@@ -171,7 +175,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
         if statistics.ndim != 2 or statistics.shape[1] != 2:
-            raise BleuInputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
+            raise InputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
         nrefs = 1 if references is None else references.nrefs
         return self._result(statistics.sum(axis=0), self.signature(nrefs))
 
@@ -182,40 +186,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return SegmentResults(segments, corpus)
 
 
-def corpus_google_bleu(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    min_len: int = 1,
-    max_len: int = 4,
-) -> GoogleBLEUScore:
-    """Corpus Google-BLEU of hypotheses against reference streams (NLTK's ``corpus_gleu`` x 100)."""
-    metric = GoogleBLEU(tokenize=tokenize, lowercase=lowercase, min_len=min_len, max_len=max_len)
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_google_bleu(
-    hypothesis: str,
-    references: Sequence[str | None],
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    min_len: int = 1,
-    max_len: int = 4,
-) -> GoogleBLEUScore:
-    """Google-BLEU of one segment against its references (a list of str): NLTK's ``sentence_gleu`` x 100."""
-    metric = GoogleBLEU(tokenize=tokenize, lowercase=lowercase, min_len=min_len, max_len=max_len)
-    return metric.sentence_score(hypothesis, references)
-
-
-def sentence_google_bleus(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    min_len: int = 1,
-    max_len: int = 4,
-) -> np.ndarray:
-    """Every segment's Google-BLEU at once (float64, 0-100); references as for ``corpus_google_bleu``."""
-    metric = GoogleBLEU(tokenize=tokenize, lowercase=lowercase, min_len=min_len, max_len=max_len)
-    return metric.sentence_scores(hypotheses, references)
+# The functional layer, made from GoogleBLEU's constructor (``core.functional``).
+corpus_google_bleu = corpus_function(GoogleBLEU, "corpus_google_bleu")
+sentence_google_bleu = sentence_function(GoogleBLEU, "sentence_google_bleu")
+sentence_google_bleus = sentences_function(GoogleBLEU, "sentence_google_bleus")

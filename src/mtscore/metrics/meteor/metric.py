@@ -15,18 +15,18 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from ... import tokenizers
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
 from ...engine.keys import ranges
-from ...errors import BleuInputError
+from ...errors import InputError
 from .align import Tokens, align
 from .options import OPTIONS
 from .porter import stem
@@ -147,7 +147,7 @@ def _check_options(alpha: float, beta: float, gamma: float) -> None:
     for name, value, top in (("alpha", alpha, 1.0), ("beta", beta, math.inf), ("gamma", gamma, 1.0)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top or math.isnan(value):
             limits = "a number >= 0" if top == math.inf else "a number from 0 to 1"
-            raise BleuInputError(f"METEOR's {name} must be {limits}, got {value!r}")
+            raise InputError(f"METEOR's {name} must be {limits}, got {value!r}")
 
 
 class METEOR(Metric[METEORReferences, METEORScore]):
@@ -159,6 +159,9 @@ class METEOR(Metric[METEORReferences, METEORScore]):
     >>> round(metric.corpus_score(["the cat sat on a mat"]).score, 4)
     74.3333
     """
+
+    corpus_summary = "Corpus METEOR (the mean of the segment scores) of ``hypotheses`` against reference streams."
+    sentence_summary = "METEOR of one segment against its references: NLTK's ``meteor_score`` x 100."
 
     name = "METEOR"
     options = OPTIONS
@@ -247,9 +250,9 @@ class METEOR(Metric[METEORReferences, METEORScore]):
     def check_rows(self, rows: np.ndarray) -> None:
         """Each row is one segment, whose sentence score is between 0 and 1."""
         if len(rows) and not (rows[:, 1] == 1).all():
-            raise BleuInputError("METEOR statistics must count 1 segment per row")
+            raise InputError("METEOR statistics must count 1 segment per row")
         if (rows[:, 0] > 1).any():
-            raise BleuInputError("METEOR statistics with a sentence score above 1")
+            raise InputError("METEOR statistics with a sentence score above 1")
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """METEOR (percent) of each row of summed statistics: 100 x the mean sentence score."""
@@ -280,7 +283,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         """The corpus score of per-segment statistics: the mean sentence score, and the summed counts."""
         statistics = np.asarray(statistics, dtype=np.float64)
         if statistics.ndim != 2 or statistics.shape[1] != len(COLUMNS) or len(statistics) == 0:
-            raise BleuInputError(
+            raise InputError(
                 f"METEOR statistics must be a non-empty (segments, {len(COLUMNS)}) array, got shape {statistics.shape}"
             )
         sums = statistics.sum(axis=0)
@@ -290,16 +293,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature(nrefs))
 
 
-def corpus_meteor(hypotheses: Sequence[str], references: ReferenceStreams, **options: Any) -> METEORScore:
-    """Corpus METEOR (the mean sentence score) of hypotheses against reference streams; ``options``: ``METEOR``'s."""
-    return METEOR(**options).corpus_score(hypotheses, references)
-
-
-def sentence_meteor(hypothesis: str, references: Sequence[str | None], **options: Any) -> METEORScore:
-    """METEOR of one hypothesis against its references (a list of str): NLTK's ``meteor_score`` x 100."""
-    return METEOR(**options).sentence_score(hypothesis, references)
-
-
-def sentence_meteors(hypotheses: Sequence[str], references: ReferenceStreams, **options: Any) -> np.ndarray:
-    """Every segment's METEOR at once (float64, percent); references as for ``corpus_meteor``."""
-    return METEOR(**options).sentence_scores(hypotheses, references)
+# The functional layer, made from METEOR's constructor (``core.functional``).
+corpus_meteor = corpus_function(METEOR, "corpus_meteor")
+sentence_meteor = sentence_function(METEOR, "sentence_meteor")
+sentence_meteors = sentences_function(METEOR, "sentence_meteors")

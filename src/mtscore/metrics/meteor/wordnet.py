@@ -13,7 +13,7 @@ NLTK's data folders (``$NLTK_DATA``, ``~/nltk_data``, ... holding ``corpora/word
 
 WordNet 3.0 is a fixed database, so each file is checked on its first read, once per process:
 its size, then its SHA-256 digest, against the copies known to be whole (``KNOWN_COPIES``). A file
-that is missing, unreadable, empty, cut short or changed is refused by name (``BleuInputError``)
+that is missing, unreadable, empty, cut short or changed is refused by name (``InputError``)
 rather than read: a damaged copy would give fewer synonyms, a plausible but wrong score.
 """
 
@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from ...errors import BleuInputError
+from ...errors import InputError
 
 ENVIRONMENT = "MTSCORE_WORDNET"
 PARTS = ("noun", "verb", "adj", "adv")  # NLTK's order of synsets(); it does not change the synonyms
@@ -148,7 +148,7 @@ class _FolderFiles:
         except OSError as error:
             raise _unreadable(self.location / name, error) from None
         if not stat.S_ISREG(status.st_mode):
-            raise BleuInputError(f"WordNet's {self.location / name} cannot be read (not a file){REINSTALL}")
+            raise InputError(f"WordNet's {self.location / name} cannot be read (not a file){REINSTALL}")
         return status.st_size
 
     def mapped(self, name: str) -> mmap.mmap | bytes:
@@ -169,24 +169,24 @@ class _ZipFiles:
 
     def __call__(self, name: str) -> bytes:
         if name not in self.names:
-            raise BleuInputError(f"WordNet at {self.location} is damaged: it has no {name}{REINSTALL}")
+            raise InputError(f"WordNet at {self.location} is damaged: it has no {name}{REINSTALL}")
         try:
             with zipfile.ZipFile(self.location) as archive:
                 return archive.read(self.names[name])
         except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile) as error:
-            raise BleuInputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
+            raise InputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
 
     mapped = __call__  # a zip's member is read whole
 
     def size(self, name: str) -> int:
         """The member's size in bytes, as the archive records it."""
         if name not in self.names:
-            raise BleuInputError(f"WordNet at {self.location} is damaged: it has no {name}{REINSTALL}")
+            raise InputError(f"WordNet at {self.location} is damaged: it has no {name}{REINSTALL}")
         try:
             with zipfile.ZipFile(self.location) as archive:
                 return archive.getinfo(self.names[name]).file_size
         except (OSError, zipfile.BadZipFile) as error:
-            raise BleuInputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
+            raise InputError(f"WordNet's {name} in {self.location} cannot be read ({error}){REINSTALL}") from None
 
 
 REINSTALL = (
@@ -195,11 +195,11 @@ REINSTALL = (
 )
 
 
-def _unreadable(path: Path, error: OSError) -> BleuInputError:
+def _unreadable(path: Path, error: OSError) -> InputError:
     """A file of the database that cannot be read, named with the reason."""
     if isinstance(error, FileNotFoundError):
-        return BleuInputError(f"WordNet at {path.parent} is damaged: it has no {path.name}{REINSTALL}")
-    return BleuInputError(f"WordNet's {path} cannot be read ({error.strerror or error}){REINSTALL}")
+        return InputError(f"WordNet at {path.parent} is damaged: it has no {path.name}{REINSTALL}")
+    return InputError(f"WordNet's {path} cannot be read ({error.strerror or error}){REINSTALL}")
 
 
 def reader(location: Path, partial: bool = False) -> Callable[[str], bytes] | None:
@@ -218,7 +218,7 @@ def reader(location: Path, partial: bool = False) -> Callable[[str], bytes] | No
                 return _ZipFiles(location, names)
     except (OSError, zipfile.BadZipFile) as error:
         if partial:
-            raise BleuInputError(f"WordNet's {location} cannot be read as a zip archive ({error}){REINSTALL}") from None
+            raise InputError(f"WordNet's {location} cannot be read as a zip archive ({error}){REINSTALL}") from None
     return None
 
 
@@ -228,11 +228,11 @@ def sized(location: str, name: str, size: int, copies: list[str]) -> list[str]:
     path = os.path.join(location, name)
     sizes = {KNOWN_COPIES[copy][name][0] for copy in copies}
     if size == 0:
-        raise BleuInputError(f"WordNet's {path} is empty: the copy is damaged{REINSTALL}")
+        raise InputError(f"WordNet's {path} is empty: the copy is damaged{REINSTALL}")
     if size not in sizes:
         expected = " or ".join(f"{known:,}" for known in sorted(sizes))
         how = "cut short" if size < min(sizes) else "longer than it should be"
-        raise BleuInputError(
+        raise InputError(
             f"WordNet's {path} has {size:,} bytes where WordNet 3.0's has {expected}: it is {how}, "
             f"so the copy is damaged{REINSTALL}"
         )
@@ -247,7 +247,7 @@ def verified(location: str, name: str, content: mmap.mmap | bytes, copies: list[
     matching = [copy for copy in copies if KNOWN_COPIES[copy][name][1] == digest]
     if not matching:
         changed = "changed" if len(copies) == len(KNOWN_COPIES) else "from another copy than the files before it"
-        raise BleuInputError(
+        raise InputError(
             f"WordNet's {os.path.join(location, name)} is not WordNet 3.0's (SHA-256 {digest[:16]}...): its "
             f"content is {changed}, so the copy is damaged{REINSTALL}"
         )
@@ -268,7 +268,7 @@ def _load(path: str | None, environment: str | None, nltk_data: str | None) -> W
         if read is not None:
             return WordNet(read, str(location))
     where = f" in {searched[0]}" if len(searched) == 1 else f" (looked in {', '.join(map(str, searched))})"
-    raise BleuInputError(MISSING.format(where=where))
+    raise InputError(MISSING.format(where=where))
 
 
 def lemma_name(name: str) -> str:

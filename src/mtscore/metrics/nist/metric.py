@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ... import tokenizers
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
@@ -30,7 +31,7 @@ from ...core.score import SacrebleuFormat, SegmentResults
 from ...core.signature import Signature, tool_version
 from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.lines import Split, split_lines
 from . import state
 from .options import OPTIONS, VARIANTS
@@ -87,9 +88,9 @@ class NISTScore(SacrebleuFormat):
 
 def _check_options(variant: str, max_order: int) -> None:
     if variant not in VARIANTS:
-        raise BleuInputError(f"unknown NIST variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
+        raise InputError(f"unknown NIST variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
     if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)) or not 1 <= max_order <= 9:
-        raise BleuInputError(f"max_order must be an integer from 1 to 9, got {max_order!r}")
+        raise InputError(f"max_order must be an integer from 1 to 9, got {max_order!r}")
 
 
 class NIST(Metric[PreparedReferences, NISTScore]):
@@ -102,6 +103,15 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     >>> round(NIST([["the cat sat on the mat"]]).corpus_score(["the cat sat on a mat"]).score, 4)
     2.3315
     """
+
+    sentence_summary = (
+        "NIST of one hypothesis as a corpus of one segment: information from its own references (NLTK's "
+        "``sentence_nist``; not mteval's segment scores, which ``sentence_nists`` gives)."
+    )
+    sentences_summary = (
+        "Every segment's NIST as mteval's ``-d 2`` gives it: the segment's own counts and lengths with the "
+        "information weights of the whole reference corpus."
+    )
 
     options = OPTIONS
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "matches", "totals", "info")
@@ -237,7 +247,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         references than this metric's are refused (their information weights differ)."""
         known = getattr(statistics, "references", None)
         if known is not None and self._references is not None and known != self._references.digest:
-            raise BleuInputError(
+            raise InputError(
                 "these NIST statistics were counted against other references than this metric's: "
                 "their information weights differ"
             )
@@ -248,7 +258,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         resampled reference corpus, from the matches per n-gram that ``segment_statistics`` carries."""
         pending = getattr(statistics, "detail", None)  # a references.PendingDetail
         if pending is None:
-            raise BleuInputError(
+            raise InputError(
                 "NIST resamples need the statistics of segment_statistics (they carry the matches per n-gram): "
                 "rows alone, sliced, merged or loaded, cannot be resampled exactly"
             )
@@ -276,7 +286,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         n = self.max_order
         statistics = np.asarray(statistics)
         if statistics.ndim != 2 or statistics.shape[1] != columns(n):
-            raise BleuInputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
+            raise InputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
         nrefs = 1 if references is None else references.nrefs
         return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature(nrefs))
 
@@ -333,7 +343,7 @@ class NISTStatistics(Statistics):
         statistics = super().from_json(text)
         references = json.loads(text).get("references")
         if references is not None and not isinstance(references, str):
-            raise BleuInputError(f"NIST statistics JSON with references {references!r}, expected a digest string")
+            raise InputError(f"NIST statistics JSON with references {references!r}, expected a digest string")
         return cls(statistics.matrix, references, statistics.settings)
 
 
@@ -350,7 +360,7 @@ class CorpusWeightedNIST(NIST):
             max_order=metric.max_order,
         )
         if context.options != state.options_of(self):
-            raise BleuInputError(f"NIST weights counted with other options than this metric's ({context.options})")
+            raise InputError(f"NIST weights counted with other options than this metric's ({context.options})")
         self.context = context
 
     def empty_sentence_context(self) -> Any:
@@ -364,7 +374,7 @@ class CorpusWeightedNIST(NIST):
         """Each segment's row: its matches and lengths against ``references``, the corpus's weights
         (no rows for a shard without segments)."""
         if references is None:
-            raise BleuInputError("no references: pass the segments' own (the weights alone are the corpus's)")
+            raise InputError("no references: pass the segments' own (the weights alone are the corpus's)")
         return state.segment_rows(self, self.context, hypotheses, references)
 
     def statistics(self, hypotheses: Sequence[str], references: Any = None) -> NISTStatistics:
@@ -376,42 +386,7 @@ class CorpusWeightedNIST(NIST):
         return self.score_statistics(rows, References(check_references(references, len(hypotheses))).nrefs)
 
 
-def corpus_nist(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    variant: str = "mteval",
-    case_sensitive: bool = False,
-    tokenize: str = "13a",
-    max_order: int = 5,
-) -> NISTScore:
-    """Corpus NIST of hypotheses against reference streams (mteval-v13a's, or NLTK's rules)."""
-    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_nist(
-    hypothesis: str,
-    references: Sequence[str | None],
-    variant: str = "mteval",
-    case_sensitive: bool = False,
-    tokenize: str = "13a",
-    max_order: int = 5,
-) -> NISTScore:
-    """NIST of one hypothesis as a corpus of one segment: information from its own references
-    (NLTK's ``sentence_nist``; not mteval's segment scores, which ``sentence_nists`` gives)."""
-    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
-    return metric.sentence_score(hypothesis, references)
-
-
-def sentence_nists(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    variant: str = "mteval",
-    case_sensitive: bool = False,
-    tokenize: str = "13a",
-    max_order: int = 5,
-) -> np.ndarray:
-    """Every segment's NIST as mteval's ``-d 2`` gives it: the segment's own counts and lengths
-    with the information weights of the whole reference corpus."""
-    metric = NIST(variant=variant, case_sensitive=case_sensitive, tokenize=tokenize, max_order=max_order)
-    return metric.sentence_scores(hypotheses, references)
+# The functional layer, made from NIST's constructor (``core.functional``).
+corpus_nist = corpus_function(NIST, "corpus_nist")
+sentence_nist = sentence_function(NIST, "sentence_nist")
+sentence_nists = sentences_function(NIST, "sentence_nists")

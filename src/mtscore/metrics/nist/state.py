@@ -31,7 +31,7 @@ import numpy as np
 
 from ...core.inputs import check_hypotheses, check_references
 from ...engine.keys import TokenKeys
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.lines import Split, split_lines
 from .references import columns, information
 from .ties import choose_nltk, nltk_weights
@@ -218,7 +218,7 @@ def segment_rows(
     renumber = np.searchsorted(corpus.tokens, shard.tokens).astype(np.int64)
     held = renumber < len(corpus.tokens)
     if not held.all() or not np.array_equal(corpus.tokens[renumber], shard.tokens):
-        raise BleuInputError("these references are not among those of the corpus whose NIST weights were given")
+        raise InputError("these references are not among those of the corpus whose NIST weights were given")
     keys = _table_keys(corpus.references, max(len(corpus.tokens), 1))
     counted = [_counts(metric, corpus, renumber[over.rows], keys) for over in shard.overlaps]
     ranks = _vocabulary_ranks(shard.tokens)  # each order's entries summed as the in-memory API sums them
@@ -251,7 +251,7 @@ def merge(first: NISTState, second: NISTState) -> NISTState:
     """The state of both shards, first's segments first: exact, associative, and commutative but
     for the order of NLTK's segments (which does not change the score)."""
     if first.options != second.options:
-        raise BleuInputError(
+        raise InputError(
             f"cannot merge NIST states made with different options ({_describe(first.options)} and "
             f"{_describe(second.options)})"
         )
@@ -336,7 +336,7 @@ def summed_row(metric: Any, state: NISTState) -> np.ndarray:
 def _check_scorable(metric: Any, state: NISTState) -> None:
     """A state is scored only by NIST with the options that made it."""
     if state.options != options_of(metric):
-        raise BleuInputError(
+        raise InputError(
             f"a NIST state made with {_describe(state.options)} cannot be scored by NIST with "
             f"{_describe(options_of(metric))}"
         )
@@ -415,7 +415,7 @@ def _counts(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarr
     vocab = max(len(state.tokens), 1)
     at = _search(keys[n - 1], _row_keys(keys[: n - 1], rows, vocab))
     if (at < 0).any():
-        raise BleuInputError("these references are not among those of the corpus whose NIST weights were given")
+        raise InputError("these references are not among those of the corpus whose NIST weights were given")
     counts = state.references[n - 1].counts[at]
     if n == 1:
         return counts, np.full(len(rows), state.ref_words, dtype=np.int64)

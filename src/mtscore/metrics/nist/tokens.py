@@ -21,7 +21,7 @@ import numpy as np
 from ...core.inputs import check_hypotheses, check_references
 from ...core.metric import check_array_names, check_count_array
 from ...engine.keys import TokenKeys, Vocabulary, ranges
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.lines import Split
 
 _FIELDS = ("bytes", "sizes", "hyp_ids", "hyp_lengths", "ref_ids", "ref_lengths", "present")
@@ -87,7 +87,7 @@ def _small(values: np.ndarray, bound: int) -> np.ndarray:
 
 
 def check_shard_tokens(arrays: Mapping[str, Any]) -> None:
-    """Raise ``BleuInputError`` saying what is wrong unless ``arrays`` are consistent ``to_arrays`` of
+    """Raise ``InputError`` saying what is wrong unless ``arrays`` are consistent ``to_arrays`` of
     a shard's tokens: tokens of at least one byte that cut ``bytes`` exactly, token ids that name a
     distinct token, and lengths (streams x segments, none where a reference is missing) that add up
     to the ids there are."""
@@ -95,32 +95,32 @@ def check_shard_tokens(arrays: Mapping[str, Any]) -> None:
     tokens = ShardTokens.from_arrays(arrays)
     for name in ("bytes", "sizes", "hyp_ids", "hyp_lengths", "ref_ids"):
         if getattr(tokens, name).ndim != 1:
-            raise BleuInputError(f"NIST tokens: {name} must be 1-D, got shape {getattr(tokens, name).shape}")
+            raise InputError(f"NIST tokens: {name} must be 1-D, got shape {getattr(tokens, name).shape}")
     if tokens.present.dtype != np.bool_ or tokens.present.ndim != 2:
-        raise BleuInputError("NIST tokens: present must be a 2-D array of booleans (streams x segments)")
+        raise InputError("NIST tokens: present must be a 2-D array of booleans (streams x segments)")
     if tokens.ref_lengths.shape != tokens.present.shape or tokens.present.shape[1] != len(tokens.hyp_lengths):
-        raise BleuInputError(
+        raise InputError(
             f"NIST tokens: {len(tokens.hyp_lengths)} hypotheses but reference lengths of shape "
             f"{tokens.ref_lengths.shape} and presence of shape {tokens.present.shape}"
         )
     for name in ("bytes", "sizes", "hyp_ids", "hyp_lengths", "ref_ids", "ref_lengths"):
         check_count_array(getattr(tokens, name), f"NIST tokens' {name}")
     if (tokens.sizes == 0).any() or int(tokens.sizes.sum()) != len(tokens.bytes):
-        raise BleuInputError("NIST tokens: the token sizes do not cut the token bytes into non-empty tokens")
+        raise InputError("NIST tokens: the token sizes do not cut the token bytes into non-empty tokens")
     for name in ("hyp_ids", "ref_ids"):
         ids = getattr(tokens, name)
         if ids.size and int(ids.max()) >= len(tokens.sizes):
-            raise BleuInputError(f"NIST tokens: {name} name token {int(ids.max())} of {len(tokens.sizes)}")
+            raise InputError(f"NIST tokens: {name} name token {int(ids.max())} of {len(tokens.sizes)}")
     for ids, lengths, what in (
         (tokens.hyp_ids, tokens.hyp_lengths, "hyp"),
         (tokens.ref_ids, tokens.ref_lengths, "ref"),
     ):
         if int(lengths.sum()) != len(ids):
-            raise BleuInputError(
+            raise InputError(
                 f"NIST tokens: the {what}_lengths add up to {int(lengths.sum())} tokens but {what}_ids hold {len(ids)}"
             )
     if tokens.ref_lengths[~tokens.present].any():
-        raise BleuInputError("NIST tokens: a missing reference has tokens")
+        raise InputError("NIST tokens: a missing reference has tokens")
 
 
 def corpus_keys(shards: Sequence[ShardTokens]) -> tuple[TokenKeys, np.ndarray, TokenKeys]:
@@ -130,7 +130,7 @@ def corpus_keys(shards: Sequence[ShardTokens]) -> tuple[TokenKeys, np.ndarray, T
     shards = [shard.widened() for shard in shards]
     streams = len(shards[0].present) if shards else 0
     if any(len(shard.present) != streams for shard in shards):
-        raise BleuInputError("shards with different numbers of reference streams cannot be joined")
+        raise InputError("shards with different numbers of reference streams cannot be joined")
     data = _join([shard.bytes for shard in shards], np.uint8)
     base = np.cumsum([0] + [len(shard.bytes) for shard in shards[:-1]])
     starts = [start + np.cumsum(shard.sizes) - shard.sizes for start, shard in zip(base, shards, strict=True)]

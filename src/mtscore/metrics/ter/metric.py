@@ -17,13 +17,14 @@ from typing import cast
 
 import numpy as np
 
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_version
 from ...core.stats import Statistics, float32_arithmetic
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...tokenizers.tercom import TercomTokenizer
 from .align import MAX_CELLS, count_edits, joined
 from .options import OPTIONS
@@ -158,7 +159,7 @@ def _check_sizes(hyp_lengths: np.ndarray, ref_lengths: np.ndarray) -> None:
     cells = (hyp_lengths + 1) * (ref_lengths.max(axis=0, initial=0) + 1)
     if cells.size and cells.max() > MAX_CELLS:
         segment = int(np.argmax(cells))
-        raise BleuInputError(
+        raise InputError(
             f"segment {segment + 1}: TER of a {hyp_lengths[segment]}-word hypothesis against a "
             f"{ref_lengths[:, segment].max()}-word reference needs a {cells[segment]:,}-cell edit-distance matrix, "
             f"more than the {MAX_CELLS:,} TER allows (about {math.isqrt(MAX_CELLS):,} x {math.isqrt(MAX_CELLS):,} "
@@ -268,9 +269,7 @@ class TER(Metric[TERReferences, TERScore]):
         """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
         statistics = np.asarray(statistics, dtype=np.float64)
         if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
-            raise BleuInputError(
-                f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}"
-            )
+            raise InputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
         sums = np.cumsum(statistics, axis=0)[-1]
         nrefs = 1 if references is None else references.nrefs
         return TERScore(
@@ -281,40 +280,7 @@ class TER(Metric[TERReferences, TERScore]):
         )
 
 
-def corpus_ter(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-) -> TERScore:
-    """Corpus TER of ``hypotheses`` against reference streams (each a list as long as ``hypotheses``)."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references)
-
-
-def sentence_ter(
-    hypothesis: str,
-    references: Sequence[str | None],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-) -> TERScore:
-    """TER of one segment against its references (a list of str)."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)
-
-
-def sentence_ters(
-    hypotheses: Sequence[str],
-    references: ReferenceStreams,
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
-) -> np.ndarray:
-    """Every segment's TER at once (float64); references as for ``corpus_ter``."""
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
-    return metric.sentence_scores(hypotheses, references)
+# The functional layer, made from TER's constructor (``core.functional``).
+corpus_ter = corpus_function(TER, "corpus_ter")
+sentence_ter = sentence_function(TER, "sentence_ter")
+sentence_ters = sentences_function(TER, "sentence_ters")

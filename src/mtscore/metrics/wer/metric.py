@@ -17,11 +17,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.signature import Signature, tool_version
-from ...errors import BleuInputError
+from ...errors import InputError
 from .align import (
     DELETION,
     HIT,
@@ -78,7 +79,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
         """Check and tokenize the one reference stream (jiwer compares with one reference)."""
         present = check_references(references, n_hypotheses)
         if len(references) != 1:
-            raise BleuInputError(
+            raise InputError(
                 f"{self.name} compares each hypothesis with one reference, as jiwer does; "
                 f"got {len(references)} reference streams (score against each separately)"
             )
@@ -97,7 +98,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
         try:
             return edit_counts(Pairs(prepared.ids, prepared.lengths, ids, lengths))
         except TooLong as error:
-            raise BleuInputError(
+            raise InputError(
                 f"segment {error.index + 1} is too long for {self.name}: after their common start and end, "
                 f"its reference and hypothesis differ over {error.n_ref:,} x {error.n_hyp:,} tokens, beyond what "
                 f"is aligned ({MAX_LONG_CELLS:,} token pairs, {MAX_LONG_TOKENS:,} tokens a side; beyond them "
@@ -123,7 +124,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
     def _sums(self, statistics: np.ndarray) -> list[int]:
         statistics = np.asarray(statistics)
         if statistics.ndim != 2 or statistics.shape[1] != 4 or len(statistics) == 0:
-            raise BleuInputError(
+            raise InputError(
                 f"{self.name} statistics must be a non-empty (segments, 4) array, got shape {statistics.shape}"
             )
         return [int(x) for x in statistics.sum(axis=0)]
@@ -149,6 +150,11 @@ class WER(EditRate[WERScore]):
     >>> round(result.score, 2), result.substitutions
     (16.67, 1)
     """
+
+    corpus_summary = (
+        "Corpus WER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's "
+        "``process_words(references, hypotheses)``."
+    )
 
     name = "WER"
     options = OPTIONS
@@ -179,17 +185,7 @@ class WER(EditRate[WERScore]):
         return WERScore(100 * m["wer"], h, s, d, i, m["wer"], m["mer"], m["wil"], m["wip"], self.signature(nrefs))
 
 
-def corpus_wer(hypotheses: Sequence[str], references: ReferenceStreams, standardize: bool = False) -> WERScore:
-    """Corpus WER of ``hypotheses`` against one reference stream (``[references]``), as jiwer's
-    ``process_words(references, hypotheses)``."""
-    return WER(standardize=standardize).corpus_score(hypotheses, references)
-
-
-def sentence_wer(hypothesis: str, references: Sequence[str], standardize: bool = False) -> WERScore:
-    """WER of one segment against its reference (a list of one str)."""
-    return WER(standardize=standardize).sentence_score(hypothesis, references)
-
-
-def sentence_wers(hypotheses: Sequence[str], references: ReferenceStreams, standardize: bool = False) -> np.ndarray:
-    """Every segment's WER (percent) at once; references as for ``corpus_wer``."""
-    return WER(standardize=standardize).sentence_scores(hypotheses, references)
+# The functional layer, made from WER's constructor (``core.functional``).
+corpus_wer = corpus_function(WER, "corpus_wer")
+sentence_wer = sentence_function(WER, "sentence_wer")
+sentence_wers = sentences_function(WER, "sentence_wers")

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core.score import SacrebleuFormat as Score
 from ...core.signature import Signature
-from ...errors import BleuInputError
+from ...errors import InputError
 from ...report.confidence import Confident, with_confidence
 
 __all__ = ["ConfidentScore", "Metric", "SacrebleuMethods", "SacrebleuScore", "Score", "Signature"]
@@ -127,11 +127,11 @@ class SacrebleuMethods:
         or with the latest call that gave references (a call without them changes nothing).
 
         Raises:
-            BleuInputError: no references were seen yet, so their number is unknown (sacrebleu
+            InputError: no references were seen yet, so their number is unknown (sacrebleu
                 raises ``ValueError``, which this error is).
         """
         if self.num_refs is None:
-            raise BleuInputError(
+            raise InputError(
                 "the number of references is unknown: give references when creating the metric, or score "
                 "with it first (corpus_score or sentence_score)"
             )

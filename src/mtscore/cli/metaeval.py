@@ -1,0 +1,129 @@
+"""``mtscore meta-eval``: how well metrics agree with human scores, as mt-metrics-eval computes it,
+from an mt-metrics-eval data folder: mtscore's metrics (``-m``) and scores computed elsewhere
+(``--scores``), ranked by every statistic with their significance clusters."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError
+from ..metrics import METRICS
+from .common import EXIT_OK, Parser, UsageError, add_metric_options, metric_keywords
+
+if TYPE_CHECKING:
+    from ..metaeval import MetaEvaluation
+
+STATISTIC_TITLES = {
+    "pearson": "Pearson",
+    "spearman": "Spearman",
+    "kendall": "Kendall tau-b",
+    "accuracy": "pairwise accuracy",
+    "KendallWithTiesOpt": "acc-t (KendallWithTiesOpt, by item)",
+}
+LEVEL_TITLES = {"sys": "system level", "seg": "segment level"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="mtscore meta-eval",
+        description="Meta-evaluate metrics against human scores (MQM, DA ...) exactly as Google's mt-metrics-eval "
+        "does: system-level Pearson, Spearman, Kendall and pairwise accuracy; segment-level Pearson, Kendall and "
+        "acc-t; PERM-BOTH significance clusters. For the test sets mt-metrics-eval knows (WMT22, WMT23) the "
+        "standard reference, gold, outliers and human translations default to its settings.",
+        epilog="examples:\n  mtscore meta-eval mt-metrics-eval-v2 -t wmt23 -l en-de -m bleu chrf ter\n"
+        "  mtscore meta-eval ROOT -t wmt23 -l zh-en -m bleu --scores COMET-refA.seg.score COMET-refA.sys.score\n\n"
+        "Metric names: the registry's, and chrf++ (chrF with word order 2). Lower-is-better metrics (TER)\n"
+        "are negated. exit codes: 0 ok, 1 usage error, 2 input error, 3 output error",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("root", metavar="ROOT", help="the folder holding the test sets (mt-metrics-eval's layout)")
+    parser.add_argument("-t", "--test-set", required=True, help="the test set (a folder under ROOT), e.g. wmt23")
+    parser.add_argument("-l", "--language-pair", required=True, metavar="LP", help="the language pair, e.g. en-de")
+    parser.add_argument("-m", "--metrics", nargs="+", default=[], metavar="METRIC", help="mtscore metrics to score")
+    parser.add_argument("--scores", nargs="+", default=[], metavar="FILE", help="score files of other metrics")
+    parser.add_argument("--gold", help="the human scores (default: mt-metrics-eval's, e.g. mqm)")
+    parser.add_argument("--reference", help="the standard reference (default: mt-metrics-eval's, e.g. refA)")
+    human = parser.add_mutually_exclusive_group()
+    human.add_argument("--human", dest="human", action="store_true", default=None, help="count human translations")
+    human.add_argument("--no-human", dest="human", action="store_false", help="leave human translations out")
+    parser.add_argument("--outliers", nargs="*", metavar="SYSTEM", help="the outlier systems (default: known ones)")
+    parser.add_argument("--use-outliers", action="store_true", help="count the outlier systems")
+    parser.add_argument("-k", type=int, default=1000, help="PERM-BOTH draws at most; 0: no test (default: 1000)")
+    parser.add_argument("--block-size", type=int, default=100, help="draws between early stops (default: 100)")
+    parser.add_argument("--pval", type=float, default=0.05, help="significance level of clusters (default: 0.05)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the permutation draws (default: 0)")
+    parser.add_argument("-f", "--format", choices=["text", "json"], default="text", help="output format")
+    add_metric_options(parser, list(METRICS), grouped=True)
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    from ..metaeval import PermutationSettings, evaluate, read_eval_set
+
+    args = build_parser().parse_args(argv)
+    if not args.metrics and not args.scores:
+        raise UsageError("give metrics to score (-m) or score files (--scores)")
+    if args.k < 0 or args.block_size < 1:
+        raise UsageError("-k must be 0 or more and --block-size 1 or more")
+    if not 0 < args.pval < 1:
+        raise UsageError("--pval must be between 0 and 1")
+    metrics = [(name, _options(args, name)) for name in args.metrics]
+    evs = read_eval_set(args.root, args.test_set, args.language_pair)
+    result = evaluate(
+        evs,
+        metrics,
+        scores=args.scores,
+        gold=args.gold,
+        reference=args.reference,
+        include_human=args.human,
+        outliers=None if args.outliers is None else set(args.outliers),
+        include_outliers=args.use_outliers,
+        permutation=PermutationSettings(k=args.k, block_size=args.block_size),
+        pval=args.pval,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=1))
+    else:
+        print("\n".join(text_report(result)))
+    return EXIT_OK
+
+
+def _options(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    """The command line's options of metric ``name`` (a variant: those of its base metric)."""
+    from ..metaeval.scoring import metric_spec
+
+    try:
+        base, _ = metric_spec(name)
+    except InputError as error:
+        raise UsageError(str(error)) from None
+    return metric_keywords(args, base)
+
+
+def text_report(result: MetaEvaluation) -> list[str]:
+    """The rankings as tables read at a glance: per statistic, the metrics by value with their cluster."""
+    lines = [f"{result.test_set} {result.lp}"]
+    for level, selection in result.selections.items():
+        human = ", ".join(selection.human_systems) if selection.human_systems else "none"
+        outliers = ", ".join(selection.outliers) or "none"
+        lines.append(
+            f"{LEVEL_TITLES[level]}: gold {selection.gold}, reference {selection.reference}, "
+            f"{len(selection.systems)} systems (human translations: {human}; outliers "
+            f"{'in' if selection.include_outliers else 'out'}: {outliers})"
+        )
+    for ranking in result.rankings:
+        tested = bool(ranking.pvalues)
+        lines += ["", f"{LEVEL_TITLES[ranking.level]}, {STATISTIC_TITLES[ranking.statistic]}"]
+        width = max(len(name) for name in ranking.values)
+        for position, (name, value) in enumerate(ranking.values.items(), 1):
+            cluster = f"{ranking.ranks[name]:>4}" if tested else f"{'-':>4}"
+            extra = f"  epsilon {ranking.epsilons[name]:.6g}" if ranking.epsilons else ""
+            lines.append(f"{position:>3} {cluster}  {name:<{width}}  {value: .6f}{extra}")
+    lines += [
+        "",
+        f"columns: position, significance cluster (PERM-BOTH, p <= {result.pval}, at most "
+        f"{result.permutation.k} draws, seed {result.seed}; '-': no test), metric, value",
+    ]
+    return lines

@@ -1,0 +1,131 @@
+"""The functional layer, written once: ``corpus_X``, ``sentence_X`` and ``sentence_Xs`` of every metric,
+made from the metric's class.
+
+Each function takes the hypotheses and references, then the keywords of the metric's constructor
+with the constructor's own defaults (the one place a default is written), creates the metric and
+calls ``corpus_score``, ``sentence_score`` or ``sentence_scores``. Its signature, as ``inspect`` and
+the API docs show it, and its docstring (a parameter section from the metric's ``Option``
+declarations) are made here too. A metric whose single segments take other defaults (BLEU's
+effective order) declares them in ``Metric.sentence_defaults`` and ``Metric.sentence_options``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .metric import Metric
+from .score import SacrebleuFormat
+
+ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
+
+_HYPOTHESES = "hypotheses: The system's outputs, one str per segment."
+_REFERENCES = "references: Reference streams, each a list as long as ``hypotheses`` (``None``: a missing reference)."
+
+
+def metric_keywords(metric: type[Metric[Any, Any]]) -> list[inspect.Parameter]:
+    """The keywords of ``metric``'s constructor (its options), with their defaults and annotations."""
+    parameters = list(inspect.signature(metric.__init__).parameters.values())[1:]  # self
+    return [
+        parameter.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        for parameter in parameters
+        if parameter.name != "references" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+
+
+def _function(
+    metric: type[Metric[Any, Any]],
+    name: str,
+    leading: list[inspect.Parameter],
+    call: Callable[[Metric[Any, Any], Any, Any], Any],
+    summary: str,
+    returns: str,
+    sentence: bool,
+) -> Callable[..., Any]:
+    keywords = metric_keywords(metric)
+    if sentence:
+        keywords = [
+            keyword.replace(default=metric.sentence_defaults[keyword.name])
+            if keyword.name in metric.sentence_defaults
+            else keyword
+            for keyword in keywords
+        ]
+    signature = inspect.Signature([*leading, *keywords])
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        first, second = (arguments.pop(parameter.name) for parameter in leading)
+        if sentence:
+            arguments = metric.sentence_options(arguments)
+        return call(metric(**arguments), first, second)
+
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = sys._getframe(2).f_globals.get("__name__", metric.__module__)  # as namedtuple does
+    function.__signature__ = signature  # type: ignore[attr-defined]
+    function.__doc__ = _docstring(metric, summary, [parameter.name for parameter in leading], keywords, returns)
+    return function
+
+
+def _docstring(
+    metric: type[Metric[Any, Any]], summary: str, leading: list[str], keywords: list[inspect.Parameter], returns: str
+) -> str:
+    helps = {option.name: option.help for option in metric.options}
+    lines = [summary, "", "Args:"]
+    for name in leading:
+        lines.append(f"    {_HYPOTHESES if name == 'hypotheses' else _REFERENCES}")
+        if name == "hypothesis":
+            lines[-1] = "    hypothesis: The system's output for one segment (a str)."
+        elif name == "references" and "hypothesis" in leading:
+            lines[-1] = "    references: The segment's references, a list of str (``None``: missing)."
+    for keyword in keywords:
+        meaning = helps.get(keyword.name, "see the metric's class")
+        lines.append(f"    {keyword.name}: {meaning}.")
+    lines += ["", "Returns:", f"    {returns}"]
+    return "\n".join(lines)
+
+
+_TEXT = inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
+def corpus_function(metric: type[Metric[Any, ScoreT]], name: str) -> Callable[..., ScoreT]:
+    """``corpus_X``: the corpus score of hypotheses against reference streams."""
+    return _function(
+        metric,
+        name,
+        [inspect.Parameter("hypotheses", _TEXT), inspect.Parameter("references", _TEXT)],
+        lambda created, hypotheses, references: created.corpus_score(hypotheses, references),
+        metric.corpus_summary or f"Corpus {metric.title_for_docs()} of ``hypotheses`` against reference streams.",
+        "The corpus result: its ``score``, statistics and ``signature``.",
+        sentence=False,
+    )
+
+
+def sentence_function(metric: type[Metric[Any, ScoreT]], name: str) -> Callable[..., ScoreT]:
+    """``sentence_X``: the score of one segment against its references."""
+    return _function(
+        metric,
+        name,
+        [inspect.Parameter("hypothesis", _TEXT), inspect.Parameter("references", _TEXT)],
+        lambda created, hypothesis, references: created.sentence_score(hypothesis, references),
+        metric.sentence_summary or f"{metric.title_for_docs()} of one segment against its references.",
+        "The segment's result, of the same kind as the corpus result.",
+        sentence=True,
+    )
+
+
+def sentences_function(metric: type[Metric[Any, Any]], name: str) -> Callable[..., Any]:
+    """``sentence_Xs``: every segment's own score at once, as a float64 array."""
+    return _function(
+        metric,
+        name,
+        [inspect.Parameter("hypotheses", _TEXT), inspect.Parameter("references", _TEXT)],
+        lambda created, hypotheses, references: created.segment_scores(hypotheses, references),
+        metric.sentences_summary
+        or f"Every segment's own {metric.title_for_docs()} at once (references as for the corpus score).",
+        "A float64 array, one score per segment.",
+        sentence=True,
+    )

@@ -1,0 +1,230 @@
+"""Agreement between metric and human scores, with mt-metrics-eval's exact definitions, in NumPy.
+
+Gold (human) scores are float arrays in which NaN marks an unrated score (mt-metrics-eval's ``None``):
+such entries are left out in tandem from the metric's scores before anything is computed. Where
+scipy would answer NaN (a constant vector, fewer than two scores), mt-metrics-eval's averaging drops
+the value and answers 0; ``correlation`` does the same. The ``*_rows`` functions score many metric
+vectors against one gold vector at once (the draws of a permutation test).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+
+RowStatistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def rated(gold: np.ndarray, metric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``gold`` and ``metric`` without the entries whose gold score is NaN (unrated)."""
+    keep = ~np.isnan(gold)
+    return gold[keep], metric[keep]
+
+
+def correlation(statistic: RowStatistic, gold: np.ndarray, metric: np.ndarray) -> float:
+    """``statistic`` of the rated entries, or 0 where it is undefined (mt-metrics-eval's averaging)."""
+    gold, metric = rated(np.asarray(gold, dtype=np.float64), np.asarray(metric, dtype=np.float64))
+    if len(gold) < 2:
+        return 0.0
+    value = float(statistic(gold, metric[None, :])[0])
+    return 0.0 if math.isnan(value) else value
+
+
+def pearson_rows(gold: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Pearson's r of ``gold`` with each row of ``rows`` (NaN where either is constant)."""
+    centred_gold = gold - gold.mean()
+    centred = rows - rows.mean(axis=1, keepdims=True)
+    gold_norm = np.linalg.norm(centred_gold)
+    norms = np.linalg.norm(centred, axis=1)
+    constant = (gold_norm == 0) | (norms == 0) | _constant_rows(rows) | _constant_rows(gold[None, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = (centred / norms[:, None]) @ (centred_gold / gold_norm)
+    return np.where(constant, np.nan, np.clip(values, -1.0, 1.0))
+
+
+def _constant_rows(rows: np.ndarray) -> np.ndarray:
+    return np.all(rows == rows[:, :1], axis=1)
+
+
+def average_ranks(rows: np.ndarray) -> np.ndarray:
+    """The rank of each entry within its row, ties sharing their average rank (from 1), as scipy's rankdata."""
+    rows = np.atleast_2d(rows)
+    order = np.argsort(rows, axis=1, kind="mergesort")
+    ordered = np.take_along_axis(rows, order, axis=1)
+    n = rows.shape[1]
+    new_value = np.ones_like(ordered, dtype=bool)
+    new_value[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    # For each sorted position: where its run of equal values starts and ends (exclusive).
+    positions = np.broadcast_to(np.arange(n), ordered.shape)
+    starts = np.maximum.accumulate(np.where(new_value, positions, 0), axis=1)
+    run_end = np.ones_like(new_value)
+    run_end[:, :-1] = new_value[:, 1:]
+    ends = np.flip(np.minimum.accumulate(np.flip(np.where(run_end, positions + 1, n), axis=1), axis=1), axis=1)
+    sorted_ranks = (starts + 1 + ends) / 2.0
+    ranks = np.empty_like(sorted_ranks)
+    np.put_along_axis(ranks, order, sorted_ranks, axis=1)
+    return ranks
+
+
+def spearman_rows(gold: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Spearman's rho (Pearson's r of the average ranks) of ``gold`` with each row of ``rows``."""
+    values = pearson_rows(average_ranks(gold[None, :])[0], average_ranks(rows))
+    return np.where(_constant_rows(rows) | _constant_rows(gold[None, :]), np.nan, values)
+
+
+def _pair_signs(values: np.ndarray) -> np.ndarray:
+    """The sign of every difference ``values[..., i] - values[..., j]`` for ``i < j``, flattened per row."""
+    upper_i, upper_j = np.triu_indices(values.shape[-1], 1)
+    return np.sign(values[..., upper_i] - values[..., upper_j])
+
+
+def kendall_rows(gold: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b of ``gold`` with each row of ``rows``, from every pair (for short vectors: systems)."""
+    gold_signs = _pair_signs(gold)
+    signs = _pair_signs(rows)
+    untied_gold = np.count_nonzero(gold_signs)
+    untied = np.count_nonzero(signs, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = (signs @ gold_signs) / np.sqrt(untied.astype(np.float64)) / math.sqrt(untied_gold)
+    return np.where((untied == 0) | (untied_gold == 0), np.nan, values)
+
+
+def accuracy_rows(gold: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Pairwise accuracy of each row of ``rows``: the share of pairs ordered as ``gold`` orders them.
+    A tie agrees only with a tie (a metric tie is wrong where the gold differs)."""
+    agree, pairs = agreement_rows(gold, rows)
+    return agree / pairs if pairs else np.full(len(rows), np.nan)
+
+
+def agreement_rows(gold: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, int]:
+    """Agreeing pairs of each row of ``rows`` with ``gold`` and the number of pairs."""
+    gold_signs = _pair_signs(gold)
+    return (_pair_signs(rows) == gold_signs).sum(axis=1), len(gold_signs)
+
+
+def kendall_tau_b(gold: np.ndarray, metric: np.ndarray) -> float:
+    """Kendall's tau-b of two long vectors (segments) in O(n log n): scipy's ``kendalltau``.
+
+    NaN where either vector is constant."""
+    n = len(gold)
+    total = n * (n - 1) // 2
+    order = np.lexsort((gold, metric))  # by metric, then gold
+    metric_sorted, gold_sorted = metric[order], gold[order]
+    gold_ties = _tied_pairs(np.sort(gold))
+    metric_ties = _tied_pairs(metric_sorted)
+    joint_start = np.r_[True, (metric_sorted[1:] != metric_sorted[:-1]) | (gold_sorted[1:] != gold_sorted[:-1])]
+    joint_ties = _run_pairs(joint_start)
+    if gold_ties == total or metric_ties == total:
+        return math.nan
+    discordant = _inversions(np.unique(gold_sorted, return_inverse=True)[1].ravel())
+    concordant = total - gold_ties - metric_ties + joint_ties - discordant
+    return (concordant - discordant) / math.sqrt(total - gold_ties) / math.sqrt(total - metric_ties)
+
+
+def _tied_pairs(sorted_values: np.ndarray) -> int:
+    return _run_pairs(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
+
+
+def _run_pairs(run_starts: np.ndarray) -> int:
+    """Pairs within runs of equal values, the runs starting where ``run_starts`` is True."""
+    lengths = np.diff(np.r_[np.flatnonzero(run_starts), len(run_starts)]).astype(np.int64)
+    return int((lengths * (lengths - 1) // 2).sum())
+
+
+def _inversions(ranks: np.ndarray) -> int:
+    """Pairs ``i < j`` with ``ranks[i] > ranks[j]``, by bottom-up merging in whole-array steps."""
+    n = len(ranks)
+    if n < 2:
+        return 0
+    size = 1 << (n - 1).bit_length()
+    span = int(ranks.max()) + 2
+    blocks = np.full(size, span - 1, dtype=np.int64)  # padding: larger than all, at the end: no inversion
+    blocks[:n] = ranks
+    count, width = 0, 1
+    while width < size:
+        pairs = blocks.reshape(-1, 2, width)
+        offsets = (np.arange(len(pairs), dtype=np.int64) * span)[:, None]
+        left = (pairs[:, 0, :] + offsets).ravel()  # sorted: each block sorted, offsets increasing
+        right = pairs[:, 1, :] + offsets
+        not_greater = np.searchsorted(left, right.ravel(), side="right").reshape(right.shape)
+        not_greater -= (np.arange(len(pairs)) * width)[:, None]
+        count += int((width - not_greater).sum())
+        blocks = np.sort(pairs.reshape(-1, 2 * width), axis=1).ravel()
+        width *= 2
+    return count
+
+
+@dataclass(frozen=True)
+class TiesOptimised:
+    """``KendallWithTiesOpt`` (acc23) grouped by item: the accuracy and its tie threshold."""
+
+    accuracy: float
+    epsilon: float
+    items: int  # the items with at least one pair of rated systems
+
+
+def acc_t(gold: np.ndarray, metric: np.ndarray) -> TiesOptimised:
+    """Pairwise accuracy with ties (acc23) averaged over items, with the metric tie threshold epsilon
+    that maximises it (Deutsch et al., 2023): mt-metrics-eval's ``KendallWithTiesOpt`` with
+    ``average_by='item'`` and sample rate 1.
+
+    Within each item (segment), every pair of systems that both have a gold score counts: right when
+    gold and metric order it alike or both tie it. Metric differences up to epsilon count as ties; the
+    candidates are 0 and every metric difference, and the first that gives the highest average wins.
+
+    Args:
+        gold: Human scores, systems x items, NaN where unrated.
+        metric: Metric scores, systems x items.
+
+    Returns:
+        The accuracy, the threshold, and the number of items averaged.
+
+    Raises:
+        InputError: no item has two rated systems.
+    """
+    first, second = np.triu_indices(gold.shape[0], 1)
+    gold_a, gold_b, metric_a, metric_b = gold[first], gold[second], metric[first], metric[second]
+    valid = ~np.isnan(gold_a) & ~np.isnan(gold_b)
+    item_pairs = valid.sum(axis=0)
+    items = np.flatnonzero(item_pairs)
+    if len(items) == 0:
+        raise InputError("no segment has human scores for two systems: acc-t has no pair to count")
+    gold_tie = gold_a == gold_b
+    metric_tie = metric_a == metric_b
+    concordant = ((gold_a > gold_b) & (metric_a > metric_b)) | ((gold_a < gold_b) & (metric_a < metric_b))
+    right = (concordant | (gold_tie & metric_tie)) & valid
+    # Turning a pair into a metric tie makes a gold tie right and a concordant pair wrong.
+    change = ((gold_tie & ~metric_tie).astype(np.int64) - concordant.astype(np.int64))[valid]
+    pair_items = np.broadcast_to(np.arange(gold.shape[1]), valid.shape)[valid]
+    differences = np.abs(metric_a - metric_b)[valid]
+    order = np.argsort(differences, kind="stable")
+    differences, change, pair_items = differences[order], change[order], pair_items[order]
+    # The last pair of each run of equal differences closes a candidate threshold.
+    closes = np.r_[differences[1:] != differences[:-1], True]
+    thresholds = np.r_[0.0, differences[closes]]
+    right_per_item = right.sum(axis=0)
+    totals = _candidate_totals(right_per_item[items], item_pairs[items], change, item_pairs[pair_items], closes)
+    best = int(np.argmax(totals[0]))
+    return TiesOptimised(float(totals[1][best]) / len(items), float(thresholds[best]), len(items))
+
+
+def _candidate_totals(
+    right: np.ndarray, pairs: np.ndarray, change: np.ndarray, change_pairs: np.ndarray, closes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For threshold 0 and each closing pair: a key to compare the candidates exactly, and the sum over
+    items of each item's accuracy. Exact in integers over a common denominator when it fits in int64."""
+    common = 1
+    for value in np.unique(pairs):
+        common = math.lcm(common, int(value))
+    if common * (int(pairs.sum()) + 1) < 2**62:
+        base = int((right * (common // pairs)).sum())
+        steps = np.cumsum(change * (common // change_pairs))[closes]
+        exact = np.r_[base, base + steps]
+        return exact, exact / common
+    fractions = np.r_[(right / pairs).sum(), (right / pairs).sum() + np.cumsum(change / change_pairs)[closes]]
+    return fractions, fractions

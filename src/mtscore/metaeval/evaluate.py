@@ -1,0 +1,295 @@
+"""A whole meta-evaluation: select the systems, score the metrics, compute every statistic and its
+significance clusters, with the names of mt-metrics-eval's tasks.
+
+The statistics (mt-metrics-eval's ``corr_fcn`` names):
+
+- system level: ``pearson``, ``spearman``, ``kendall`` (tau-b) and ``accuracy`` (pairwise);
+- segment level, over every (system, segment) with a gold score: ``pearson`` and ``kendall`` (tau-b);
+- segment level, per segment then averaged: ``KendallWithTiesOpt`` (acc-t, WMT23's segment-level task).
+
+PERM-BOTH clusters are computed for the system-level statistics and segment-level Pearson (``k`` draws
+at most); the other statistics rank the metrics by value only (``rank`` is ``None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from .correlations import (
+    RowStatistic,
+    acc_t,
+    accuracy_rows,
+    correlation,
+    kendall_rows,
+    kendall_tau_b,
+    pearson_rows,
+    rated,
+    spearman_rows,
+)
+from .data import EvalSet
+from .scoring import MetricScores, read_scores_files, score_metric
+from .selection import Selection, select
+from .significance import PermutationSettings, assign_ranks, perm_both
+
+# (level, statistic): the row statistic PERM-BOTH uses, or None where the statistic has no test here.
+STATISTICS: dict[tuple[str, str], RowStatistic | None] = {
+    ("sys", "pearson"): pearson_rows,
+    ("sys", "spearman"): spearman_rows,
+    ("sys", "kendall"): kendall_rows,
+    ("sys", "accuracy"): accuracy_rows,
+    ("seg", "pearson"): pearson_rows,
+    ("seg", "kendall"): None,
+    ("seg", "KendallWithTiesOpt"): None,
+}
+AVERAGE_BY = {"KendallWithTiesOpt": "item"}  # the others: "none"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The metrics ranked by one statistic (one of mt-metrics-eval's tasks).
+
+    Attributes:
+        level: ``sys`` or ``seg``.
+        statistic: mt-metrics-eval's ``corr_fcn`` name: ``pearson``, ``spearman``, ``kendall``,
+            ``accuracy`` or ``KendallWithTiesOpt``.
+        avg_by: ``none`` or ``item`` (acc-t).
+        values: Metric -> its value, by decreasing value (equal values by name).
+        ranks: Metric -> its significance cluster (1 = best), or ``None`` without a test.
+        pvalues: ``pvalues[i][j]`` (``i < j``, in the order of ``values``): the p-value that metric
+            ``j`` is as good as metric ``i``; empty without a test.
+        draws: The draws each test made, same layout as ``pvalues``.
+        epsilons: acc-t's optimised metric tie threshold per metric (empty for other statistics).
+        systems: The systems counted.
+    """
+
+    level: str
+    statistic: str
+    avg_by: str
+    values: dict[str, float]
+    ranks: dict[str, int | None]
+    pvalues: list[list[float]] = field(default_factory=list)
+    draws: list[list[int]] = field(default_factory=list)
+    epsilons: dict[str, float] = field(default_factory=dict)
+    systems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MetaEvaluation:
+    """The result of ``evaluate``: the settings, the systems and every ranking."""
+
+    test_set: str
+    lp: str
+    selections: dict[str, Selection]
+    rankings: list[Ranking]
+    permutation: PermutationSettings
+    pval: float
+    seed: int
+    signatures: dict[str, str]
+
+    def ranking(self, level: str, statistic: str) -> Ranking:
+        """The ranking of ``statistic`` at ``level``."""
+        for ranking in self.rankings:
+            if (ranking.level, ranking.statistic) == (level, statistic):
+                return ranking
+        raise KeyError(f"no {level}-level {statistic} in this meta-evaluation")
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dictionary whose keys follow mt-metrics-eval's task attributes and results."""
+        tasks = []
+        for ranking in self.rankings:
+            selection = self.selections[ranking.level]
+            tasks.append(
+                {
+                    "test_set": self.test_set,
+                    "lang": self.lp,
+                    "level": ranking.level,
+                    "human": selection.include_human,
+                    "avg_by": ranking.avg_by,
+                    "corr_fcn": ranking.statistic,
+                    "k": self.permutation.k if ranking.pvalues else 0,
+                    "gold": selection.gold,
+                    "refs": [selection.reference],
+                    "use_outliers": selection.include_outliers,
+                    "pval": self.pval,
+                    "block_size": self.permutation.block_size,
+                    "early_min": self.permutation.early_min,
+                    "early_max": self.permutation.early_max,
+                    "corr_fcn_args": {"sample_rate": 1.0} if ranking.statistic == "KendallWithTiesOpt" else {},
+                    "systems": list(ranking.systems),
+                    "corr_ranks": {name: [value, ranking.ranks[name]] for name, value in ranking.values.items()},
+                    "matrix": ranking.pvalues,
+                    "draws": ranking.draws,
+                    **({"epsilons": ranking.epsilons} if ranking.epsilons else {}),
+                }
+            )
+        return {
+            "test_set": self.test_set,
+            "lang": self.lp,
+            "seed": self.seed,
+            "selections": {
+                level: {
+                    "gold": s.gold,
+                    "std_ref": s.reference,
+                    "human": s.include_human,
+                    "human_systems": list(s.human_systems),
+                    "outlier_systems": list(s.outliers),
+                    "use_outliers": s.include_outliers,
+                    "unrated_systems": list(s.unrated),
+                    "systems": list(s.systems),
+                }
+                for level, s in self.selections.items()
+            },
+            "signatures": self.signatures,
+            "tasks": tasks,
+        }
+
+
+def evaluate(
+    evs: EvalSet,
+    metrics: Sequence[str | tuple[str, Mapping[str, Any]] | MetricScores] = (),
+    *,
+    scores: Sequence[str | Path] = (),
+    gold: str | None = None,
+    reference: str | None = None,
+    include_human: bool | None = None,
+    outliers: set[str] | frozenset[str] | None = None,
+    include_outliers: bool = False,
+    statistics: Sequence[tuple[str, str]] | None = None,
+    permutation: PermutationSettings | None = None,
+    pval: float = 0.05,
+    seed: int = 0,
+) -> MetaEvaluation:
+    """Meta-evaluate metrics against the human scores of ``evs``, as mt-metrics-eval does.
+
+    Args:
+        evs: The data (``read_eval_set``).
+        metrics: mtscore metrics to score: names (``bleu``, ``chrf``, ``chrf++``, ``ter``) or
+            ``(name, options)`` pairs; or scores already computed (``score_metric``), which must
+            cover the selected systems (score once, evaluate under several settings).
+        scores: Score files of metrics computed elsewhere (``<metric>-<ref>.<sys|seg>.score``).
+        gold: The human scores; default: mt-metrics-eval's for a known test set.
+        reference: The standard reference; default: mt-metrics-eval's for a known test set.
+        include_human: Count other human translations as systems; default: as mt-metrics-eval's tasks.
+        outliers: The outlier systems; default: mt-metrics-eval's for a known test set.
+        include_outliers: Count the outliers.
+        statistics: ``(level, statistic)`` pairs to compute; default: all of ``STATISTICS``.
+        permutation: The PERM-BOTH draws (``k=0``: no significance test).
+        pval: The significance level of the clusters.
+        seed: Seed of the permutation draws.
+
+    Returns:
+        Every ranking, with the systems and settings used.
+
+    Raises:
+        InputError: no metric, a metric name given twice, a metric without scores for a selected
+            system, or bad data (see ``select`` and ``read_scores_files``).
+    """
+    permutation = permutation or PermutationSettings()
+    wanted = list(statistics) if statistics is not None else list(STATISTICS)
+    unknown = [pair for pair in wanted if pair not in STATISTICS]
+    if unknown:
+        raise InputError(f"unknown statistics {unknown}; known: {list(STATISTICS)}")
+    if not metrics and not scores:
+        raise InputError("nothing to meta-evaluate: give metrics to score or score files")
+    levels = sorted({level for level, _ in wanted}, reverse=True)  # sys before seg
+    choice = {
+        "gold": gold,
+        "reference": reference,
+        "include_human": include_human,
+        "outliers": outliers,
+        "include_outliers": include_outliers,
+    }
+    selections = {level: select(evs, level, **choice) for level in levels}  # type: ignore[arg-type]
+    systems = sorted(set().union(*(s.systems for s in selections.values())))
+    std_ref = next(iter(selections.values())).reference
+    scored: list[MetricScores] = []
+    for metric in metrics:
+        if isinstance(metric, MetricScores):
+            scored.append(metric)
+            continue
+        name, options = (metric, {}) if isinstance(metric, str) else metric
+        scored.append(score_metric(name, options, evs, std_ref, systems))
+    scored += read_scores_files(scores, evs, std_ref)
+    names = [metric.name for metric in scored]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise InputError(f"metric names given twice: {', '.join(duplicates)}")
+    rng = np.random.default_rng(seed)
+    rankings = []
+    for level, statistic in wanted:
+        available = [metric for metric in scored if metric.level(level)]
+        if available:
+            rankings.append(_rank(evs, level, statistic, selections[level], available, permutation, pval, rng))
+    signatures = {metric.name: metric.signature or metric.source for metric in scored}
+    return MetaEvaluation(evs.test_set, evs.lp, selections, rankings, permutation, pval, seed, signatures)
+
+
+def _vectors(evs: EvalSet, level: str, selection: Selection, metric: MetricScores) -> tuple[np.ndarray, np.ndarray]:
+    """Gold and metric scores, systems x items (one item at system level), NaN for unrated gold."""
+    gold = evs.gold(selection.gold, level)
+    values = metric.level(level)
+    missing = [system for system in selection.systems if system not in values]
+    if missing:
+        raise InputError(f"{metric.name} has no {level}-level scores for {', '.join(missing)}")
+    gold_matrix = np.array(
+        [[np.nan if v is None else v for v in gold[system]] for system in selection.systems], dtype=np.float64
+    )
+    metric_matrix = np.array([np.atleast_1d(values[system]) for system in selection.systems], dtype=np.float64)
+    return gold_matrix, metric_matrix
+
+
+def _rank(
+    evs: EvalSet,
+    level: str,
+    statistic: str,
+    selection: Selection,
+    metrics: list[MetricScores],
+    permutation: PermutationSettings,
+    pval: float,
+    rng: np.random.Generator,
+) -> Ranking:
+    vectors = {metric.name: _vectors(evs, level, selection, metric) for metric in metrics}
+    values, epsilons = {}, {}
+    for name, (gold, scores) in vectors.items():
+        if statistic == "KendallWithTiesOpt":
+            result = acc_t(gold, scores)
+            values[name], epsilons[name] = result.accuracy, result.epsilon
+        elif level == "seg" and statistic == "kendall":
+            flat_gold, flat_scores = rated(gold.ravel(), scores.ravel())
+            value = kendall_tau_b(flat_gold, flat_scores)
+            values[name] = 0.0 if np.isnan(value) else value
+        else:
+            values[name] = correlation(STATISTICS[(level, statistic)], gold.ravel(), scores.ravel())  # type: ignore[arg-type]
+    order = sorted(values, key=lambda name: (-values[name], name))
+    row_statistic = STATISTICS[(level, statistic)]
+    pvalues: list[list[float]] = []
+    draws: list[list[int]] = []
+    ranks: dict[str, int | None] = dict.fromkeys(order)
+    if row_statistic is not None and permutation.k > 0 and len(order) > 1:
+        matrix = np.zeros((len(order), len(order)))
+        draw_matrix = np.zeros((len(order), len(order)), dtype=np.int64)
+        for i, better in enumerate(order):
+            for j in range(i + 1, len(order)):
+                gold, better_scores = rated(vectors[better][0].ravel(), vectors[better][1].ravel())
+                _, worse_scores = rated(vectors[order[j]][0].ravel(), vectors[order[j]][1].ravel())
+                test = perm_both(row_statistic, gold, better_scores, worse_scores, permutation, rng)
+                matrix[i, j], draw_matrix[i, j] = test.pvalue, test.draws
+        pvalues, draws = matrix.tolist(), draw_matrix.tolist()
+        ranks = dict(zip(order, assign_ranks(matrix, pval), strict=True))
+    return Ranking(
+        level,
+        statistic,
+        AVERAGE_BY.get(statistic, "none"),
+        {name: values[name] for name in order},
+        ranks,
+        pvalues,
+        draws,
+        {name: epsilons[name] for name in order} if epsilons else {},
+        selection.systems,
+    )
