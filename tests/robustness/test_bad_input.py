@@ -904,6 +904,33 @@ ELSEWHERE = [
         "`TestSetError` naming it and listing the known ones",
         "tests/compat/test_sacrebleu_dropin_datasets.py::test_errors_name_what_is_wrong",
     ),
+    CheckedElsewhere(
+        "`meta-eval`: a human or metric score that is NaN, infinite or not a number; a score file naming a system "
+        "with no output, or a system twice; a file with the wrong number of scores",
+        "2",
+        "names the file and the line or the system, and says how many scores it needs",
+        "tests/metaeval/test_metaeval_cli.py::test_bad_human_scores_are_input_errors",
+    ),
+    CheckedElsewhere(
+        "`meta-eval`: a system that humans never rated (`None` throughout); fewer than three rated systems",
+        "0; 2",
+        "leaves the unrated system out, as mt-metrics-eval does, and lists it (`unrated_systems` in the JSON); with "
+        "fewer than three systems says which are left",
+        "tests/metaeval/test_metaeval_cli.py::test_unrated_systems_are_left_out_and_fewer_than_three_is_an_error",
+    ),
+    CheckedElsewhere(
+        "`meta-eval`: external scores missing a selected system, with `None`, or against another reference than the "
+        "standard one",
+        "2",
+        "names the metric and the systems or the reference; never fills in 0 as mt-metrics-eval does",
+        "tests/metaeval/test_metaeval_cli.py::test_external_scores_join_and_are_checked",
+    ),
+    CheckedElsewhere(
+        "`meta-eval`: a test set mt-metrics-eval does not know, without `--gold` and `--reference`",
+        "2",
+        "asks for them and lists the references",
+        "tests/metaeval/test_metaeval_cli.py::test_unknown_data_needs_gold_and_reference",
+    ),
 ]
 
 
