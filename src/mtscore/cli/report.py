@@ -20,7 +20,8 @@ from .common import (
     read,
     write_file,
 )
-from .score import MAX_RESAMPLES, read_references
+from .modes import MAX_RESAMPLES
+from .score import read_references
 
 DEFAULT_METRICS = ["bleu", "chrf", "ter"]
 FORMATS = ["html", "md", "latex"]
@@ -103,7 +104,7 @@ def run(argv: list[str]) -> int:
     names = list(dict.fromkeys(args.metrics))
     for name in names:
         configured_metric(args, name)  # bad option values: usage errors, before any file is read
-    references = read_references(args)
+    references = read_references(args, args.encoding)
     hypotheses = [read(path, args.encoding) for path in args.input]
     sources = read(args.src, args.encoding) if args.src else None
     ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs

@@ -6,7 +6,6 @@ segment's score (``-sl``), bootstrap confidence intervals and paired significanc
 from __future__ import annotations
 
 import argparse
-import codecs
 import os
 import stat
 import sys
@@ -34,18 +33,13 @@ from .common import (
     print_lines,
     read,
 )
+from .modes import Modes, check_modes, scoring_modes
 
 if TYPE_CHECKING:
     from ..core.metric import Metric
 
 FORMATS = ["json", "text", "tsv", "latex"]
-SACREBLEU_FORMATS = ["json", "text", "latex"]  # $SACREBLEU_FORMAT's choices, as sacrebleu reads it
-SACREBLEU_METRICS = {"bleu", "chrf", "ter"}  # a command line with only these prints what sacrebleu prints
 DEFAULT_METRIC = "bleu"  # its options are sacrebleu's top-level ones (-tok, -lc, -s ...), the others' are grouped
-MAX_WIDTH = 20  # -w: decimals beyond a double's 17 significant digits are noise (and -w 10**9 a 1 GB line)
-# -cin, -pbsn, -parn: time and memory grow with them (on 2,000 segments, -pbsn 1,000,000 took 26 s and
-# -cin 1,000,000 36 s; -cin 10,000,000 on 5 segments took 4 GB); 100x and 10x sacrebleu's defaults
-MAX_RESAMPLES = 100_000
 
 
 def _smoothing_takes_a_value(args: argparse.Namespace) -> bool:
@@ -204,33 +198,20 @@ def _hypothesis_sources(args: argparse.Namespace) -> list[str]:
     return [STDIN]
 
 
-def _sacrebleu_settings(args: argparse.Namespace) -> None:
-    """sacrebleu's ways of saying things: ``$SACREBLEU_FORMAT`` for the format ``-f`` leaves
-    unsaid, ``-q`` for no progress bars, ``-nr`` with one reference file."""
-    if args.format is None:
-        chosen = os.environ.get("SACREBLEU_FORMAT", "").lower()
-        args.format = chosen if chosen in SACREBLEU_FORMATS else "json"
-        if args.sentence_level and args.format == "json":  # sacrebleu's -sl prints text whatever the format
-            args.format = "text"
-    if args.detail and args.format == "json" and not args.sentence_level:  # sacrebleu's -d: text, even if asked
-        args.format = "text"
-    args.no_progress = args.no_progress or args.quiet
-    try:
-        args.encoding = codecs.lookup(args.encoding).name
-    except LookupError:
-        raise UsageError(f"unknown encoding {args.encoding!r} (--encoding)") from None
+def _check_references_form(args: argparse.Namespace) -> None:
+    """``-nr`` reads N tab-separated references from one reference file."""
     if args.num_refs < 1:
         raise UsageError("--num-refs must be 1 or more")
     if args.num_refs > 1 and len(args.refs) > 1:
         raise UsageError("--num-refs reads N tab-separated references from one reference file; give only one")
 
 
-def read_references(args: argparse.Namespace) -> list[list[str]]:
+def read_references(args: argparse.Namespace, encoding: str = "utf-8") -> list[list[str]]:
     """The reference streams: one per file, or with ``-nr N`` the N tab-separated fields of each
     line of the one file (every line must have N)."""
     if args.num_refs == 1:
-        return [read(path, args.encoding) for path in args.refs]
-    lines = read(args.refs[0], args.encoding)
+        return [read(path, encoding) for path in args.refs]
+    lines = read(args.refs[0], encoding)
     for number, line in enumerate(lines, 1):
         if line.count("\t") + 1 != args.num_refs:
             raise InputError(
@@ -323,53 +304,52 @@ def run(argv: list[str] | None) -> int:
         return done
     if not args.refs and not args.test_set:
         raise UsageError("no reference files given (references come before -i), and no test set (-t)")
-    _sacrebleu_settings(args)
-    if not 0 <= args.width <= MAX_WIDTH:
-        raise UsageError(f"--width must be 0 or more and at most {MAX_WIDTH} (a score has about 17 significant digits)")
+    modes = scoring_modes(args)
+    _check_references_form(args)
     sources = _hypothesis_sources(args)
     if len(set(sources)) != len(sources):
         raise UsageError("the same hypothesis file is given twice")
     if [*args.refs, *sources].count(STDIN) > 1:
         raise UsageError("standard input ('-') can be read only once: give it as the hypotheses or as one reference")
-    pasted = _pasted_systems(sources, args.encoding)
+    pasted = _pasted_systems(sources, modes.encoding)
     if pasted:
         sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
-    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
-    names = list(dict.fromkeys(args.metrics))
+    paired = modes.paired
+    names = list(modes.metrics)
     if not args.quiet:
         for warning in unused_option_warnings(given_options(argv, args), args, names):
             print(f"mtscore: warning: {warning}", file=sys.stderr)
-    extended = args.all_pairs or args.comparisons or not set(names) <= SACREBLEU_METRICS
+    extended = modes.extended
     if not paired and not extended:  # sacrebleu prints its metrics sorted by name, paired tests aside
         names.sort(key=list(METRICS).index)
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
-    _check_modes(args, paired, len(sources), configured)
-    _check_names_fit_rows(args, sources)
-    form = Form(args.format, args.width, args.score_only, args.short, extended)
+    check_modes(modes, len(sources), configured)
+    _check_names_fit_rows(modes, sources)
+    form = Form(modes.format, modes.width, modes.score_only, args.short, extended)
     tsv_fields = configured[0].tsv_fields
 
-    stream = not pasted and args.num_refs == 1 and _streaming(args, paired, [*args.refs, *sources], configured)
+    stream = not pasted and args.num_refs == 1 and _streaming(modes, [*args.refs, *sources], configured)
     whole_system = None  # -d's: the first system, every segment of the test sets
     if stream and not args.test_set:
-        scores = _stream(args, names, sources)
+        scores = _stream(args, modes, names, sources)
     else:
         if args.test_set:
-            systems = pasted or [read(path, args.encoding) for path in sources]
+            systems = pasted or [read(path, modes.encoding) for path in sources]
             whole_system = systems[0]
             references, ref_names, systems = testsets.select(args, sources, systems)
         else:
-            references = read_references(args)
-            systems = pasted or [read(path, args.encoding) for path in sources]
+            references = read_references(args, modes.encoding)
+            systems = pasted or [read(path, modes.encoding) for path in sources]
             ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs
         check_counts(ref_names, list(map(len, references)), sources, list(map(len, systems)))
         metrics = _on_references(args, names, references)
-        if args.sentence_level:
+        if modes.sentence_level:
             _print_segments(metrics[0], sources, systems, form, tsv_fields)
             return EXIT_OK
         if paired:
-            _print_paired(args, paired, metrics, sources, systems, form)
+            _print_paired(modes, metrics, sources, systems, form)
             return EXIT_OK
-        scores = _in_memory(args, metrics, systems)
+        scores = _in_memory(modes, metrics, systems)
     print(render_scores(scores, sources, form, tsv_fields))
     if args.detail and len(sources) == 1:  # sacrebleu breaks down one system's scores, in -m's order
 
@@ -389,71 +369,32 @@ def _on_references(args: argparse.Namespace, names: list[str], references: list[
 _ROW_BREAKS = ("\t", "\n", "\r")
 
 
-def _check_names_fit_rows(args: argparse.Namespace, sources: list[str]) -> None:
+def _check_names_fit_rows(modes: Modes, sources: list[str]) -> None:
     """Refuse a system name (a hypothesis file's name) with a tab or a line break where it becomes a
     tab-separated column: TSV rows, and ``-sl`` lines of several systems. Refused rather than escaped: TSV
     has no escape that every reader undoes, and an escaped name could be read as another file's."""
-    several_segment_lines = args.sentence_level and len(sources) > 1 and (args.score_only or args.format != "json")
-    if not ((args.format == "tsv" and not args.score_only) or several_segment_lines):
+    several_segment_lines = modes.sentence_level and len(sources) > 1 and (modes.score_only or modes.format != "json")
+    if not ((modes.format == "tsv" and not modes.score_only) or several_segment_lines):
         return
     for source in sources:
         if any(character in source for character in _ROW_BREAKS):
-            where = "TSV rows" if args.format == "tsv" and not args.score_only else "-sl lines of several systems"
+            where = "TSV rows" if modes.format == "tsv" and not modes.score_only else "-sl lines of several systems"
             raise UsageError(
                 f"the hypothesis file name {source!r} holds a tab or a line break, which would break the {where} "
                 "(the system's name is a tab-separated column): rename the file, or give a link to it with a plain name"
             )
 
 
-def _check_modes(args: argparse.Namespace, paired: str | None, n_systems: int, metrics: list[Metric]) -> None:
-    """Combinations of modes and options that cannot work, as usage errors before any file is read."""
-    if paired and n_systems < 2:
-        raise UsageError("paired tests need two or more systems after -i (the first is the baseline)")
-    if paired and args.confidence:
-        raise UsageError(
-            "--confidence goes with single-system scores; paired bootstrap already gives each system's interval"
-        )
-    if args.all_pairs and not paired:
-        raise UsageError("--all-pairs goes with --paired-bs or --paired-ar")
-    if args.comparisons and not paired:
-        raise UsageError("--comparisons goes with --paired-bs or --paired-ar")
-    if args.sentence_level and (paired or args.confidence):
-        raise UsageError("significance tests and confidence intervals are for corpus scores, not -sl")
-    if args.sentence_level and len(set(args.metrics)) > 1:
-        raise UsageError("-sl scores segments with one metric at a time: give one name after -m")
-    if args.format == "tsv" and not args.score_only:
-        # TSV lists one metric's statistics: its results' fields (BLEU), or with -sl its named columns
-        if len(metrics) > 1:
-            raise UsageError("-f tsv lists the statistics of one metric: give one name after -m")
-        if not metrics[0].tsv_fields and not (args.sentence_level and metrics[0].statistic_names()):
-            raise UsageError(
-                f"-f tsv of corpus scores lists BLEU's statistics; for {metrics[0].name}, use -f text or json, "
-                "or -sl -f tsv for each segment's statistics"
-            )
-    for option in ("confidence_n", "paired_bs_n", "paired_ar_n"):
-        if not 1 <= getattr(args, option) <= MAX_RESAMPLES:
-            raise UsageError(
-                f"--{option.replace('_', '-')} must be 1 or more and at most {MAX_RESAMPLES:,} (time and memory "
-                "grow with it; sacrebleu's defaults are 1,000 resamples and 10,000 trials)"
-            )
-    from ..significance.resampling import resolve_seed
-
-    try:
-        resolve_seed(args.seed)
-    except InputError as error:
-        raise UsageError(str(error)) from None
-
-
 STREAM_BYTES = 32 << 20  # inputs larger than this (together) are scored block by block, in bounded memory
 
 
-def _streaming(args: argparse.Namespace, paired: str | None, paths: list[str], metrics: list[Metric]) -> bool:
+def _streaming(modes: Modes, paths: list[str], metrics: list[Metric]) -> bool:
     """Score block by block (bounded memory) when only corpus scores are asked for, every metric
     can stream with its options, and the input is large or comes from standard input (UTF-8:
     blocks are cut and decoded as UTF-8)."""
-    if args.encoding != "utf-8":
+    if modes.encoding != "utf-8":
         return False
-    if args.sentence_level or paired or args.confidence or not all(metric.can_stream() for metric in metrics):
+    if modes.sentence_level or modes.paired or modes.confidence or not all(metric.can_stream() for metric in metrics):
         return False
     return any(map(_is_stream, paths)) or _larger_than(paths, STREAM_BYTES)
 
@@ -483,7 +424,7 @@ def _larger_than(paths: list[str], limit: int) -> bool:
     return False
 
 
-def _stream(args: argparse.Namespace, names: list[str], sources: list[str]) -> list[list[Any]]:
+def _stream(args: argparse.Namespace, modes: Modes, names: list[str], sources: list[str]) -> list[list[Any]]:
     """Corpus scores (``[metric][system]``) read and counted one block of lines at a time."""
     from ..core.stream import stream_scores
 
@@ -496,23 +437,23 @@ def _stream(args: argparse.Namespace, names: list[str], sources: list[str]) -> l
         def check(counts: list[int], source: str = source) -> None:
             check_counts(args.refs, counts[1:], [source], counts[:1])
 
-        by_system.append(stream_scores(make_metrics, source, args.refs, check, progress=not args.no_progress))
+        by_system.append(stream_scores(make_metrics, source, args.refs, check, progress=modes.progress))
     return [list(column) for column in zip(*by_system, strict=True)]
 
 
-def _in_memory(args: argparse.Namespace, metrics: list[Metric], systems: list[list[str]]) -> list[list[Any]]:
+def _in_memory(modes: Modes, metrics: list[Metric], systems: list[list[str]]) -> list[list[Any]]:
     """Corpus scores (``[metric][system]``), with their bootstrap intervals if asked."""
     statistics = [metric.systems_statistics(systems) for metric in metrics]
     scores: list[list[Any]] = [
         [metric.score_statistics(stats) for stats in per_system]
         for metric, per_system in zip(metrics, statistics, strict=True)
     ]
-    if args.confidence:
+    if modes.confidence:
         from ..report.confidence import with_confidence
 
         scores = [
             [
-                with_confidence(metric, score, stats, args.confidence_n, args.seed)
+                with_confidence(metric, score, stats, modes.confidence_n, modes.seed)
                 for score, stats in zip(row, per_system, strict=True)
             ]
             for metric, row, per_system in zip(metrics, scores, statistics, strict=True)
@@ -532,23 +473,24 @@ def _print_segments(
 
 
 def _print_paired(
-    args: argparse.Namespace, test: str, metrics: list[Metric], sources: list[str], systems: list[list[str]], form: Form
+    modes: Modes, metrics: list[Metric], sources: list[str], systems: list[list[str]], form: Form
 ) -> None:
     """A paired test of every system against the first (or of every pair), under each metric."""
     from ..report.paired import render_paired
     from ..significance.paired import paired_test_statistics
 
+    assert modes.paired is not None
     names = [metric.name for metric in metrics]
     statistics = [metric.systems_statistics(systems) for metric in metrics]
     result = paired_test_statistics(
         dict(zip(names, metrics, strict=True)),
         dict(zip(names, statistics, strict=True)),
         sources,
-        test,
-        args.paired_bs_n if test == "bs" else args.paired_ar_n,
-        args.seed,
-        args.all_pairs,
-        progress=not args.no_progress,
+        modes.paired,
+        modes.paired_n,
+        modes.seed,
+        modes.all_pairs,
+        progress=modes.progress,
     )
     print(render_paired(result, form))
     if result.caution:  # beside sacrebleu's output, which stays as sacrebleu prints it

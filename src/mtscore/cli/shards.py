@@ -21,6 +21,7 @@ from ..metrics import METRICS, canonical, metric_class
 from ..report import Form
 from ..report.corpus import render_scores
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, check_counts, metric_keywords, read, write_file
+from .modes import check_modes, merge_modes
 
 FORMAT_VERSION = 4  # of the shard files (4: with their digest; 3: arrays by the metric); others are refused
 _HASHES = ".reference_hashes"  # where _load puts them among a shard's arrays (no metric's name starts with ".")
@@ -206,14 +207,12 @@ def _description_problem(meta: dict[str, Any], arrays: dict[str, Any]) -> str | 
 
 
 def run_merge(argv: list[str]) -> int:
-    from .score import SACREBLEU_METRICS, _check_modes
+    import dataclasses  # here: it costs start-up time that --help need not pay
 
     args = build_merge_parser().parse_args(argv)
     from ..core.metric import check_count_array  # NumPy: not at --help
 
-    if not 0 <= args.width <= 20:
-        raise UsageError("--width must be 0 or more and at most 20")
-    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    given = merge_modes(args)  # checked before any shard is read
     loaded = [(path, *_load(path)) for path in args.shards]
     _refuse_repeated(loaded)
     shards = [(path, meta, arrays) for path, meta, arrays, _ in loaded]
@@ -240,10 +239,10 @@ def run_merge(argv: list[str]) -> int:
         hashes.setdefault(meta["system"], []).append(arrays.pop(_HASHES))
         systems.setdefault(meta["system"], []).append(arrays)
     names = list(systems)
-    args.sentence_level, args.metrics = False, [first["metric"]]
-    _check_modes(args, paired, len(names), [metric])
-    extended = args.all_pairs or args.comparisons or first["metric"] not in SACREBLEU_METRICS
-    form = Form(args.format, args.width, args.score_only, False, extended)
+    modes = dataclasses.replace(given, metrics=(first["metric"],))
+    paired = modes.paired
+    check_modes(modes, len(names), [metric])
+    form = Form(modes.format, modes.width, modes.score_only, False, modes.extended)
     try:
         matrices = metric.joined_statistics(list(systems.values()))
     except KeyError as error:
@@ -274,21 +273,19 @@ def run_merge(argv: list[str]) -> int:
             {metric.name: matrices},
             names,
             paired,
-            args.paired_bs_n if paired == "bs" else args.paired_ar_n,
-            args.seed,
-            args.all_pairs,
+            modes.paired_n,
+            modes.seed,
+            modes.all_pairs,
         )
         signatures = {name: signature.with_fields(nrefs=nrefs) for name, signature in result.signatures.items()}
-        import dataclasses  # here: it costs start-up time that --help need not pay
-
         print(render_paired(dataclasses.replace(result, signatures=signatures), form))
         return EXIT_OK
     scores: list[Any] = [metric.score_statistics(matrix, nrefs=nrefs) for matrix in matrices]
-    if args.confidence:
+    if modes.confidence:
         from ..report.confidence import with_confidence
 
         scores = [
-            with_confidence(metric, score, matrix, args.confidence_n, args.seed)
+            with_confidence(metric, score, matrix, modes.confidence_n, modes.seed)
             for score, matrix in zip(scores, matrices, strict=True)
         ]
     print(render_scores([scores], names, form))
