@@ -1,10 +1,12 @@
 """The comparison report's analyses against independent computations: clipped n-gram counts
 against plain Counters, bucket scores against the metrics' own corpus scores of the same
 segments, word F-measure against a per-word loop, the fate of each n-gram against the explain
-tables' Count and Max_Ref_Count."""
+tables' Count and Max_Ref_Count; characteristic n-grams listed without their own pieces, chart
+axes that show small differences, and examples that show each distinct text once."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -23,6 +25,7 @@ from mtscore.report.compare.buckets import (
     word_f_measure,
 )
 from mtscore.report.compare.ngrams import CLIPPED, MATCHED, UNMATCHED, clipped_counts, contrast, fates
+from mtscore.report.compare.svg import axis, grouped_bars
 from mtscore.report.compare.tokens import encode
 
 WORDS = st.sampled_from("a b c d the cat , .".split())
@@ -152,3 +155,78 @@ def test_word_f_measure_equals_a_word_loop(streams):
             expected = _word_f_oracle(hypotheses, reference, low, high)
             got = table.values[system, bucket]
             assert (np.isnan(expected) and np.isnan(got)) or got == pytest.approx(expected, abs=1e-9)
+
+
+def test_contrast_lists_no_ngram_inside_a_longer_listed_one():
+    """System 0 alone gets the phrase "we have contacted you" right, so every piece of it is
+    characteristic; listed once, as the longest n-gram, with no piece of it beside it."""
+    phrase = "we have contacted you".split()
+    references = [[[*phrase, "today"], ["the", "cat"], ["a", "dog", "sat"]]]
+    systems = [
+        [[*phrase, "today"], ["the", "dog"], ["a", "cat", "sat"]],
+        [["they", "had", "called", "us", "today"], ["the", "cat"], ["a", "dog", "sat"]],
+    ]
+    counts = clipped_counts(encode([*systems, *references]), 2, 4)
+    more = [row[0] for row in contrast(counts, 0, 1, top=15).more]
+    assert more[0] == "we have contacted you"
+    for shorter in more:
+        for longer in more:
+            assert shorter == longer or f" {shorter} " not in f" {longer} ", (shorter, longer)
+    assert not {"we", "have contacted", "we have contacted", "contacted you"} & set(more)
+
+
+def test_contrast_keeps_ranking_order_and_length():
+    rng = np.random.default_rng(3)
+    vocabulary = list("abcdefgh")
+    references = [[list(rng.choice(vocabulary, 8)) for _ in range(40)]]
+    systems = [[list(rng.choice(vocabulary, 8)) for _ in range(40)] for _ in range(2)]
+    counts = clipped_counts(encode([*systems, *references]), 2, 4)
+    result = contrast(counts, 0, 1, top=6)
+    for rows in (result.more, result.fewer):
+        assert len(rows) == 6 and len({text for text, _, _ in rows}) == 6
+        texts = [f" {text} " for text, _, _ in rows]
+        assert not any(a != b and a in b for a in texts for b in texts)
+    ratios = [(a + 1) / (a + b + 2) for _, a, b in result.more]
+    assert ratios == sorted(ratios, reverse=True)
+
+
+def test_axis_starts_near_close_scores_and_says_so():
+    ticks = axis(47.5, 53.1)  # 52.3 against 48.4 with their intervals
+    assert 40 < ticks[0] < 47.5 <= 53.1 <= ticks[-1] and len(ticks) <= 8
+    chart = grouped_bars(["BLEU"], ["a", "b"], np.array([[48.4], [52.3]]), np.array([[47.5], [51.4]]),
+                         np.array([[49.3], [53.1]]), "BLEU")  # fmt: skip
+    assert f"axis starts at {ticks[0]:g}, not 0" in chart
+    heights = [float(h) for h in re.findall(r'<rect [^>]*height="([0-9.]+)"', chart)]
+    assert heights[1] > 2 * heights[0]  # a 4-point difference is visible
+
+
+def test_axis_starts_at_zero_when_the_data_reach_down_to_it():
+    assert axis(10.0, 60.0)[0] == 0 and axis(0.0, 0.4)[0] == 0
+    assert axis(-3.0, 5.0)[0] <= -3 and axis(-3.0, 5.0)[-1] >= 5
+    assert "axis starts at" not in grouped_bars(["x"], ["a"], np.array([[12.0]]), label="F")
+
+
+def _inputs(sources, references, hypotheses):
+    from mtscore.report.compare.analysis import Inputs
+
+    return Inputs(["base", "other"], hypotheses, [references], sources)
+
+
+def test_examples_show_each_text_once_with_where_it_recurs():
+    from mtscore import BLEU
+    from mtscore.report.compare.analysis import analyse
+
+    long_ref = "the cat sat on the mat near the door"
+    references = [long_ref, "a b c d e f", long_ref, "tiny", long_ref, "one two three four five six"]
+    base = ["the cat sat on a mat by the door", "a b x d e f", "the cat sat on a mat by the door", "tiny",
+            "the cat sat on a mat by the door", "one two three four five six"]  # fmt: skip
+    other = ["a dog sat on the mat near the door", "a b c d e f", "a dog sat on the mat near the door", "big",
+             "a dog sat on the mat near the door", "one two three"]  # fmt: skip
+    sources = [f"source {i}" if i not in (0, 2, 4) else "same source" for i in range(6)]
+    bleu = BLEU([references])
+    analysis = analyse(_inputs(sources, references, [base, other]), [bleu], bleu, 20, 1, False, 10)
+    shown = [(e.index, e.repeats) for e in analysis.examples]
+    assert (0, [2, 4]) in shown and not {2, 4} & {index for index, _ in shown}  # one of three alike segments
+    assert len(shown) == 4  # six segments, of which three alike
+    # "tiny" (one token) and the 3-token hypothesis (no 4-gram) come after the others, whatever their spread
+    assert [index for index, _ in shown][-2:] in ([3, 5], [5, 3])

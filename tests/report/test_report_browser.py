@@ -145,3 +145,58 @@ def test_page_reads_without_javascript(browser, wmt_report):
         assert page.locator(".example").count() == 30 and problems == []
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def five_metric_report(tmp_path_factory):
+    """The widest page: five metrics, four systems, every pair compared."""
+    from shared_data import read_lines, references, system_output
+
+    folder = tmp_path_factory.mktemp("five")
+    ref = write(folder / "ref.A.de", read_lines(references("en-de", "A")[0])[:200])
+    systems = [
+        write(folder / f"{s}.de", read_lines(system_output("en-de", s))[:200])
+        for s in ("JDExploreAcademy", "Online-A", "Online-B", "PROMT")
+    ]
+    out = folder / "report.html"
+    from mtscore.cli import main
+
+    arguments = ["report", ref, "-i", *systems, "--all-pairs", "-m", "bleu", "chrf", "ter", "meteor", "nist"]
+    assert main([*arguments, "-n", "50", "-o", str(out)]) == 0
+    return out
+
+
+# Elements that reach past the window's right edge, other than those inside a box that scrolls sideways
+OUTSIDE = """() => Array.from(document.querySelectorAll('body *')).filter(element =>
+    element.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !element.closest('.scroll')
+).map(element => element.tagName + '.' + element.className)"""
+
+
+@pytest.mark.parametrize("width", [1400, 420])
+def test_page_fits_its_window_at_five_metrics(browser, five_metric_report, width, tmp_path):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(five_metric_report.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert page.evaluate(OUTSIDE) == []
+        assert page.locator("#scores table.scores thead th").count() == 6  # the systems, then one per metric
+        assert page.locator("#scores svg.chart").count() == 5
+        screenshot = tmp_path / f"report-{width}.png"
+        page.screenshot(path=str(screenshot), full_page=True)
+        assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 420])
+def test_hostile_page_fits_its_window(browser, hostile_report, width):
+    path, _ = hostile_report
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert page.evaluate(OUTSIDE) == []
+    finally:
+        context.close()

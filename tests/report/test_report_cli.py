@@ -153,3 +153,56 @@ def test_unwritable_output_is_an_output_error(files, tmp_path, capsys):
     code, _, err = run(capsys, "report", *refs, "-i", *systems[:2], "-n", "10", "-o", tmp_path / "no" / "r.html")
     assert code == 3 and "cannot write" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_score_intervals_hold_the_score_nist_included(files, capsys):
+    """NIST's bootstrap mean lies below its corpus score (a resample repeats segments, which makes its
+    n-grams less informative), so an interval centred on the mean misses the score; the report's
+    interval is the score plus and minus sacrebleu's half-width (the same ``ci`` as --paired-bs)."""
+    import mtscore
+
+    refs, systems, _ = files
+    code, markdown, _ = run(capsys, "report", *refs, "-i", *systems, "-f", "md", "-n", "100", "-m", "nist", "bleu")
+    assert code == 0
+    reference_lines = [Path(r).read_text(encoding="utf-8").splitlines() for r in refs]
+    hypotheses = {Path(s).name: Path(s).read_text(encoding="utf-8").splitlines() for s in systems}
+    expected = mtscore.paired_test(hypotheses, reference_lines, ["nist", "bleu"], n_samples=100, seed=12345)
+    for index, row in enumerate(markdown.splitlines()[2:5]):
+        cells = [cell.strip() for cell in row.split("|")[2:4]]
+        for metric, cell in zip(expected.metrics, cells, strict=True):
+            result = expected.results[metric][index]
+            score, low, high = (float(x) for x in re.match(r"([\d.]+) \[([\d.]+), ([\d.]+)\]", cell).groups())
+            assert low <= score <= high
+            assert (low, high) == (round(result.score - result.ci, 1), round(result.score + result.ci, 1))
+            if metric == "NIST":
+                assert result.mean < result.score - result.ci  # the bootstrap mean is outside the interval
+    assert "95% CI: the corpus score plus and minus half" in markdown  # the convention, stated
+
+
+def test_markdown_names_the_metric_of_each_signature_and_latex_shows_the_same_intervals(files, capsys):
+    refs, systems, _ = files
+    arguments = [*refs, "-i", *systems[:2], "-n", "100", "-m", "bleu", "chrf"]
+    code, markdown, _ = run(capsys, "report", *arguments, "-f", "md")
+    assert code == 0
+    signatures = [line for line in markdown.splitlines() if line.startswith("- ")]
+    assert [line.split(":")[0] for line in signatures] == ["- BLEU", "- chrF2"]
+    assert "|tok:13a|" in signatures[0] and "|nc:6|" in signatures[1]
+    code, latex, _ = run(capsys, "report", *arguments, "-f", "latex")
+    assert code == 0 and "\\pm" not in latex and "95\\% CI]" in latex
+    intervals_md = re.findall(r"\d+\.\d \[\d+\.\d, \d+\.\d\]", markdown)
+    intervals_latex = re.findall(r"\d+\.\d \[\d+\.\d, \d+\.\d\]", latex)
+    assert len(intervals_md) == 4 and intervals_md == intervals_latex
+    assert "% BLEU signature: nrefs:2|bs:100|seed:12345|" in latex and "\\Delta" in latex
+
+
+def test_histogram_cells_give_the_count_once(files, tmp_path, capsys):
+    refs, systems, _ = files
+    out = tmp_path / "report.html"
+    assert run(capsys, "report", *refs, "-i", *systems[:2], "-n", "20", "-m", "bleu", "-o", out)[0] == 0
+    text = out.read_text(encoding="utf-8")
+    histogram = text[text.index("BLEU sentence scores") : text.index("by reference length")]
+    cells = re.findall(r'<td data-v="(\d+)">(\d+) <span class="ci">\[[\d.]+, [\d.]+\]</span></td>', histogram)
+    assert len(cells) == 2 * 10 and all(value == shown for value, shown in cells)  # 2 systems, 10 buckets
+    assert "n=" not in histogram
+    by_length = text[text.index("by reference length") : text.index("by length ratio")]
+    assert len(re.findall(r'<span class="n">n=\d+</span>', by_length)) == 2 * 6  # sizes where the value is a score

@@ -225,10 +225,15 @@ def to_latex(result: PairedTestResult, width: int = 1) -> str:
     for i, name in enumerate(display_names(result)):
         cells = [_cell(result.results[m][i], width, _LATEX_MARKS) for m in result.metrics]
         lines.append(" & ".join([latex_escape(name), *cells]) + r" \\")
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        "",
+    lines += [r"\bottomrule", r"\end{tabular}", "", *latex_differences(result, width)]
+    lines += [f"% {name} signature: {sig}" for name, sig in result.signatures.items()]
+    return "\n".join(lines)
+
+
+def latex_differences(result: PairedTestResult, width: int = 1) -> list[str]:
+    """The lines of the booktabs table of the pairwise differences: each with its 95% interval (the
+    percentiles of the resampled differences), p-value and Holm-adjusted p-value ($^*$ below 0.05)."""
+    lines = [
         r"\begin{tabular}{lllrcrr}",
         r"\toprule",
         r"Metric & System & vs & $\Delta$ & 95\% CI of $\Delta$ & $p$ & $p$ (Holm) \\",
@@ -250,6 +255,4 @@ def to_latex(result: PairedTestResult, width: int = 1) -> str:
             )
             + r" \\"
         )
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    lines += [f"% {name} signature: {sig}" for name, sig in result.signatures.items()]
-    return "\n".join(lines)
+    return [*lines, r"\bottomrule", r"\end{tabular}"]

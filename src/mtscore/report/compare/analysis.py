@@ -4,6 +4,7 @@ breakdowns by bucket, characteristic n-grams, and the segments where the systems
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -19,12 +20,23 @@ from .tokens import encode
 if TYPE_CHECKING:
     from ...core.metric import Metric
     from ...metrics.bleu.metric import BLEU
-    from ...significance.results import PairedTestResult
+    from ...significance.results import PairedTestResult, SystemResult
 
 LENGTH_EDGES = (10, 20, 30, 40, 50)  # reference words
 RATIO_EDGES = (0.8, 0.9, 1.0, 1.1, 1.2)  # hypothesis length over reference length
 SCORE_EDGES = (10, 20, 30, 40, 50, 60, 70, 80, 90)  # sentence scores
-EXAMPLE_TOKENS = 5
+EXAMPLE_TOKENS = 5  # fewer tokens in the first reference or a hypothesis: the segment comes last in the examples
+
+
+def score_interval(result: SystemResult) -> tuple[float, float] | None:
+    """The 95% interval the report shows for a score: the corpus score plus and minus the half-width
+    of the resampled scores' 2.5th to 97.5th percentiles (sacrebleu's ``ci``), so that it always
+    holds the score it qualifies. The bootstrap mean, which sacrebleu centres it on, can sit away
+    from the corpus score (NIST's lies below it: a resample repeats segments, which makes its
+    n-grams less informative); the spread is the same either way. ``None`` without resamples."""
+    if result.ci is None:
+        return None
+    return result.score - result.ci, result.score + result.ci
 
 
 @dataclass(frozen=True)
@@ -41,10 +53,12 @@ class Inputs:
 
 @dataclass(frozen=True)
 class Example:
-    """One segment where the systems differ: its texts, and per system its tokens, each n-gram's
-    fate per order, the n-gram tables (Count, Max_Ref_Count) and its sentence scores."""
+    """One segment where the systems differ: its texts, the other segments of the test set with
+    exactly the same texts (``repeats``), and per system its tokens, each n-gram's fate per order,
+    the n-gram tables (Count, Max_Ref_Count) and its sentence scores."""
 
     index: int
+    repeats: list[int]
     source: str | None
     references: list[str]
     hypotheses: list[str]
@@ -158,20 +172,24 @@ def _examples(
     n_examples: int,
 ) -> list[Example]:
     """The ``n_examples`` segments whose sentence scores under ``metric`` spread most across the
-    systems, with everything the page shows of them; segments whose first reference has fewer
-    than ``EXAMPLE_TOKENS`` tokens come last (on a word or two, sentence scores swing widely)."""
+    systems, each distinct text once, with everything the page shows of them. Segments too short
+    to teach much come last: those whose first reference or some hypothesis has fewer than
+    ``EXAMPLE_TOKENS`` tokens (on a word or two, sentence scores swing widely) or fewer tokens than
+    BLEU's highest n-gram order (some order would have no n-gram to show)."""
     scores = np.array(sentence[metric])
     spread = scores.max(axis=0) - scores.min(axis=0)
-    short = np.array([len(line) < EXAMPLE_TOKENS for line in references[0]])
-    chosen = np.lexsort((np.arange(len(spread)), -spread, short))[:n_examples]
     order = bleu.scoring.max_order
+    fewest = max(EXAMPLE_TOKENS, order)
+    shortest = np.min([[len(line) for line in stream] for stream in [references[0], *hypotheses]], axis=0)
+    ranked = np.lexsort((np.arange(len(spread)), -spread, shortest < fewest))
     examples = []
-    for index in map(int, chosen):
+    for index, repeats in _distinct(inputs, map(int, ranked), n_examples):
         refs = [stream[index] for stream in references]
         tokens = [system[index] for system in hypotheses]
         examples.append(
             Example(
                 index,
+                repeats,
                 inputs.sources[index] if inputs.sources else None,
                 [stream[index] for stream in inputs.references],
                 [system[index] for system in inputs.hypotheses],
@@ -182,3 +200,23 @@ def _examples(
             )
         )
     return examples
+
+
+def _distinct(inputs: Inputs, ranked: Iterator[int], count: int) -> list[tuple[int, list[int]]]:
+    """The first ``count`` segments of ``ranked`` whose texts (source, references, hypotheses) differ
+    from those of every segment before them, each with the other segments of the test set that have
+    the same texts."""
+    streams = [*([inputs.sources] if inputs.sources else []), *inputs.references, *inputs.hypotheses]
+    alike: dict[tuple[str, ...], list[int]] = {}
+    for index, texts in enumerate(zip(*streams, strict=True)):
+        alike.setdefault(texts, []).append(index)
+    chosen: list[tuple[int, list[int]]] = []
+    shown: set[tuple[str, ...]] = set()
+    for index in ranked:
+        if len(chosen) == count:
+            break
+        texts = tuple(stream[index] for stream in streams)
+        if texts not in shown:
+            shown.add(texts)
+            chosen.append((index, [other for other in alike[texts] if other != index]))
+    return chosen

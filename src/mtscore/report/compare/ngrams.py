@@ -111,14 +111,33 @@ class Contrast:
 
 def contrast(counts: NgramCounts, system: int, other: int, top: int = 15, smoothing: float = 1.0) -> Contrast:
     """compare-mt's characteristic n-grams on clipped matches: ranked by (a + s) / (a + b + 2s),
-    a and b the two systems' matches and s a smoothing count, ties to the more frequent."""
+    a and b the two systems' matches and s a smoothing count, ties to the more frequent; of the
+    ranked n-grams, the first ``top`` where none is part of another (``collapsed``)."""
     a, b = counts.counts[system], counts.counts[other]
     present = np.flatnonzero(a + b > 0)
     ratio = (a[present] + smoothing) / (a[present] + b[present] + 2 * smoothing)
-    more = present[np.lexsort((-(a[present] + b[present]), -ratio))[:top]]
-    fewer = present[np.lexsort((-(a[present] + b[present]), ratio))[:top]]
+    more = present[np.lexsort((-(a[present] + b[present]), -ratio))]
+    fewer = present[np.lexsort((-(a[present] + b[present]), ratio))]
 
     def rows(columns: np.ndarray) -> list[tuple[str, int, int]]:
-        return [(counts.text(c), int(a[c]), int(b[c])) for c in columns]
+        return [(text, int(a[c]), int(b[c])) for c, text in collapsed(counts, columns, top)]
 
     return Contrast(system, other, rows(more), rows(fewer))
+
+
+def collapsed(counts: NgramCounts, ranked: np.ndarray, top: int) -> list[tuple[int, str]]:
+    """The first ``top`` of the ``ranked`` columns (with their n-grams' texts) such that no n-gram
+    listed is part of a longer one listed: an n-gram within one ranked above it is skipped, and one
+    ranked below that holds listed n-grams takes their place, so that the overlapping pieces of one
+    phrase ("kontaktiert", "# kontaktiert", "ORG # kontaktiert") are listed once, as the longest."""
+    listed: list[tuple[int, str]] = []
+    for column in map(int, ranked):
+        if len(listed) == top:
+            break
+        text = counts.text(column)
+        padded = f" {text} "  # tokens hold no spaces: whole tokens match whole tokens
+        if any(padded in f" {longer} " for _, longer in listed):
+            continue
+        listed = [(c, shorter) for c, shorter in listed if f" {shorter} " not in padded]
+        listed.append((column, text))
+    return listed

@@ -19,16 +19,29 @@ def colour(index: int) -> str:
     return PALETTE[index % len(PALETTE)]
 
 
-def _ticks(top: float) -> list[float]:
-    """About five round tick values from 0 to at least ``top``."""
-    if top <= 0 or not math.isfinite(top):
-        return [0.0, 1.0]
-    step = 10 ** math.floor(math.log10(top / 5))
+def _step(span: float) -> float:
+    """A round tick step (1, 2 or 5 times a power of ten) that cuts ``span`` into at most six parts."""
+    step = 10 ** math.floor(math.log10(span / 5))
     for factor in (1, 2, 5, 10):
-        if top / (step * factor) <= 6:
-            step *= factor
-            break
-    return [step * i for i in range(math.ceil(top / step) + 1)]
+        if span / (step * factor) <= 6:
+            return step * factor
+    return step * 10
+
+
+def axis(lowest: float, top: float) -> list[float]:
+    """About five round tick values covering ``lowest`` to ``top``: from 0 where 0 is not far below the
+    data, else from a round value just below ``lowest`` (the bars then start there, and the chart says so),
+    so that a difference of a few points between scores of 50 shows."""
+    if not (math.isfinite(lowest) and math.isfinite(top)) or top <= lowest:
+        lowest, top = min(0.0, lowest) if math.isfinite(lowest) else 0.0, max(top, 1.0) if math.isfinite(top) else 1.0
+    near = lowest > top / 2
+    start = lowest if near or lowest < 0 else 0.0
+    span = top - start if top > start else 1.0
+    step = _step(span)
+    first = math.floor(start / step) * step
+    if near and first >= lowest:
+        first -= step  # the lowest bar keeps some height
+    return [first + step * i for i in range(math.ceil((top - first) / step - 1e-9) + 1)]
 
 
 def grouped_bars(
@@ -42,13 +55,23 @@ def grouped_bars(
     height: int = 260,
 ) -> str:
     """Bars of ``values[series, group]`` side by side within each group, with whiskers from
-    ``lower`` to ``upper``; NaN values draw nothing. A ``<title>`` on each bar gives its number."""
-    finite = [v for v in (values, upper) if v is not None]
-    top = max([float(np.nanmax(v)) for v in finite if np.isfinite(v).any()] + [0.0])
-    ticks = _ticks(top)
+    ``lower`` to ``upper``; NaN values draw nothing. A ``<title>`` on each bar gives its number.
+    The axis starts at 0, or near the data where 0 is far below it (``axis``): then the bars start
+    at the axis's first value, and the label says where the axis starts."""
+    shown = [v for v in (values, lower, upper) if v is not None and np.isfinite(v).any()]
+    top = max([float(np.nanmax(v)) for v in shown] + [0.0])
+    lowest = min([float(np.nanmin(v)) for v in shown] + [top])
+    ticks = axis(lowest, top)
+    base = max(ticks[0], 0.0)  # bars grow from here (from 0 where the axis holds it)
+    if ticks[0] > 0:
+        label = f"{label} (axis starts at {ticks[0]:g}, not 0)"
     left, bottom, right, head = 48, 40, 8, 22
     plot_w, plot_h = width - left - right, height - bottom - head
-    scale = plot_h / ticks[-1]
+    scale = plot_h / (ticks[-1] - ticks[0])
+
+    def y_of(value: float) -> float:
+        return head + plot_h - (value - ticks[0]) * scale
+
     slot = plot_w / max(len(groups), 1)
     bar = slot * 0.8 / max(len(series), 1)
     parts = [
@@ -56,7 +79,7 @@ def grouped_bars(
         f'role="img" aria-label="{escape(label)}">'
     ]
     for tick in ticks:
-        y = head + plot_h - tick * scale
+        y = y_of(tick)
         parts.append(f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}"/>')
         parts.append(f'<text class="tick" x="{left - 4}" y="{y + 4:.1f}" text-anchor="end">{tick:g}</text>')
     for g, group in enumerate(groups):
@@ -65,17 +88,18 @@ def grouped_bars(
             value = values[s, g]
             if not np.isfinite(value):
                 continue
-            x, h = x0 + s * bar, value * scale
+            x = x0 + s * bar
+            y_top, y_bottom = sorted((y_of(value), y_of(base)))
             tip = f"{name} | {group}: {value:.2f}"
             if lower is not None and upper is not None and np.isfinite(lower[s, g]):
                 tip += f" [{lower[s, g]:.2f}, {upper[s, g]:.2f}]"
             parts.append(
-                f'<rect x="{x:.1f}" y="{head + plot_h - h:.1f}" width="{max(bar - 1, 1):.1f}" height="{h:.1f}" '
+                f'<rect x="{x:.1f}" y="{y_top:.1f}" width="{max(bar - 1, 1):.1f}" height="{y_bottom - y_top:.1f}" '
                 f'fill="{colour(s)}"><title>{escape(tip)}</title></rect>'
             )
             if lower is not None and upper is not None and np.isfinite(lower[s, g]):
                 cx = x + (bar - 1) / 2
-                y1, y2 = head + plot_h - lower[s, g] * scale, head + plot_h - upper[s, g] * scale
+                y1, y2 = y_of(lower[s, g]), y_of(upper[s, g])
                 parts.append(f'<line class="whisker" x1="{cx:.1f}" x2="{cx:.1f}" y1="{y1:.1f}" y2="{y2:.1f}"/>')
         parts.append(
             f'<text class="label" x="{x0 + slot * 0.4:.1f}" y="{height - bottom + 16}" '
