@@ -453,7 +453,7 @@ def _streaming(args: argparse.Namespace, paired: str | None, paths: list[str], m
     blocks are cut and decoded as UTF-8)."""
     if args.encoding != "utf-8":
         return False
-    if args.sentence_level or paired or args.confidence or not all(metric.can_stream() for metric in metrics):
+    if args.sentence_level or paired or args.confidence or not all(metric.aggregation.streams for metric in metrics):
         return False
     return any(map(_is_stream, paths)) or _larger_than(paths, STREAM_BYTES)
 
