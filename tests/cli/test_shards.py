@@ -52,7 +52,7 @@ def shards(capsys, corpus, metric: str, systems=("Online-A",), n_refs: int = 2) 
     return out
 
 
-@pytest.mark.parametrize("metric", [name for name in METRICS if metric_class(name).additive])
+@pytest.mark.parametrize("metric", [name for name in METRICS if metric_class(name).aggregation.additive])
 def test_merged_shards_score_as_the_whole_files(capsys, corpus, metric):
     n_refs = 1 if metric in ("wer", "cer") else 2
     parts = shards(capsys, corpus, metric, n_refs=n_refs)

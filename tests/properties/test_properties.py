@@ -61,11 +61,11 @@ def assert_same_score(got: float, expected: float, integer: bool) -> None:
 def test_statistics_are_the_sum_of_any_split(name, corpus, data):
     """Shards scored against their slice of the references merge into the whole corpus's statistics,
     for every metric whose rows are additive; NIST's rows depend on the whole reference corpus and
-    merge only when computed against the same one (its ``additive`` is False)."""
+    merge only when computed against the same one (its ``aggregation`` is not additive)."""
     hypotheses, streams = corpus[0], streams_for(name, corpus[1])
     metric = make(name)
     k = data.draw(st.integers(1, len(hypotheses) - 1))
-    if not metric.additive:  # shards against their own references carry other weights: refused, never summed
+    if not metric.aggregation.additive:  # shards against their own references carry other weights: refused
         first = metric.statistics(hypotheses[:k], [s[:k] for s in streams])
         second = metric.statistics(hypotheses[k:], [s[k:] for s in streams])
         if first.references != second.references:

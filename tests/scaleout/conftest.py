@@ -33,7 +33,7 @@ def engine_corpus():
 
 
 def additive_metrics() -> list[str]:
-    return [name for name in METRICS if metric_class(name).additive]
+    return [name for name in METRICS if metric_class(name).aggregation.additive]
 
 
 def streams_for(name: str, streams: list) -> tuple[list, tuple[str, ...]]:

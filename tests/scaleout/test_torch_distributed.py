@@ -27,7 +27,7 @@ def corpus():
 
 
 def additive_metrics() -> list[str]:
-    return [name for name in METRICS if metric_class(name).additive]
+    return [name for name in METRICS if metric_class(name).aggregation.additive]
 
 
 @pytest.mark.parametrize("name", additive_metrics())

@@ -394,7 +394,7 @@ def _streaming(modes: Modes, paths: list[str], metrics: list[Metric]) -> bool:
     blocks are cut and decoded as UTF-8)."""
     if modes.encoding != "utf-8":
         return False
-    if modes.sentence_level or modes.paired or modes.confidence or not all(metric.can_stream() for metric in metrics):
+    if modes.sentence_level or modes.paired or modes.confidence or not all(m.aggregation.streams for m in metrics):
         return False
     return any(map(_is_stream, paths)) or _larger_than(paths, STREAM_BYTES)
 

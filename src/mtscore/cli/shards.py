@@ -247,7 +247,7 @@ def run_merge(argv: list[str]) -> int:
         matrices = metric.joined_statistics(list(systems.values()))
     except KeyError as error:
         raise InputError(f"a {first['metric']} shard lacks its {error} array") from None
-    if metric.additive:
+    if metric.aggregation.additive:  # the shards kept rows: their sums must not overflow
         for name, matrix in zip(names, matrices, strict=True):
             try:
                 check_count_array(matrix, "statistics", integers=metric.integer_statistics)

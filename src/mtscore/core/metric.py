@@ -10,6 +10,7 @@ into scores and results; references given at creation are prepared once for ever
 from __future__ import annotations
 
 import functools
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
@@ -17,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 from ..errors import InputError, LengthMismatchError, counted
+from .aggregation import ADDITIVE, CORPUS_WEIGHTED, Aggregation
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
 from .options import Option, check_switches
 from .references import PreparedT
@@ -58,10 +60,10 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
     # The result attributes a TSV row lists (a list spreads over columns ``name_1`` ...); none: no TSV.
     tsv_fields: ClassVar[tuple[str, ...]] = ()
-    # Whether a resample's score is ``scores_of_sums`` of its rows summed with the resample's weights,
-    # as significance tests assume; False for a metric whose rows depend on the whole corpus (NIST's
-    # information weights), which then scores resamples itself (``resampled_scores``).
-    additive: ClassVar[bool] = True
+    # How resamples, streamed blocks and shards are scored (``core.aggregation``): ``Additive()``, rows
+    # that add up; ``CorpusWeighted()`` for rows that depend on the whole corpus (NIST's information
+    # weights), whose metric scores resamples itself (``resampled_scores``) and gives its own shard state.
+    aggregation: Aggregation = ADDITIVE
     # Whether the statistics are integers (an integer dtype); False: float64 rows (some columns may
     # still be whole numbers: ``whole_columns``).
     integer_statistics: ClassVar[bool] = True
@@ -73,11 +75,14 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """Every metric's constructor refuses a switch (a ``bool`` option) given anything but True or
         False, before the metric reads it: checked here once for all of them."""
         super().__init_subclass__(**kwargs)
+        _adopt_legacy_declarations(cls)
         if "__init__" in cls.__dict__:
             cls.__init__ = _checking_switches(cls.__dict__["__init__"])  # type: ignore[method-assign]
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
+        if type(self).can_stream is not Metric.can_stream and not self.can_stream():
+            self.aggregation = self.aggregation.without_streaming()  # a subclass's own ``can_stream`` (deprecated)
         self._references: PreparedT | None = None if references is None else self.prepare(references)
 
     # What a metric defines.
@@ -128,8 +133,9 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return self.sentence_scores(hypotheses, references)
 
     def can_stream(self) -> bool:
-        """Whether large inputs may be scored block by block (``core.stream``) with these options."""
-        return True
+        """Deprecated: ``aggregation.streams``, whether large inputs may be scored block by block."""
+        warnings.warn(_DEPRECATED_CAN_STREAM, DeprecationWarning, stacklevel=2)
+        return self.aggregation.streams
 
     # Streaming (``core.stream``) scores a block of lines with a metric made on its references. A
     # metric whose engine gains from counting many segments at once gathers blocks' parts (compact,
@@ -178,8 +184,9 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The score of each resample of per-segment ``statistics`` (as ``segment_statistics`` gives
-        them), each row of ``weights`` holding the multiplicity of every segment. Significance tests
-        call it, chunk by chunk of the shared draws, for metrics that are not ``additive``."""
+        them), each row of ``weights`` holding the multiplicity of every segment: by default, the rows
+        summed with the weights (float64). A ``CorpusWeighted`` metric gives its own, which its
+        strategy calls, chunk by chunk of the draws that significance tests share."""
         return self.scores_of_sums(np.asarray(weights, dtype=np.float64) @ np.asarray(statistics, dtype=np.float64))
 
     # Mergeable states: what scale-out engines (``core.sums``) move between workers and add with ``+``.
@@ -187,7 +194,7 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     def shard_state(self, hypotheses: Any, references: Any) -> Any:
         """A shard's mergeable state: by default one row, its statistics' column sums (int64 where
         they are integers: exact however many shards are added), then its number of segments. A metric
-        that is not ``additive`` must give its own (sums of its rows would not score the corpus)."""
+        whose ``aggregation`` is not additive must give its own (sums of its rows would not score the corpus)."""
         self._check_summable()
         if len(hypotheses) == 0:
             return self.empty_shard_state()
@@ -202,8 +209,8 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return np.zeros(probe.shape[1] + 1, dtype=np.int64 if probe.dtype.kind in "iu" else np.float64)
 
     def _check_summable(self) -> None:
-        """Refuse the default (summed) state for a metric that is not ``additive``."""
-        if not self.additive:
+        """Refuse the default (summed) state for a metric whose ``aggregation`` is not additive."""
+        if not self.aggregation.additive:
             raise InputError(
                 f"{self.name}'s statistics depend on the whole corpus and it defines no mergeable state: "
                 "score the whole corpus at once instead"
@@ -372,6 +379,44 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     def sentence_scores(self, hypotheses: Any, references: Any = None) -> Any:
         """Every segment's own score, in one vectorised pass."""
         return self.scores_of_sums(self.segment_statistics(hypotheses, references))
+
+
+_DEPRECATED_ADDITIVE = "Metric.additive is deprecated: read metric.aggregation.additive"
+_DEPRECATED_CAN_STREAM = "Metric.can_stream() is deprecated: read metric.aggregation.streams"
+
+
+class _DeprecatedAdditive:
+    """``Metric.additive``, kept one release: ``aggregation.additive``, read on a class or a metric, with a warning."""
+
+    def __get__(self, metric: Metric | None, owner: type[Metric]) -> bool:
+        warnings.warn(_DEPRECATED_ADDITIVE, DeprecationWarning, stacklevel=2)
+        return (owner if metric is None else metric).aggregation.additive
+
+
+Metric.additive = _DeprecatedAdditive()  # type: ignore[attr-defined]
+
+
+def _adopt_legacy_declarations(cls: type[Metric]) -> None:
+    """A subclass written for the old flags keeps its behaviour, with a warning: ``additive = False``
+    declares ``CorpusWeighted()`` (``True``: ``Additive()``), and its own ``can_stream`` is asked when
+    a metric is made (``Metric.__init__``)."""
+    legacy = cls.__dict__.get("additive")
+    if isinstance(legacy, bool):
+        warnings.warn(
+            f"{cls.__name__}.additive is deprecated: declare aggregation = "
+            f"{'Additive()' if legacy else 'CorpusWeighted()'} (mtscore.core.aggregation)",
+            DeprecationWarning,
+            stacklevel=4,  # the class statement, past __init_subclass__ and ABCMeta.__new__
+        )
+        delattr(cls, "additive")
+        cls.aggregation = ADDITIVE if legacy else CORPUS_WEIGHTED
+    if "can_stream" in cls.__dict__:
+        warnings.warn(
+            f"{cls.__name__}.can_stream is deprecated: declare aggregation = Additive(streams=False) "
+            "(mtscore.core.aggregation), or Additive().without_streaming() for some options",
+            DeprecationWarning,
+            stacklevel=4,  # the class statement, past __init_subclass__ and ABCMeta.__new__
+        )
 
 
 # Counts are refused when their number times the largest reaches this: a sum of them (int64, or

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.aggregation import SharedDraws
 from ..errors import InputError
 from ..metrics import METRICS, canonical, metric_class
 from ..progress import Progress
@@ -157,29 +158,20 @@ def _bootstrap_scores(
 ) -> dict[str, np.ndarray]:
     """Every system's score on each resample (systems x resamples, per metric), scored chunk by
     chunk of the shared draws: only the scores are kept, never every resample's statistics. As
-    sacrebleu, from float32 sums; metrics that are not additive (NIST) rescore the draws themselves."""
+    sacrebleu, from float32 sums; metrics whose rows are corpus-weighted (NIST) rescore the draws
+    themselves, as their ``aggregation`` says."""
     k = len(next(iter(where.values())))
     boot: dict[str, np.ndarray] = {}
-
-    def store(name: str, systems: slice, scores: np.ndarray) -> None:
-        """Scores in the type the metric gives them (float32 for some: sacrebleu averages those in float32)."""
-        if name not in boot:
-            boot[name] = np.empty((k, n_resamples), dtype=scores.dtype)
-        boot[name][systems, start : start + scores.shape[1]] = scores
-
     start = 0
     for weights, sums in bootstrap_chunks(stacked, n_resamples, rng, bar):
-        rows = len(sums)
+        batches = list(_batches(k, len(sums)))
         for name, metric in metrics.items():
-            if not metric.additive:
-                for i in range(k):
-                    store(name, slice(i, i + 1), metric.resampled_scores(statistics[name][i], weights)[None])
-                continue
-            indices = _indices(where[name])
-            for group in _batches(k, rows):
-                picked = sums[:, indices[group]].reshape(-1, indices.shape[1])  # resamples x systems, flat
-                store(name, group, metric.scores_of_sums(picked.astype(np.float32, copy=False)).reshape(rows, -1).T)
-        start += rows
+            draws = SharedDraws(weights, sums, _indices(where[name]), batches)
+            scores = metric.aggregation.shared_bootstrap_scores(metric, statistics[name], draws)
+            if name not in boot:  # in the type the metric gives them (float32 for some: sacrebleu averages those so)
+                boot[name] = np.empty((k, n_resamples), dtype=scores.dtype)
+            boot[name][:, start : start + scores.shape[1]] = scores
+        start += len(sums)
     return boot
 
 

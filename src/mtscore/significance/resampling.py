@@ -206,11 +206,21 @@ def bootstrap_confidence(
     if len(statistics) == 0:
         raise InputError("no segments to resample")
     rng = np.random.default_rng(resolve_seed(seed))
-    if not metric.additive:  # float64 scores of resamples the metric rescores itself (NIST)
-        scores = [
-            metric.resampled_scores(statistics, weights)
-            for weights in bootstrap_weights(len(statistics), n_samples, rng)
-        ]
-        return confidence_interval(np.concatenate(scores), exact_mean=True)
-    sums = bootstrap_sums(statistics.astype(np.float64), n_samples, rng)
-    return confidence_interval(metric.scores_of_sums(sums.astype(np.float32)), exact_mean=True)
+    scores = metric.aggregation.bootstrap_scores(metric, statistics, Bootstrap(n_samples, rng))
+    return confidence_interval(scores, exact_mean=True)
+
+
+class Bootstrap:
+    """``n_samples`` bootstrap resamples drawn from ``rng`` (``core.aggregation.Resampling``): as
+    column sums or as segment multiplicities, each drawn as sacrebleu draws them."""
+
+    def __init__(self, n_samples: int, rng: np.random.Generator):
+        self.n_samples, self.rng = n_samples, rng
+
+    def sums(self, statistics: np.ndarray) -> np.ndarray:
+        """``bootstrap_sums`` of the rows (float64)."""
+        return bootstrap_sums(statistics.astype(np.float64), self.n_samples, self.rng)
+
+    def weights(self, n_segments: int) -> Iterator[np.ndarray]:
+        """``bootstrap_weights`` of ``n_segments`` segments, chunk by chunk."""
+        return bootstrap_weights(n_segments, self.n_samples, self.rng)

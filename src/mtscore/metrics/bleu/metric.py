@@ -89,6 +89,8 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             self.lowercase = lowercase
         check_pad_id(pad_id)
         self.pad_id = pad_id
+        if self.scoring.nltk_method is not None:  # NLTK's corpus smoothing is scored in memory
+            self.aggregation = self.aggregation.without_streaming()
         super().__init__(references)
 
     def tokenize(self, lines: list[str]) -> list[list[str]]:
@@ -260,10 +262,6 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> BLEUScore:
         return self.score_stats(Stats.from_matrix(statistics), *_nrefs_and_kind(references))
-
-    def can_stream(self) -> bool:
-        """NLTK's corpus smoothing is scored in memory."""
-        return self.scoring.nltk_method is None
 
     @classmethod
     def sentence_options(cls, options: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ... import tokenizers
+from ...core.aggregation import CORPUS_WEIGHTED
 from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
@@ -115,7 +116,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
 
     options = OPTIONS
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "matches", "totals", "info")
-    additive = False
+    aggregation = CORPUS_WEIGHTED  # the rows carry the corpus's information weights
     integer_statistics = False
 
     def __init__(
@@ -132,10 +133,6 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         self.tokenizer = tokenizers.get(tokenize)
         self.name = "NIST" if variant == "mteval" else "NIST-nltk"
         super().__init__(references)
-
-    def can_stream(self) -> bool:
-        """No: a block's rows would carry the block's information weights, not the corpus's."""
-        return False
 
     def shard_state(self, hypotheses: Sequence[str], references: ReferenceStreams) -> NISTState:
         """A shard's n-gram tables, merged exactly with ``+`` and scored with the whole corpus's weights."""

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Protocol
+
 from ... import tokenizers
 from ...core.options import Option
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ...tokenizers.lines import Split
 
 TITLE = "NIST"  # how the command line's help names the metric
 VARIANTS = ("mteval", "nltk")
@@ -24,3 +31,17 @@ OPTIONS = (
     Option("tokenize", ("--nist-tokenize",), "tokenizer (default: 13a, mteval's)", str, "13a", tokenizers.available),
     Option("max_order", ("--nist-max-order",), "highest n-gram order (default: 5)", int, 5, metavar="N"),
 )
+
+
+class NISTSettings(Protocol):
+    """What NIST's counting modules read of a ``NIST`` metric (a protocol, so that they need not
+    import the metric that imports them)."""
+
+    variant: str
+    max_order: int
+    case_sensitive: bool
+    tokenizer: tokenizers.Tokenizer
+
+    def split(self, lines: list[str]) -> tuple[Split, np.ndarray | None]:
+        """The lines' tokens, a repeated line tokenized once (``NIST.split``)."""
+        ...

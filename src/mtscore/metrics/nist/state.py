@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from ...core.inputs import check_hypotheses, check_references
 from ...engine.keys import TokenKeys
 from ...errors import InputError
 from ...tokenizers.lines import Split, split_lines
+from .options import NISTSettings
 from .references import columns, information
 from .ties import choose_nltk, nltk_weights
 
@@ -59,21 +60,72 @@ class Overlaps:
 
 
 @dataclass(frozen=True)
-class NISTState:
-    """A shard's mergeable state (``+`` merges two); ``options``: what made it, which must agree."""
+class StateOptions:
+    """What made a state, which must agree for states to merge or to be scored."""
 
-    options: tuple[str, int, bool, str]  # variant, max_order, case_sensitive, tokenizer
+    variant: str
+    max_order: int
+    case_sensitive: bool
+    tokenizer: str
+
+    def __str__(self) -> str:
+        return (
+            f"variant {self.variant}, max_order {self.max_order}, case_sensitive {self.case_sensitive}, "
+            f"tokenize {self.tokenizer}"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class SharedCounts:
+    """What both variants keep: the reference n-gram counts and words (the information weights'
+    inputs) and the hypotheses' n-grams."""
+
     tokens: np.ndarray  # the reference tokens' bytes (object array), sorted, distinct
     references: tuple[Table, ...]  # per order: the reference n-grams' counts over every reference
     ref_words: int
     segments: int
     totals: np.ndarray  # per order: hypothesis n-grams
     hyp_len: int
-    matched: tuple[Table, ...]  # mteval: per order, clipped matches summed over segments
-    words_by_present: np.ndarray  # mteval: [d]: reference words of the segments with d references
-    overlaps: tuple[Overlaps, ...]  # NLTK: per order
-    denominators: np.ndarray  # NLTK: segments x N, hypothesis n-grams
-    lengths: np.ndarray  # NLTK: streams x segments, reference lengths (-1: missing)
+
+
+@dataclass(frozen=True, eq=False)
+class CorpusMatches:
+    """mteval's matches, summed over the segments: it clips each n-gram to its largest reference
+    count and takes the average reference length."""
+
+    matched: tuple[Table, ...]  # per order: clipped matches summed over segments
+    words_by_present: np.ndarray  # [d]: reference words of the segments with d references
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentMatches:
+    """Each segment's matches with each reference, what NLTK's choice of a reference per segment
+    and order needs (and what a segment's own row is made of)."""
+
+    overlaps: tuple[Overlaps, ...]  # per order
+    denominators: np.ndarray  # segments x N: hypothesis n-grams
+    lengths: np.ndarray  # streams x segments: reference lengths (-1: missing)
+
+    @property
+    def streams(self) -> int:
+        """The number of reference streams."""
+        return int(self.lengths.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class NISTState:
+    """A shard's mergeable state (``+`` merges two): the counts both variants keep, and the
+    matches of the variant that ``options`` names (mteval's ``CorpusMatches``, NLTK's
+    ``SegmentMatches``)."""
+
+    options: StateOptions
+    shared: SharedCounts
+    matches: CorpusMatches | SegmentMatches
+
+    @property
+    def segments(self) -> int:
+        """The number of segments the state counts."""
+        return self.shared.segments
 
     def __add__(self, other: Any) -> NISTState:
         if not isinstance(other, NISTState):
@@ -83,55 +135,83 @@ class NISTState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, NISTState):
             return NotImplemented
-        return self.options == other.options and all(
-            _equal(getattr(self, name), getattr(other, name)) for name in self.__dataclass_fields__
-        )
+        return _equal(self, other)
 
     __hash__ = None  # type: ignore[assignment]
 
 
-def options_of(metric: Any) -> tuple[str, int, bool, str]:
+def options_of(metric: NISTSettings) -> StateOptions:
     """What a NIST metric's state depends on: variant, max order, case, tokenizer."""
-    return (metric.variant, metric.max_order, metric.case_sensitive, metric.tokenizer.name)
+    return StateOptions(metric.variant, metric.max_order, metric.case_sensitive, metric.tokenizer.name)
 
 
-def empty_state(metric: Any, streams: int = 0) -> NISTState:
-    """The state of no segments (the neutral element of ``merge``)."""
-    big_n = metric.max_order
-    none = tuple(Table(np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.int64)) for n in range(1, big_n + 1))
+def empty_state(metric: NISTSettings, streams: int = 0) -> NISTState:
+    """The state of no segments (the neutral element of ``merge``) with ``streams`` reference streams."""
+    shared = _empty_shared(metric.max_order)
+    if metric.variant == "mteval":
+        return NISTState(options_of(metric), shared, _empty_corpus_matches(metric.max_order, streams))
+    return NISTState(options_of(metric), shared, _empty_segment_matches(metric.max_order, streams))
+
+
+def _empty_tables(max_order: int) -> tuple[Table, ...]:
+    return tuple(Table(np.zeros((0, n), dtype=np.int64), np.zeros(0, dtype=np.int64)) for n in range(1, max_order + 1))
+
+
+def _empty_shared(max_order: int) -> SharedCounts:
+    tables = _empty_tables(max_order)
+    return SharedCounts(
+        tokens=_objects([]),
+        references=tables,
+        ref_words=0,
+        segments=0,
+        totals=np.zeros(max_order, dtype=np.int64),
+        hyp_len=0,
+    )
+
+
+def _empty_corpus_matches(max_order: int, streams: int) -> CorpusMatches:
+    return CorpusMatches(matched=_empty_tables(max_order), words_by_present=np.zeros(streams + 1, dtype=np.int64))
+
+
+def _empty_segment_matches(max_order: int, streams: int) -> SegmentMatches:
     overlaps = tuple(
         Overlaps(np.zeros(0, dtype=np.int64), np.zeros((0, n), dtype=np.int64), np.zeros((0, streams), dtype=np.int64))
-        for n in range(1, big_n + 1)
+        for n in range(1, max_order + 1)
     )
-    return NISTState(
-        options_of(metric),
-        _objects([]),
-        none,
-        0,
-        0,
-        np.zeros(big_n, dtype=np.int64),
-        0,
-        none,
-        np.zeros(streams + 1, dtype=np.int64),
-        overlaps,
-        np.zeros((0, big_n), dtype=np.int64),
-        np.zeros((streams, 0), dtype=np.int64),
+    return SegmentMatches(
+        overlaps=overlaps,
+        denominators=np.zeros((0, max_order), dtype=np.int64),
+        lengths=np.zeros((streams, 0), dtype=np.int64),
     )
 
 
 def shard_state(
-    metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], per_segment: bool = False
+    metric: NISTSettings, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
 ) -> NISTState:
     """The state of one shard: hypotheses and their reference streams (``None``: missing, which
-    adds no n-gram and leaves the segment's reference length to the references present).
-    ``per_segment``: keep NLTK's per-segment overlaps, denominators and lengths for mteval too
-    (what ``segment_rows`` reads)."""
+    adds no n-gram and leaves the segment's reference length to the references present)."""
     if len(hypotheses) == 0:
         return empty_state(metric, len(references))
+    mteval = metric.variant == "mteval"
+    shared, corpus, segments = _counted(metric, hypotheses, references, corpus=mteval, per_segment=not mteval)
+    matches = corpus if mteval else segments
+    assert matches is not None  # the variant's part was asked for
+    return NISTState(options_of(metric), shared, matches)
+
+
+def _counted(
+    metric: NISTSettings,
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    corpus: bool,
+    per_segment: bool,
+) -> tuple[SharedCounts, CorpusMatches | None, SegmentMatches | None]:
+    """The shared counts of a shard with segments, and the matches asked for: summed over the
+    segments (``corpus``, mteval's) and per segment (``per_segment``, NLTK's and a segment's row)."""
     check_hypotheses(hypotheses)
     present = check_references(references, len(hypotheses))
     n_streams, n_segments = present.shape
-    big_n, variant = metric.max_order, metric.variant
+    big_n = metric.max_order
     ref_words, lengths = _words(metric, [line or "" for stream in references for line in stream])
     tokens = _objects(sorted(set(ref_words)))
     numbers = {token: number for number, token in enumerate(tokens.tolist())}
@@ -164,20 +244,17 @@ def shard_state(
             [_lookup(ref_keys, ref_counts, (s * n_segments + seg) * size + ngram) for s in range(n_streams)], axis=1
         )
         clipped = np.minimum(hyp_counts[:, None], per_stream)
-        if variant == "mteval":
+        if corpus:
             best = clipped.max(axis=1, initial=0)
             sums = np.bincount(ngram, weights=best, minlength=len(table_rows)).astype(np.int64)
             kept = np.flatnonzero(sums)
             matched.append(Table(table_rows[kept], sums[kept]))
-        if variant != "mteval" or per_segment:
+        if per_segment:
             order = np.argsort(np.flatnonzero(known)[first], kind="stable")  # by first occurrence
             order = order[clipped[order].any(axis=1)]
             overlaps.append(Overlaps(seg[order], table_rows[ngram[order]], clipped[order]))
-    empty = empty_state(metric, n_streams)
     denominators = np.maximum(hyp_lengths[:, None] - np.arange(big_n)[None, :], 0)
-    words = (lengths * present).sum(axis=0)
-    state = replace(
-        empty,
+    shared = SharedCounts(
         tokens=tokens,
         references=tuple(refs),
         ref_words=int(lengths.sum()),
@@ -185,26 +262,31 @@ def shard_state(
         totals=denominators.sum(axis=0),
         hyp_len=int(hyp_lengths.sum()),
     )
-    if variant == "mteval":
+    corpus_matches = None
+    if corpus:
+        words = (lengths * present).sum(axis=0)
         by_present = np.bincount(present.sum(axis=0), weights=words, minlength=n_streams + 1).astype(np.int64)
-        state = replace(state, matched=tuple(matched), words_by_present=by_present)
-    if variant == "mteval" and not per_segment:
-        return state
-    return replace(state, overlaps=tuple(overlaps), denominators=denominators, lengths=np.where(present, lengths, -1))
+        corpus_matches = CorpusMatches(matched=tuple(matched), words_by_present=by_present)
+    segment_matches = None
+    if per_segment:
+        segment_matches = SegmentMatches(
+            overlaps=tuple(overlaps), denominators=denominators, lengths=np.where(present, lengths, -1)
+        )
+    return shared, corpus_matches, segment_matches
 
 
-def reference_state(metric: Any, references: Sequence[Sequence[str | None]]) -> NISTState:
+def reference_state(metric: NISTSettings, references: Sequence[Sequence[str | None]]) -> NISTState:
     """The state of a shard's references alone (no segment): their n-gram counts and words, what
     a segment's score needs from the whole corpus (the information weights); merged with ``+``,
     ``segment_rows`` scores any shard's segments with them."""
-    counted = shard_state(metric, [""] * len(references[0]) if len(references) else [], references)
-    return replace(
-        empty_state(metric), tokens=counted.tokens, references=counted.references, ref_words=counted.ref_words
-    )
+    counted = shard_state(metric, [""] * len(references[0]) if len(references) else [], references).shared
+    empty = empty_state(metric)
+    shared = replace(empty.shared, tokens=counted.tokens, references=counted.references, ref_words=counted.ref_words)
+    return replace(empty, shared=shared)
 
 
 def segment_rows(
-    metric: Any, corpus: NISTState, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+    metric: NISTSettings, corpus: NISTState, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
 ) -> np.ndarray:
     """Each segment's row of statistics (``references.columns``) as the in-memory API gives it
     within the whole corpus: its own matches and lengths, weighed with the information of
@@ -214,35 +296,37 @@ def segment_rows(
     big_n = metric.max_order
     if len(hypotheses) == 0:
         return np.zeros((0, columns(big_n)), dtype=np.float64)
-    shard = shard_state(metric, hypotheses, references, per_segment=True)
-    renumber = np.searchsorted(corpus.tokens, shard.tokens).astype(np.int64)
-    held = renumber < len(corpus.tokens)
-    if not held.all() or not np.array_equal(corpus.tokens[renumber], shard.tokens):
+    shard, _, per_segment = _counted(metric, hypotheses, references, corpus=False, per_segment=True)
+    assert per_segment is not None  # asked for
+    weights = corpus.shared
+    renumber = np.searchsorted(weights.tokens, shard.tokens).astype(np.int64)
+    held = renumber < len(weights.tokens)
+    if not held.all() or not np.array_equal(weights.tokens[renumber], shard.tokens):
         raise InputError("these references are not among those of the corpus whose NIST weights were given")
-    keys = _table_keys(corpus.references, max(len(corpus.tokens), 1))
-    counted = [_counts(metric, corpus, renumber[over.rows], keys) for over in shard.overlaps]
+    keys = _table_keys(weights.references, max(len(weights.tokens), 1))
+    counted = [_counts(metric, weights, renumber[over.rows], keys) for over in per_segment.overlaps]
     ranks = _vocabulary_ranks(shard.tokens)  # each order's entries summed as the in-memory API sums them
     sums = [
         np.lexsort([*(ranks[over.rows[:, j]] for j in reversed(range(n))), over.segments])
-        for n, over in enumerate(shard.overlaps, 1)
+        for n, over in enumerate(per_segment.overlaps, 1)
     ]
     n_segments = shard.segments
     rows = np.zeros((n_segments, columns(big_n)), dtype=np.float64)
-    rows[:, big_n : 2 * big_n] = shard.denominators
-    rows[:, -2] = shard.denominators[:, 0]  # the hypothesis's length
+    rows[:, big_n : 2 * big_n] = per_segment.denominators
+    rows[:, -2] = per_segment.denominators[:, 0]  # the hypothesis's length
     if metric.variant == "mteval":
-        for n, (over, (counts, prefixes), order) in enumerate(zip(shard.overlaps, counted, sums, strict=True), 1):
+        for n, (over, (counts, prefixes), order) in enumerate(zip(per_segment.overlaps, counted, sums, strict=True), 1):
             best = over.clipped[order].max(axis=1, initial=0)  # mteval clips to the largest reference count
             info = information(counts[order].astype(np.float64), prefixes[order].astype(np.float64), "mteval")
             segments = over.segments[order]
             rows[:, n - 1] = np.bincount(segments, weights=best, minlength=n_segments)
             rows[:, 2 * big_n + n - 1] = np.bincount(segments, weights=best * info, minlength=n_segments)
-        present = shard.lengths >= 0
-        words, n_present = np.where(present, shard.lengths, 0).sum(axis=0), present.sum(axis=0)
+        present = per_segment.lengths >= 0
+        words, n_present = np.where(present, per_segment.lengths, 0).sum(axis=0), present.sum(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
             rows[:, -1] = np.where(n_present > 0, words / np.maximum(n_present, 1), 0.0)
         return rows
-    matches, numerators, lengths = _nltk_cells(metric, shard, counted, sums)
+    matches, numerators, lengths = _nltk_cells(metric, per_segment, n_segments, counted, sums)
     rows[:, :big_n], rows[:, 2 * big_n : 3 * big_n], rows[:, -1] = matches, numerators, lengths.sum(axis=1)
     return rows
 
@@ -251,113 +335,136 @@ def merge(first: NISTState, second: NISTState) -> NISTState:
     """The state of both shards, first's segments first: exact, associative, and commutative but
     for the order of NLTK's segments (which does not change the score)."""
     if first.options != second.options:
-        raise InputError(
-            f"cannot merge NIST states made with different options ({_describe(first.options)} and "
-            f"{_describe(second.options)})"
-        )
-    tokens = np.unique(np.concatenate([first.tokens, second.tokens]))
-    renumber = [np.searchsorted(tokens, state.tokens).astype(np.int64) for state in (first, second)]
-    n_streams = max(first.lengths.shape[0], second.lengths.shape[0])
+        raise InputError(f"cannot merge NIST states made with different options ({first.options} and {second.options})")
+    merger = _Merger(first.shared.tokens, second.shared.tokens)
+    a, b = first.shared, second.shared
+    shared = SharedCounts(
+        tokens=merger.tokens,
+        references=tuple(merger.references(x, y) for x, y in zip(a.references, b.references, strict=True)),
+        ref_words=a.ref_words + b.ref_words,
+        segments=a.segments + b.segments,
+        totals=a.totals + b.totals,
+        hyp_len=a.hyp_len + b.hyp_len,
+    )
+    matches: CorpusMatches | SegmentMatches
+    if isinstance(first.matches, CorpusMatches):
+        assert isinstance(second.matches, CorpusMatches)  # the same variant
+        matches = _merge_corpus_matches(merger, first.matches, second.matches)
+    else:
+        assert isinstance(second.matches, SegmentMatches)  # the same variant
+        matches = _merge_segment_matches(merger, first.matches, second.matches, a.segments)
+    return NISTState(first.options, shared, matches)
 
-    def rows(state: int, values: np.ndarray) -> np.ndarray:
-        return renumber[state][values] if values.size else values
 
-    vocab = max(len(tokens), 1)
-    merged: list[Table] = []
-    merged_keys: list[np.ndarray] = []
+class _Merger:
+    """Two states' tokens united (``tokens``), their rows renumbered into them, and their tables
+    of each order merged against the merged reference tables of the lower orders."""
 
-    def tables(a: Table, b: Table) -> tuple[np.ndarray, Table]:
+    def __init__(self, first: np.ndarray, second: np.ndarray):
+        self.tokens = np.unique(np.concatenate([first, second]))
+        self.renumber = [np.searchsorted(self.tokens, tokens).astype(np.int64) for tokens in (first, second)]
+        self.vocab = max(len(self.tokens), 1)
+        self.merged: list[Table] = []  # the merged reference tables, order after order
+        self.merged_keys: list[np.ndarray] = []
+
+    def rows(self, state: int, values: np.ndarray) -> np.ndarray:
+        """Rows of the first (0) or second (1) state in the united tokens' numbers."""
+        return self.renumber[state][values] if values.size else values
+
+    def references(self, a: Table, b: Table) -> Table:
+        """The reference tables of the next order (the lower orders merged already) as one."""
+        keys, table = self.tables(a, b)
+        self.merged.append(table)
+        self.merged_keys.append(keys)
+        return table
+
+    def tables(self, a: Table, b: Table) -> tuple[np.ndarray, Table]:
         """Two tables of one order as one, keyed against the merged references of the lower orders."""
-        joined = np.concatenate([rows(0, a.rows), rows(1, b.rows)])
-        distinct, inverse = np.unique(_row_keys(merged_keys, joined, vocab), return_inverse=True)
+        joined = np.concatenate([self.rows(0, a.rows), self.rows(1, b.rows)])
+        distinct, inverse = np.unique(_row_keys(self.merged_keys, joined, self.vocab), return_inverse=True)
         counts = np.bincount(inverse.ravel(), weights=np.concatenate([a.counts, b.counts]), minlength=len(distinct))
-        lower = merged[joined.shape[1] - 2].rows if joined.shape[1] > 1 else np.zeros((0, 0), dtype=np.int64)
-        return distinct, Table(_rows(lower, distinct, vocab), counts.astype(np.int64))
+        lower = self.merged[joined.shape[1] - 2].rows if joined.shape[1] > 1 else np.zeros((0, 0), dtype=np.int64)
+        return distinct, Table(_rows(lower, distinct, self.vocab), counts.astype(np.int64))
 
-    hits = []
-    for n, (a, b) in enumerate(zip(first.references, second.references, strict=True), 1):
-        hits.append(tables(first.matched[n - 1], second.matched[n - 1])[1])
-        keys, table = tables(a, b)
-        merged.append(table)
-        merged_keys.append(keys)
+
+def _merge_corpus_matches(merger: _Merger, first: CorpusMatches, second: CorpusMatches) -> CorpusMatches:
+    """mteval's matches of both states: tables added, reference words added by references present."""
+    words = np.zeros(max(len(first.words_by_present), len(second.words_by_present)), dtype=np.int64)
+    words[: len(first.words_by_present)] += first.words_by_present
+    words[: len(second.words_by_present)] += second.words_by_present
+    matched = tuple(merger.tables(a, b)[1] for a, b in zip(first.matched, second.matched, strict=True))
+    return CorpusMatches(matched=matched, words_by_present=words)
+
+
+def _merge_segment_matches(
+    merger: _Merger, first: SegmentMatches, second: SegmentMatches, first_segments: int
+) -> SegmentMatches:
+    """NLTK's matches of both states, first's segments first (``first_segments`` of them)."""
+    n_streams = max(first.streams, second.streams)
 
     def overlaps(a: Overlaps, b: Overlaps) -> Overlaps:
         return Overlaps(
-            np.concatenate([a.segments, b.segments + first.segments]),
-            np.concatenate([rows(0, a.rows), rows(1, b.rows)]),
+            np.concatenate([a.segments, b.segments + first_segments]),
+            np.concatenate([merger.rows(0, a.rows), merger.rows(1, b.rows)]),
             np.concatenate([_pad(a.clipped, n_streams, 0), _pad(b.clipped, n_streams, 0)]),
         )
 
-    words = np.zeros(n_streams + 1, dtype=np.int64)
-    words[: len(first.words_by_present)] += first.words_by_present
-    words[: len(second.words_by_present)] += second.words_by_present
-    return NISTState(
-        first.options,
-        tokens,
-        tuple(merged),
-        first.ref_words + second.ref_words,
-        first.segments + second.segments,
-        first.totals + second.totals,
-        first.hyp_len + second.hyp_len,
-        tuple(hits),
-        words,
-        tuple(overlaps(a, b) for a, b in zip(first.overlaps, second.overlaps, strict=True)),
-        np.concatenate([first.denominators, second.denominators]),
-        np.concatenate([_pad(first.lengths.T, n_streams, -1), _pad(second.lengths.T, n_streams, -1)]).T,
+    return SegmentMatches(
+        overlaps=tuple(overlaps(a, b) for a, b in zip(first.overlaps, second.overlaps, strict=True)),
+        denominators=np.concatenate([first.denominators, second.denominators]),
+        lengths=np.concatenate([_pad(first.lengths.T, n_streams, -1), _pad(second.lengths.T, n_streams, -1)]).T,
     )
 
 
-def summed_row(metric: Any, state: NISTState) -> np.ndarray:
+def summed_row(metric: NISTSettings, state: NISTState) -> np.ndarray:
     """The one row of summed statistics the state stands for, computed with the information
     weights of its references (all of the corpus's, once every shard is merged): what NIST's
     in-memory corpus score sums its per-segment rows to, up to float rounding (the information is
     summed here exactly rounded, per n-gram, so the row is the same however the corpus was split)."""
     _check_scorable(metric, state)
-    big_n = metric.max_order
+    big_n, shared = metric.max_order, state.shared
     row = np.zeros(columns(big_n), dtype=np.float64)
-    row[big_n : 2 * big_n] = state.totals
-    row[-2] = state.hyp_len
-    keys = _table_keys(state.references, max(len(state.tokens), 1))
-    if metric.variant == "mteval":
-        for n, table in enumerate(state.matched, 1):
-            info = _information(metric, state, table.rows, keys)
+    row[big_n : 2 * big_n] = shared.totals
+    row[-2] = shared.hyp_len
+    keys = _table_keys(shared.references, max(len(shared.tokens), 1))
+    if isinstance(state.matches, CorpusMatches):
+        for n, table in enumerate(state.matches.matched, 1):
+            info = _information(metric, shared, table.rows, keys)
             row[n - 1] = table.counts.sum()
             row[2 * big_n + n - 1] = math.fsum((table.counts * info).tolist())
-        present = np.arange(len(state.words_by_present))
-        row[-1] = sum(state.words_by_present[1:] / present[1:]) if len(present) > 1 else 0.0
+        words_by_present = state.matches.words_by_present
+        present = np.arange(len(words_by_present))
+        row[-1] = sum(words_by_present[1:] / present[1:]) if len(present) > 1 else 0.0
         return row
-    counted = [_counts(metric, state, over.rows, keys) for over in state.overlaps]
-    matches, numerators, lengths = _nltk_cells(metric, state, counted)
+    counted = [_counts(metric, shared, over.rows, keys) for over in state.matches.overlaps]
+    matches, numerators, lengths = _nltk_cells(metric, state.matches, shared.segments, counted)
     row[:big_n], row[-1] = matches.sum(axis=0), float(lengths.sum())
     row[2 * big_n : 3 * big_n] = [math.fsum(column) for column in numerators.T.tolist()]
     return row
 
 
-def _check_scorable(metric: Any, state: NISTState) -> None:
+def _check_scorable(metric: NISTSettings, state: NISTState) -> None:
     """A state is scored only by NIST with the options that made it."""
     if state.options != options_of(metric):
-        raise InputError(
-            f"a NIST state made with {_describe(state.options)} cannot be scored by NIST with "
-            f"{_describe(options_of(metric))}"
-        )
+        raise InputError(f"a NIST state made with {state.options} cannot be scored by NIST with {options_of(metric)}")
 
 
 def _nltk_cells(
-    metric: Any,
-    state: NISTState,
+    metric: NISTSettings,
+    segments: SegmentMatches,
+    n_segments: int,
     counted: list[tuple[np.ndarray, np.ndarray]],
     sums: Sequence[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """NLTK's pick of a reference per segment and order (``choose_nltk``, near-ties settled in
     NLTK's own arithmetic) under the weights of ``counted`` (per order, the reference counts of the
-    state's overlap entries and of their prefixes): the chosen matches, numerators and reference
-    lengths, segments x N. ``sums``: per order, the order in which the entries' numerators add up
-    (their own by default)."""
-    big_n, n_segments = metric.max_order, state.segments
-    n_streams = state.lengths.shape[0]
+    overlap entries of ``segments`` and of their prefixes): the chosen matches, numerators and
+    reference lengths, segments x N. ``sums``: per order, the order in which the entries'
+    numerators add up (their own by default)."""
+    big_n, n_streams = metric.max_order, segments.streams
     matches = np.zeros((n_streams, n_segments, big_n))
     numerators = np.zeros((n_streams, n_segments, big_n))
-    for n, over in enumerate(state.overlaps, 1):
+    for n, over in enumerate(segments.overlaps, 1):
         order = np.arange(len(over.segments)) if sums is None else sums[n - 1]
         counts, prefixes = (values[order].astype(np.float64) for values in counted[n - 1])
         info = information(counts, prefixes, "nltk")
@@ -368,26 +475,26 @@ def _nltk_cells(
             matches[s] += np.bincount(cell, weights=clipped, minlength=n_segments * big_n).reshape(shape)
             numerators[s] += np.bincount(cell, weights=clipped * info, minlength=n_segments * big_n).reshape(shape)
     classes = np.broadcast_to(np.arange(n_streams)[:, None, None], numerators.shape)  # settle every near-tie
-    best, unsure = choose_nltk(numerators, state.denominators, state.lengths, classes)
+    best, unsure = choose_nltk(numerators, segments.denominators, segments.lengths, classes)
     for segment, index in zip(*np.nonzero(unsure), strict=True):
-        best[segment, index] = _nltk_pick(state, int(segment), int(index) + 1, counted[index])
+        best[segment, index] = _nltk_pick(segments, int(segment), int(index) + 1, counted[index])
     take = np.take_along_axis
-    chosen_lengths = take(np.broadcast_to(state.lengths[:, :, None], numerators.shape), best[None], 0)[0]
+    chosen_lengths = take(np.broadcast_to(segments.lengths[:, :, None], numerators.shape), best[None], 0)[0]
     return take(matches, best[None], 0)[0], take(numerators, best[None], 0)[0], chosen_lengths
 
 
-def _nltk_pick(state: NISTState, segment: int, order: int, counted: tuple[np.ndarray, np.ndarray]) -> int:
+def _nltk_pick(segments: SegmentMatches, segment: int, order: int, counted: tuple[np.ndarray, np.ndarray]) -> int:
     """The stream NLTK's ``max`` over (precision, numerator, denominator, length) picks for one
     cell: numerators summed in Python in the hypothesis's order with ``math.log`` weights
     (``counted``: the reference counts of the order's overlap entries and of their prefixes)."""
-    over = state.overlaps[order - 1]
+    over = segments.overlaps[order - 1]
     lo, hi = np.searchsorted(over.segments, [segment, segment + 1])
     counts, prefixes = (values[lo:hi].astype(np.float64) for values in counted)
     info = nltk_weights(prefixes, counts)
     clipped = over.clipped[lo:hi].T.tolist()
-    denominator = int(state.denominators[segment, order - 1])
+    denominator = int(segments.denominators[segment, order - 1])
     best, best_tuple = -1, None
-    for stream, length in enumerate(state.lengths[:, segment].tolist()):
+    for stream, length in enumerate(segments.lengths[:, segment].tolist()):
         if length < 0:
             continue
         numerator: float = 0
@@ -401,31 +508,33 @@ def _nltk_pick(state: NISTState, segment: int, order: int, counted: tuple[np.nda
     return best
 
 
-def _information(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarray]) -> np.ndarray:
-    """The information weight of each n-gram (rows of one order) under the state's reference counts."""
-    counts, prefixes = _counts(metric, state, rows, keys)
+def _information(metric: NISTSettings, shared: SharedCounts, rows: np.ndarray, keys: list[np.ndarray]) -> np.ndarray:
+    """The information weight of each n-gram (rows of one order) under the reference counts of ``shared``."""
+    counts, prefixes = _counts(metric, shared, rows, keys)
     return information(counts.astype(np.float64), prefixes.astype(np.float64), metric.variant)
 
 
-def _counts(metric: Any, state: NISTState, rows: np.ndarray, keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _counts(
+    metric: NISTSettings, shared: SharedCounts, rows: np.ndarray, keys: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
     """The reference counts of n-grams (rows of one order, all held by the references) and of their
     prefixes (the reference words for a unigram, and, as mteval, for a bigram starting with "0");
-    ``keys``: ``_table_keys`` of the state's references."""
+    ``keys``: ``_table_keys`` of the references of ``shared``."""
     n = rows.shape[1]
-    vocab = max(len(state.tokens), 1)
+    vocab = max(len(shared.tokens), 1)
     at = _search(keys[n - 1], _row_keys(keys[: n - 1], rows, vocab))
     if (at < 0).any():
         raise InputError("these references are not among those of the corpus whose NIST weights were given")
-    counts = state.references[n - 1].counts[at]
+    counts = shared.references[n - 1].counts[at]
     if n == 1:
-        return counts, np.full(len(rows), state.ref_words, dtype=np.int64)
+        return counts, np.full(len(rows), shared.ref_words, dtype=np.int64)
     prefix = _search(keys[n - 2], _row_keys(keys[: n - 2], rows[:, :-1], vocab))
-    prefixes = state.references[n - 2].counts[prefix]
+    prefixes = shared.references[n - 2].counts[prefix]
     if n == 2 and metric.variant == "mteval":  # Perl's "0" is false: mteval takes the reference words
         zero, _ = _words(metric, ["0"])
-        at = np.searchsorted(state.tokens, _objects(zero[:1]))
-        if len(zero) and at[0] < len(state.tokens) and state.tokens[at[0]] == zero[0]:
-            prefixes = np.where(rows[:, 0] == at[0], state.ref_words, prefixes)
+        at = np.searchsorted(shared.tokens, _objects(zero[:1]))
+        if len(zero) and at[0] < len(shared.tokens) and shared.tokens[at[0]] == zero[0]:
+            prefixes = np.where(rows[:, 0] == at[0], shared.ref_words, prefixes)
     return counts, prefixes
 
 
@@ -445,7 +554,7 @@ def _vocabulary_ranks(tokens: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def _words(metric: Any, lines: list[str]) -> tuple[list[bytes], np.ndarray]:
+def _words(metric: NISTSettings, lines: list[str]) -> tuple[list[bytes], np.ndarray]:
     """Every token of the lines as bytes, tokenized (and lowercased) as NIST does, and tokens per line."""
     if not metric.case_sensitive:
         lines = [line.translate(_ASCII_LOWER) for line in lines]
@@ -536,15 +645,11 @@ def _objects(items: list[bytes]) -> np.ndarray:
 
 
 def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, tuple) and a and not isinstance(a[0], str):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, (Table, Overlaps)):
-        return all(_equal(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
+    """Equality of states and their parts, arrays compared by shape and values."""
+    if is_dataclass(a):
+        return type(a) is type(b) and all(_equal(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, np.ndarray):
-        return a.shape == b.shape and bool(np.array_equal(a, b))
+        return isinstance(b, np.ndarray) and a.shape == b.shape and bool(np.array_equal(a, b))
     return bool(a == b)
-
-
-def _describe(options: Sequence[Any]) -> str:
-    variant, max_order, case_sensitive, tokenizer = options
-    return f"variant {variant}, max_order {max_order}, case_sensitive {case_sensitive}, tokenize {tokenizer}"

@@ -23,6 +23,7 @@ from ...core.metric import check_array_names, check_count_array
 from ...engine.keys import TokenKeys, Vocabulary, ranges
 from ...errors import InputError
 from ...tokenizers.lines import Split
+from .options import NISTSettings
 
 _FIELDS = ("bytes", "sizes", "hyp_ids", "hyp_lengths", "ref_ids", "ref_lengths", "present")
 
@@ -56,9 +57,11 @@ class ShardTokens:
         return replace(self, **{name: getattr(self, name).astype(np.int64) for name in names})
 
 
-def shard_tokens(metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> ShardTokens:
+def shard_tokens(
+    metric: NISTSettings, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]
+) -> ShardTokens:
     """The tokens of a shard's hypotheses and reference streams (``None``: missing), as ``metric``
-    (a ``NIST``) tokenizes them."""
+    tokenizes them."""
     if len(hypotheses):  # a shard may be empty
         check_hypotheses(hypotheses)
     present = check_references(references, len(hypotheses))

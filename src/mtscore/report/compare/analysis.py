@@ -98,12 +98,12 @@ def analyse(
     by_name = {metric.name: metric for metric in metrics}
     statistics = {metric.name: metric.systems_statistics(inputs.hypotheses) for metric in metrics}
     paired = paired_test_statistics(by_name, statistics, inputs.systems, "bs", n_resamples, seed, all_pairs)
-    additive = [metric for metric in metrics if metric.additive]
+    additive = [metric for metric in metrics if metric.aggregation.additive]
     notes = [
         f"{metric.name} is not a sum over segments (its weights come from the whole corpus): it appears in the "
         "scores, not in the breakdowns."
         for metric in metrics
-        if not metric.additive
+        if not metric.aggregation.additive
     ]
     if paired.caution:
         notes.append(f"Note: {paired.caution}.")
