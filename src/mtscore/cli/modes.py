@@ -41,12 +41,15 @@ class Modes:
     all_pairs: bool = False
     comparisons: bool = False
     seed: Any = None
+    scores_files: tuple[str, ...] = ()  # --scores-file: metrics of scores computed elsewhere
 
     @property
     def extended(self) -> bool:
         """Whether the output takes this project's fuller forms, not sacrebleu's: pairs beyond the
         baseline's, comparisons, or a metric sacrebleu does not have."""
-        return self.all_pairs or self.comparisons or not set(self.metrics) <= SACREBLEU_METRICS
+        return (
+            self.all_pairs or self.comparisons or bool(self.scores_files) or not set(self.metrics) <= SACREBLEU_METRICS
+        )
 
 
 def _paired(args: argparse.Namespace) -> tuple[str | None, int]:
@@ -96,6 +99,7 @@ def scoring_modes(args: argparse.Namespace) -> Modes:
         all_pairs=args.all_pairs,
         comparisons=args.comparisons,
         seed=args.seed,
+        scores_files=tuple(getattr(args, "scores_file", None) or ()),
     )
     _check_values(modes, args)
     return modes
@@ -154,7 +158,7 @@ def check_modes(modes: Modes, n_systems: int, metrics: Sequence[Any]) -> None:
         raise UsageError("--comparisons goes with --paired-bs or --paired-ar")
     if modes.sentence_level and (modes.paired or modes.confidence):
         raise UsageError("significance tests and confidence intervals are for corpus scores, not -sl")
-    if modes.sentence_level and len(modes.metrics) > 1:
+    if modes.sentence_level and len(metrics) > 1:
         raise UsageError("-sl scores segments with one metric at a time: give one name after -m")
     if modes.format == "tsv" and not modes.score_only:
         # TSV lists one metric's statistics: its results' fields (BLEU), or with -sl its named columns

@@ -21,7 +21,7 @@ from .common import (
     write_file,
 )
 from .modes import MAX_RESAMPLES
-from .score import read_references
+from .score import add_scores_file_option, external_metrics, read_references
 
 DEFAULT_METRICS = ["bleu", "chrf", "ter"]
 FORMATS = ["html", "md", "latex"]
@@ -85,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--encoding", default="utf-8", metavar="NAME", help="encoding of the input files (default: utf-8)"
     )
+    add_scores_file_option(parser)
     add_metric_options(parser, ["bleu"], grouped=False)
     add_metric_options(parser, [name for name in METRICS if name != "bleu"], grouped=True)
     return parser
@@ -104,6 +105,7 @@ def run(argv: list[str]) -> int:
     names = list(dict.fromkeys(args.metrics))
     for name in names:
         configured_metric(args, name)  # bad option values: usage errors, before any file is read
+    externals = external_metrics(args.scores_file)
     references = read_references(args, args.encoding)
     hypotheses = [read(path, args.encoding) for path in args.input]
     sources = read(args.src, args.encoding) if args.src else None
@@ -116,6 +118,13 @@ def run(argv: list[str]) -> int:
     from ..metrics.bleu.metric import BLEU
 
     metrics = [metric_class(name)(references, **metric_keywords(args, name)) for name in names]
+    if externals:
+        from ..external.metric import file_names, name_systems
+
+        shown = args.names or display_names(args.input)
+        names_of_files = [(name, *file_names(path)) for name, path in zip(shown, args.input, strict=True)]
+        name_systems(externals, names_of_files, hypotheses)
+        metrics += externals
     bleu = next((m for m in metrics if isinstance(m, BLEU)), None) or BLEU(references, **metric_keywords(args, "bleu"))
     inputs = Inputs(args.names or display_names(args.input), hypotheses, references, sources, tuple(argv))
     analysis = analyse(inputs, metrics, bleu, args.resamples, seed, args.all_pairs, args.examples)

@@ -107,6 +107,35 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_scores_file_option(parser: argparse.ArgumentParser) -> None:
+    """``--scores-file``: segment scores computed elsewhere, each file one more metric (their mean)."""
+    parser.add_argument(
+        "--scores-file",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="segment scores computed elsewhere (COMET, an LLM judge, MQM), each file one more metric whose corpus "
+        "score is the mean: mt-metrics-eval's NAME.seg.score, or a TSV file of system, segment (from 1), score; "
+        "each -i file's scores are those of the system named as the file, its base name or that less its "
+        "extension; None: a segment not rated, left out of the mean",
+    )
+
+
+def external_metrics(paths: list[str]) -> list[Metric]:
+    """The metrics of ``--scores-file`` (files read now: a bad one is an input error); two of one
+    name are a usage error."""
+    if not paths:
+        return []
+    from ..external import ExternalScores
+
+    metrics: list[Metric] = [ExternalScores(path) for path in paths]
+    names = [metric.name for metric in metrics]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if len(set(paths)) != len(paths) or twice:
+        raise UsageError(f"--scores-file gives the same file or metric name twice ({', '.join(twice or paths)})")
+    return metrics
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="mtscore",
@@ -155,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_metric_options(parser, [name for name in METRICS if name != DEFAULT_METRIC], grouped=True)
     add_significance_options(parser)
+    add_scores_file_option(parser)
     parser.add_argument(
         "-f",
         "--format",
@@ -323,6 +353,8 @@ def run(argv: list[str] | None) -> int:
     if not paired and not extended:  # sacrebleu prints its metrics sorted by name, paired tests aside
         names.sort(key=list(METRICS).index)
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
+    externals = external_metrics(args.scores_file)
+    configured += externals
     check_modes(modes, len(sources), configured)
     _check_names_fit_rows(modes, sources)
     form = Form(modes.format, modes.width, modes.score_only, args.short, extended)
@@ -342,7 +374,11 @@ def run(argv: list[str] | None) -> int:
             systems = pasted or [read(path, modes.encoding) for path in sources]
             ref_names = args.refs if args.num_refs == 1 else [args.refs[0]] * args.num_refs
         check_counts(ref_names, list(map(len, references)), sources, list(map(len, systems)))
-        metrics = _on_references(args, names, references)
+        metrics = _on_references(args, names, references) + externals
+        if externals:
+            from ..external.metric import file_names, name_systems
+
+            name_systems(externals, [file_names(source) for source in sources], systems)
         if modes.sentence_level:
             _print_segments(metrics[0], sources, systems, form, tsv_fields)
             return EXIT_OK

@@ -111,6 +111,22 @@ def kendall_tau_b(gold: np.ndarray, metric: np.ndarray) -> float:
     """Kendall's tau-b of two long vectors (segments) in O(n log n): scipy's ``kendalltau``.
 
     NaN where either vector is constant."""
+    return kendall_variant(gold, metric, "b")
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """How the pairs of two vectors compare: mt-metrics-eval's sufficient statistics of Kendall's tau."""
+
+    concordant: int
+    discordant: int
+    metric_ties_only: int  # tied by the metric, not by the gold
+    gold_ties_only: int
+    both_tied: int
+
+
+def pair_counts(gold: np.ndarray, metric: np.ndarray) -> PairCounts:
+    """Concordant, discordant and tied pairs of ``gold`` and ``metric`` in O(n log n)."""
     n = len(gold)
     total = n * (n - 1) // 2
     order = np.lexsort((gold, metric))  # by metric, then gold
@@ -119,11 +135,106 @@ def kendall_tau_b(gold: np.ndarray, metric: np.ndarray) -> float:
     metric_ties = _tied_pairs(metric_sorted)
     joint_start = np.r_[True, (metric_sorted[1:] != metric_sorted[:-1]) | (gold_sorted[1:] != gold_sorted[:-1])]
     joint_ties = _run_pairs(joint_start)
-    if gold_ties == total or metric_ties == total:
-        return math.nan
     discordant = _inversions(np.unique(gold_sorted, return_inverse=True)[1].ravel())
     concordant = total - gold_ties - metric_ties + joint_ties - discordant
-    return (concordant - discordant) / math.sqrt(total - gold_ties) / math.sqrt(total - metric_ties)
+    return PairCounts(concordant, discordant, metric_ties - joint_ties, gold_ties - joint_ties, joint_ties)
+
+
+KENDALL_VARIANTS = ("b", "c", "23", "acc23")
+
+
+def kendall_variant(gold: np.ndarray, metric: np.ndarray, variant: str = "b") -> float:
+    """A variant of Kendall's tau as mt-metrics-eval's ``KendallVariants`` (tie threshold 0).
+
+    With C concordant and D discordant pairs, T_m pairs tied by the metric only, T_g by the gold
+    only, T_b by both, N pairs and n entries: ``b`` = (C - D) / sqrt((N - T_m - T_b)(N - T_g - T_b));
+    ``c`` = 2(C - D) / (n^2 (m - 1) / m), m the fewer distinct values of the two vectors; ``23`` =
+    (C + T_b - D - T_m - T_g) / N; ``acc23`` = (C + T_b) / N (Deutsch et al., 2023).
+
+    Args:
+        gold: The gold scores (no NaN).
+        metric: The metric scores.
+        variant: ``b``, ``c``, ``23`` or ``acc23``.
+
+    Returns:
+        The statistic; NaN for ``b`` and ``c`` where either vector is constant (as there), and for
+        fewer than two entries.
+
+    Raises:
+        InputError: an unknown variant.
+    """
+    if variant not in KENDALL_VARIANTS:
+        raise InputError(f"unknown Kendall variant {variant!r}; variants: {', '.join(KENDALL_VARIANTS)}")
+    gold, metric = np.asarray(gold, dtype=np.float64), np.asarray(metric, dtype=np.float64)
+    if len(gold) < 2:
+        return math.nan
+    counts = pair_counts(gold, metric)
+    total = len(gold) * (len(gold) - 1) // 2
+    metric_ties = counts.metric_ties_only + counts.both_tied
+    gold_ties = counts.gold_ties_only + counts.both_tied
+    if variant in ("b", "c") and (metric_ties == total or gold_ties == total):
+        return math.nan
+    if variant == "b":
+        return (counts.concordant - counts.discordant) / math.sqrt(total - metric_ties) / math.sqrt(total - gold_ties)
+    if variant == "c":
+        classes = min(len(np.unique(metric)), len(np.unique(gold)))
+        return 2 * (counts.concordant - counts.discordant) / (len(gold) ** 2 * (classes - 1) / classes)
+    agreeing = counts.concordant + counts.both_tied
+    if variant == "23":
+        return (agreeing - counts.discordant - counts.metric_ties_only - counts.gold_ties_only) / total
+    return agreeing / total
+
+
+AVERAGE_BY = ("none", "sys", "item")
+
+
+def grouped(
+    statistic: Callable[[np.ndarray, np.ndarray], float], gold: np.ndarray, metric: np.ndarray, average_by: str
+) -> float:
+    """``statistic`` over all rated entries (``none``), or averaged over systems (``sys``: each row) or
+    items (``item``: each column), as mt-metrics-eval's ``AverageCorrelation`` (macro average).
+
+    A group with fewer than two rated entries, or whose statistic is NaN (a constant vector), is
+    left out of the average; with none left the answer is 0.
+
+    Args:
+        statistic: Gold and metric vectors (rated entries only) -> a value, NaN where undefined.
+        gold: Human scores, systems x items, NaN where unrated.
+        metric: Metric scores, systems x items.
+        average_by: ``none``, ``sys`` or ``item``.
+
+    Returns:
+        The value or the average of the groups' values.
+
+    Raises:
+        InputError: an unknown grouping.
+    """
+    if average_by not in AVERAGE_BY:
+        raise InputError(f"unknown grouping {average_by!r}; groupings: {', '.join(AVERAGE_BY)}")
+    gold, metric = np.asarray(gold, dtype=np.float64), np.asarray(metric, dtype=np.float64)
+    if average_by == "none":
+        gold, metric = gold.reshape(1, -1), metric.reshape(1, -1)
+    elif average_by == "item":
+        gold, metric = gold.T, metric.T
+    values = []
+    for gold_row, metric_row in zip(gold, metric, strict=True):
+        gold_row, metric_row = rated(gold_row, metric_row)
+        if len(gold_row) < 2:
+            continue
+        value = statistic(gold_row, metric_row)
+        if not math.isnan(value):
+            values.append(value)
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def pearson(gold: np.ndarray, metric: np.ndarray) -> float:
+    """Pearson's r, NaN where either vector is constant (mt-metrics-eval's rule)."""
+    return float(pearson_rows(gold, metric[None, :])[0])
+
+
+def spearman(gold: np.ndarray, metric: np.ndarray) -> float:
+    """Spearman's rho, NaN where either vector is constant (mt-metrics-eval's rule)."""
+    return float(spearman_rows(gold, metric[None, :])[0])
 
 
 def _tied_pairs(sorted_values: np.ndarray) -> int:

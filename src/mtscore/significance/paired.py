@@ -242,7 +242,11 @@ def paired_test(
                 raise InputError(f"no references for metric {metric!r}")
             metric = metric_class(metric.lower())(references)
         built[metric.name] = metric
-    statistics = {name: m.systems_statistics([list(h) for h in systems.values()]) for name, m in built.items()}
+    hypotheses = [list(lines) for lines in systems.values()]
+    from ..external.metric import name_systems
+
+    name_systems(built.values(), list(systems), hypotheses)
+    statistics = {name: m.systems_statistics(hypotheses) for name, m in built.items()}
     result = paired_test_statistics(
         built, statistics, list(systems), test, n_samples, seed, all_pairs, progress=progress
     )
