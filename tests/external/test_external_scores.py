@@ -108,6 +108,18 @@ def test_confidence_of_constant_scores_is_that_score_with_no_spread(capsys, tmp_
     assert "bs:1000|seed:12345|file:judge.seg.score|sha256:" in first["judge signature"]
 
 
+@pytest.mark.parametrize("test", [["-ci"], ["-pbs", "-pbsn", "200"], ["-par", "-parn", "200"]], ids=" ".join)
+def test_resamples_without_a_rated_segment_are_refused_not_printed_as_nan(capsys, tmp_path, test):
+    """One rated segment of four: (3/4)^4 of the resamples draw none, and their mean is undefined; the
+    command refuses instead of printing an interval or p-value of NaN."""
+    scores = seg_score_file(tmp_path, {"A": [0.5, None, None, None], "B": [0.1, None, None, None]})
+    reference = write(tmp_path / "ref4", ["r 0", "r 1", "r 2", "r 3"])
+    files = [write(tmp_path / name, [f"{name} {i}" for i in range(4)]) for name in ("A", "B")]
+    code, out, err = run(capsys, reference, "-i", *files, "--scores-file", scores, *test, "--no-progress")
+    assert code == 2 and out == "" and "nan" not in err.lower(), err
+    assert "resampled scores are undefined" in err and "too few such segments to resample" in err
+
+
 def test_paired_tests_of_equal_scores_find_no_difference(capsys, tmp_path):
     """Two systems with the same segment scores: every randomization trial's difference is 0, at least
     the observed 0, so p = (trials + 1) / (trials + 1) = 1."""

@@ -21,6 +21,7 @@ from ..progress import Progress
 from .resampling import (
     DEFAULT_SAMPLES,
     bootstrap_chunks,
+    check_defined,
     confidence_interval,
     holm,
     p_value,
@@ -111,6 +112,8 @@ def paired_test_statistics(
         else {}
     )
     boot = _bootstrap_scores(metrics, statistics, stacked, where, n_resamples, rng, bar)
+    for name, scores in boot.items():
+        check_defined(name, scores)
     if bar:
         bar.close()
 

@@ -78,6 +78,17 @@ def percentile_bounds(scores: np.ndarray) -> tuple[Any, Any]:
     return ordered[bounds[0]], ordered[bounds[1]]
 
 
+def check_defined(name: str, scores: np.ndarray) -> None:
+    """Refuse resamples whose score is undefined (NaN: a metric of rated segments, a resample that drew
+    none), rather than print an interval or p-value of NaN."""
+    missing = int(np.count_nonzero(np.isnan(scores)))
+    if missing:
+        raise InputError(
+            f"{name}: {missing} of {scores.size} resampled scores are undefined (a resample drew no segment the "
+            "score is defined for, e.g. none rated): too few such segments to resample"
+        )
+
+
 def holm(p_values: Sequence[float]) -> np.ndarray:
     """Holm-Bonferroni adjusted p-values: the i-th smallest is multiplied by (m - i), made
     monotone and capped at 1, so comparing them with alpha controls the family-wise error."""
@@ -207,6 +218,7 @@ def bootstrap_confidence(
         raise InputError("no segments to resample")
     rng = np.random.default_rng(resolve_seed(seed))
     scores = metric.aggregation.bootstrap_scores(metric, statistics, Bootstrap(n_samples, rng))
+    check_defined(metric.name, scores)
     return confidence_interval(scores, exact_mean=True)
 
 
