@@ -931,6 +931,26 @@ ELSEWHERE = [
         "asks for them and lists the references",
         "tests/metaeval/test_metaeval_cli.py::test_unknown_data_needs_gold_and_reference",
     ),
+    CheckedElsewhere(
+        "`--scores-file` with a score that is NaN, infinite or not a number, a malformed line, a TSV segment "
+        "missing, twice or below 1",
+        "2",
+        "names the file, the line and what is wrong",
+        "tests/external/test_external_scores.py::test_bad_score_files_are_input_errors",
+    ),
+    CheckedElsewhere(
+        "`--scores-file` without scores for a system given with `-i`, or with another number of segments than its "
+        "output; a `.sys.score` file; the same file twice",
+        "2 (twice: 1)",
+        "names the system and the systems the file scores, or both counts; one number per system cannot be resampled",
+        "tests/external/test_external_scores.py::test_command_line_refuses_scores_that_do_not_fit",
+    ),
+    CheckedElsewhere(
+        "`--scores-file` with so few rated segments that a resample draws none (`--confidence`, paired tests)",
+        "2",
+        "refuses: the resampled score is undefined; never an interval or p-value of NaN",
+        "tests/external/test_external_scores.py::test_resamples_without_a_rated_segment_are_refused_not_printed_as_nan",
+    ),
 ]
 
 
