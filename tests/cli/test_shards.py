@@ -180,3 +180,31 @@ def test_paired_tests_take_systems_split_differently_and_refuse_other_references
     b[1] = shard("Online-B", 31, 200, changed)
     code, _, err = run(capsys, "merge", *a, *b, "--paired-bs", "--paired-bs-n", "50")
     assert code == EXIT_INPUT and "different references" in err
+
+
+def test_parts_of_one_system_written_without_a_name_are_told_to_take_one(capsys, tmp_path):
+    """Splitting a file, counting each part and merging the parts: without --name each part is a
+    system named after its file, and the refusal says exactly how to make them one system."""
+    refs, hyps = ["a b c", "d e f", "g h", "i j k"], ["a b c", "d e", "g h", "i j x"]
+    parts = []
+    for number, (start, stop) in enumerate([(0, 3), (3, 4)], 1):
+        ref = write(tmp_path / f"ref.part{number}", refs[start:stop])
+        hyp = write(tmp_path / f"hyp.part{number}", hyps[start:stop])
+        parts.append((ref, hyp, str(tmp_path / f"part{number}.npz")))
+    for ref, hyp, shard in parts:
+        assert run(capsys, "stats", ref, "-i", hyp, "-o", shard)[0] == EXIT_OK
+    code, out, err = run(capsys, "merge", *(shard for _, _, shard in parts))
+    assert code == EXIT_INPUT and out == ""
+    assert "each is a system of its own" in err and "--name SYSTEM" in err and "hyp.part1" in err
+    for ref, hyp, shard in parts:
+        assert run(capsys, "stats", ref, "-i", hyp, "--name", "hyp", "-o", shard)[0] == EXIT_OK
+    code, out, _ = run(capsys, "merge", *(shard for _, _, shard in parts), "-b")
+    whole = run(capsys, write(tmp_path / "ref", refs), "-i", write(tmp_path / "hyp", hyps), "-b")[1]
+    assert code == EXIT_OK and out == whole
+
+
+def test_merge_help_names_its_baseline_without_an_i_option(capsys):
+    with pytest.raises(SystemExit):
+        run(capsys, "merge", "--help")
+    out = capsys.readouterr().out
+    assert "-i file" not in out and "the system of the first shard is the baseline" in " ".join(out.split())

@@ -49,8 +49,9 @@ def _smoothing_takes_a_value(args: argparse.Namespace) -> bool:
     return args.compat is not None or SMOOTH_DEFAULTS.get(args.smooth_method or "exp") is not None
 
 
-def add_significance_options(parser: argparse.ArgumentParser) -> None:
-    """Bootstrap confidence intervals and paired tests, with sacrebleu's option names."""
+def add_significance_options(parser: argparse.ArgumentParser, baseline: str = "the first -i file") -> None:
+    """Bootstrap confidence intervals and paired tests, with sacrebleu's option names; ``baseline``:
+    which system the command compares the others with."""
     group = parser.add_argument_group("confidence intervals and paired significance tests")
     group.add_argument(
         "-ci", "--confidence", action="store_true", help="bootstrap 95%% confidence interval of each score"
@@ -68,13 +69,13 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         "-pbs",
         "--paired-bs",
         action="store_true",
-        help="paired bootstrap resampling test; the first -i file is the baseline",
+        help=f"paired bootstrap resampling test; {baseline} is the baseline",
     )
     paired.add_argument(
         "-par",
         "--paired-ar",
         action="store_true",
-        help="paired approximate randomization test; the first -i file is the baseline",
+        help=f"paired approximate randomization test; {baseline} is the baseline",
     )
     group.add_argument(
         "-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)"

@@ -68,6 +68,7 @@ def run_stats(argv: list[str]) -> int:
         "options": options,
         "nrefs": metric.signature(References(check_references(references, len(hypotheses))).nrefs).info["nrefs"],
         "system": args.name or args.input,
+        "named": args.name is not None,  # else named after its hypothesis file
         "sources": {"hypotheses": args.input, "references": args.refs},  # tells identical shards apart
     }
     import io
@@ -128,7 +129,7 @@ def build_merge_parser() -> argparse.ArgumentParser:
     parser.add_argument("-f", "--format", default="json", choices=["json", "text", "latex"], help="(default: json)")
     parser.add_argument("-w", "--width", type=int, default=1, metavar="N", help="decimals of the score (default: 1)")
     parser.add_argument("-b", "--score-only", action="store_true", help="print only the score")
-    add_significance_options(parser)
+    add_significance_options(parser, baseline="the system of the first shard")
     return parser
 
 
@@ -257,6 +258,7 @@ def run_merge(argv: list[str]) -> int:
         raise InputError(
             "the systems' shards cover different numbers of segments: "
             + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
+            + _unnamed_hint([meta for _, meta, _ in shards])
         )
     if paired and not _same_references(list(hashes.values())):
         raise InputError(
@@ -290,6 +292,19 @@ def run_merge(argv: list[str]) -> int:
         ]
     print(render_scores([scores], names, form))
     return EXIT_OK
+
+
+def _unnamed_hint(descriptions: list[dict[str, Any]]) -> str:
+    """What to do when shards named after their hypothesis files (each then a system of its own) are
+    the parts of one system."""
+    unnamed = [meta["system"] for meta in descriptions if meta.get("named") is False]
+    if len(unnamed) < 2:
+        return ""
+    return (
+        f". Shards written without --name are named after their hypothesis files ({', '.join(unnamed[:3])}"
+        f"{', ...' if len(unnamed) > 3 else ''}), so each is a system of its own: to merge the parts of one "
+        "system, write each part with the same name (mtscore stats REF.PART -i HYP.PART --name SYSTEM -o PART.npz)"
+    )
 
 
 def _of_kind(value: Any, kind: type, several: bool) -> bool:
