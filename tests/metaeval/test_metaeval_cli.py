@@ -136,3 +136,40 @@ def test_usage_errors(capsys, tmp_path):
     assert code == 1 and "give metrics to score (-m) or score files (--scores)" in err
     code, _, err = meta_eval(capsys, root, "-m", "nosuchmetric")
     assert code == 1 and "unknown metric 'nosuchmetric'" in err
+
+
+def test_svg_draws_each_metric_against_the_human_scores(capsys, tmp_path):
+    """A panel per metric, a point per rated system at its (metric, human) scores, and the system-level
+    Pearson correlation the JSON reports in the panel's title."""
+    from xml.etree import ElementTree
+
+    figure = tmp_path / "figure.svg"
+    code, out, err = run(
+        capsys,
+        "meta-eval",
+        str(metaeval_dir()),
+        "-t",
+        "wmt22",
+        "-l",
+        "zh-en",
+        "-m",
+        "bleu",
+        "chrf",
+        "-k",
+        "0",
+        "-f",
+        "json",
+        "--svg",
+        str(figure),
+    )
+    assert code == 0, err
+    tasks = {(task["level"], task["corr_fcn"]): task for task in json.loads(out)["tasks"]}
+    pearson = tasks[("sys", "pearson")]
+    tree = ElementTree.parse(figure)
+    svg = "{http://www.w3.org/2000/svg}"
+    titles = [element.text for element in tree.iter(f"{svg}text") if element.get("class") == "title"]
+    for name, (value, _) in pearson["corr_ranks"].items():
+        assert f"{name}: r = {value:.3f}" in titles
+    points = list(tree.iter(f"{svg}circle"))
+    assert len(points) == 2 * len(pearson["systems"])
+    assert {point.find(f"{svg}title").text.split(":")[0] for point in points} == set(pearson["systems"])

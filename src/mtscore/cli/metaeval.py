@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..metrics import METRICS
-from .common import EXIT_OK, Parser, UsageError, add_metric_options, metric_keywords
+from .common import EXIT_OK, Parser, UsageError, add_metric_options, metric_keywords, write_file
 
 if TYPE_CHECKING:
     from ..metaeval import MetaEvaluation
@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pval", type=float, default=0.05, help="significance level of clusters (default: 0.05)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the permutation draws (default: 0)")
     parser.add_argument("-f", "--format", choices=["text", "json"], default="text", help="output format")
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="also write each metric's system scores against the human scores, with the fitted line (SVG)",
+    )
     add_metric_options(parser, list(METRICS), grouped=True)
     return parser
 
@@ -84,6 +89,12 @@ def run(argv: list[str]) -> int:
         pval=args.pval,
         seed=args.seed,
     )
+    if args.svg:
+        from ..metaeval.figure import scatter_svg
+
+        code = write_file(args.svg, scatter_svg(result).encode("utf-8"), "mtscore meta-eval")
+        if code != EXIT_OK:
+            return code
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=1))
     else:

@@ -91,6 +91,8 @@ class MetaEvaluation:
     pval: float
     seed: int
     signatures: dict[str, str]
+    # System level, per metric: the rated systems, the metric's scores and the human scores (``figure``).
+    system_points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = field(default_factory=dict)
 
     def ranking(self, level: str, statistic: str) -> Ranking:
         """The ranking of ``statistic`` at ``level``."""
@@ -227,7 +229,15 @@ def evaluate(
         if available:
             rankings.append(_rank(evs, level, statistic, selections[level], available, permutation, pval, rng))
     signatures = {metric.name: metric.signature or metric.source for metric in scored}
-    return MetaEvaluation(evs.test_set, evs.lp, selections, rankings, permutation, pval, seed, signatures)
+    points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = {}
+    if "sys" in selections:
+        for metric in scored:
+            if metric.level("sys"):
+                human, values = _vectors(evs, "sys", selections["sys"], metric)
+                kept = ~np.isnan(human[:, 0])
+                shown = tuple(name for name, keep in zip(selections["sys"].systems, kept, strict=True) if keep)
+                points[metric.name] = (shown, tuple(values[kept, 0].tolist()), tuple(human[kept, 0].tolist()))
+    return MetaEvaluation(evs.test_set, evs.lp, selections, rankings, permutation, pval, seed, signatures, points)
 
 
 def _vectors(evs: EvalSet, level: str, selection: Selection, metric: MetricScores) -> tuple[np.ndarray, np.ndarray]:
