@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from .metric import Metric
     from .score import SacrebleuFormat
 
-BLOCK_SEGMENTS = 40_000  # segments scored at once (BLEU on all of B: 1.46 s at 20,000, 1.27 s at 40,000)
+BLOCK_SEGMENTS = 40_000  # segments scored at once: large enough that the engine's per-call cost is spread thin
 # Bytes read and decoded at once: about a block of segments, so little more text than one block is held
-# (16 MiB held 350 MiB at peak, this 170 MiB, at the same speed).
+# (docs/performance.md measures the peaks of other sizes).
 BLOCK_BYTES = 2 << 20
 
 

@@ -44,7 +44,7 @@ MAX_SHIFT_SIZE = 10
 MAX_SHIFT_DIST = 50
 MAX_SHIFT_CANDIDATES = 1000
 
-THREADED_CHUNKS = 4  # workload I's rounds have 1-3 chunks: 0.206 s on one thread, 0.228 s on two
+THREADED_CHUNKS = 4  # rounds of fewer chunks stay on one thread: starting threads costs more than it saves
 _CELL_BUDGET = 1 << 20  # pairs x rows x stored columns per chunk (bounds memory)
 _ROWS_STEP = 8  # chunks hold pairs of hypothesis lengths within steps of this many words (``_chunks``)
 _BOUND_WORDS = 1 << 20  # words of both sides per run of pairs whose lower bounds are found at once
@@ -139,8 +139,7 @@ def _chunks(pairs: np.ndarray, nh: np.ndarray, nr: np.ndarray) -> list[np.ndarra
 
     Pairs are sorted by hypothesis length in steps of ``_ROWS_STEP``, then by band width: every pair
     of a chunk is computed over the chunk's widest band, and the rows a pair lacks are skipped, so
-    similar widths matter more than equal lengths (all of B-unique: 24.5 s against 28.2 s sorted by
-    length first)."""
+    similar widths matter more than equal lengths (docs/performance.md measures both orders)."""
     width = band_width(nh[pairs], nr[pairs])
     order = np.lexsort((width, nh[pairs] // _ROWS_STEP))
     pairs, width, rows = pairs[order], width[order], nh[pairs[order]] + 1

@@ -237,11 +237,8 @@ class TER(Metric[TERReferences, TERScore]):
 
     def stream_batch_full(self, parts: list[TERPairs]) -> bool:
         """Streamed blocks are counted once ``STREAM_BATCH_SEGMENTS`` segments or ``STREAM_BATCH_WORDS``
-        words are gathered: TER's steps cost less per pair when many pairs share them. All of workload
-        B (183,120 segments) streamed in 33.7 s counted a block of 40,000 at a time, and in 29.8 s
-        counted at once. On B's lines written 5 times, made unique (915,600 segments), batches of 8M,
-        12M and 16M words took 137 s, 133 s and 129 s, peaking at 335, 357 and 405 MiB; against two
-        references all of B peaks at 343 MiB with 12M."""
+        words are gathered: TER's steps cost less per pair when many pairs share them, and the bound
+        keeps a batch's memory small (docs/performance.md gives the times and peaks of other sizes)."""
         segments = sum(len(part.average_lengths) for part in parts)
         return segments >= STREAM_BATCH_SEGMENTS or sum(part.words for part in parts) >= STREAM_BATCH_WORDS
 
