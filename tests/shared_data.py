@@ -24,16 +24,7 @@ def find_wmt22() -> Path | None:
 
 def wmt22_dir() -> Path:
     """The WMT22 folder; skips the calling test when absent, or fails it when ``CI`` is set."""
-    path = find_wmt22()
-    if path is not None:
-        return path
-    message = (
-        f"../shared/data/wmt22 not found next to the repository (looked in {SHARED_DIR / 'data' / 'wmt22'}); "
-        "these tests need the WMT22 data"
-    )
-    if os.environ.get("CI"):
-        pytest.fail(f"{message}, and CI is set, so a missing data folder is an error", pytrace=False)
-    pytest.skip(message)
+    return required(SHARED_DIR / "data" / "wmt22", "these tests need the WMT22 data")
 
 
 def wmt22_xml_dir() -> Path:
@@ -44,10 +35,15 @@ def wmt22_xml_dir() -> Path:
 def oracles_dir() -> Path:
     """The folder of oracle expectations (``../shared/data/oracles``); skips the calling test when
     absent, or fails it when ``CI`` is set."""
-    path = SHARED_DIR / "data" / "oracles"
+    return required(SHARED_DIR / "data" / "oracles", "these tests need it")
+
+
+def required(path: Path, why: str) -> Path:
+    """``path`` (a folder of ``../shared/data``); skips the calling test when absent, saying ``why``
+    it is needed, or fails it when ``CI`` is set."""
     if path.is_dir():
         return path
-    message = f"../shared/data/oracles not found next to the repository (looked in {path}); these tests need it"
+    message = f"../shared/data/{path.name} not found next to the repository (looked in {path}); {why}"
     if os.environ.get("CI"):
         pytest.fail(f"{message}, and CI is set, so a missing data folder is an error", pytrace=False)
     pytest.skip(message)
@@ -95,10 +91,4 @@ def system_output(pair: str, system: str) -> Path:
 def metaeval_dir() -> Path:
     """The meta-evaluation data (``../shared/data/metaeval``: WMT22/WMT23 in mt-metrics-eval's layout and
     ``oracle.json``); skips the calling test when absent, or fails it when ``CI`` is set."""
-    path = SHARED_DIR / "data" / "metaeval"
-    if path.is_dir():
-        return path
-    message = f"../shared/data/metaeval not found next to the repository (looked in {path}); these tests need it"
-    if os.environ.get("CI"):
-        pytest.fail(f"{message}, and CI is set, so a missing data folder is an error", pytrace=False)
-    pytest.skip(message)
+    return required(SHARED_DIR / "data" / "metaeval", "these tests need it")

@@ -81,9 +81,22 @@ def _encoding(name: str) -> str:
         raise UsageError(f"unknown encoding {name!r} (--encoding)") from None
 
 
+def _tests(args: argparse.Namespace) -> dict[str, Any]:
+    """The significance options both commands share, as ``Modes`` fields."""
+    paired, paired_n = _paired(args)
+    return {
+        "confidence": args.confidence,
+        "confidence_n": args.confidence_n,
+        "paired": paired,
+        "paired_n": paired_n,
+        "all_pairs": args.all_pairs,
+        "comparisons": args.comparisons,
+        "seed": args.seed,
+    }
+
+
 def scoring_modes(args: argparse.Namespace) -> Modes:
     """The modes of ``mtscore REF -i HYP ...``, checked for their own values."""
-    paired, paired_n = _paired(args)
     modes = Modes(
         metrics=tuple(dict.fromkeys(args.metrics)),
         format=_format(args),
@@ -92,14 +105,8 @@ def scoring_modes(args: argparse.Namespace) -> Modes:
         encoding=_encoding(args.encoding),
         progress=not (args.no_progress or args.quiet),
         sentence_level=args.sentence_level,
-        confidence=args.confidence,
-        confidence_n=args.confidence_n,
-        paired=paired,
-        paired_n=paired_n,
-        all_pairs=args.all_pairs,
-        comparisons=args.comparisons,
-        seed=args.seed,
         scores_files=tuple(getattr(args, "scores_file", None) or ()),
+        **_tests(args),
     )
     _check_values(modes, args)
     return modes
@@ -107,20 +114,13 @@ def scoring_modes(args: argparse.Namespace) -> Modes:
 
 def merge_modes(args: argparse.Namespace, metric: str | None = None) -> Modes:
     """The modes of ``mtscore merge``: corpus scores of shards of ``metric`` (known once a shard is read)."""
-    paired, paired_n = _paired(args)
     modes = Modes(
         metrics=() if metric is None else (metric,),
         format=args.format,
         width=args.width,
         score_only=args.score_only,
         progress=not args.no_progress,
-        confidence=args.confidence,
-        confidence_n=args.confidence_n,
-        paired=paired,
-        paired_n=paired_n,
-        all_pairs=args.all_pairs,
-        comparisons=args.comparisons,
-        seed=args.seed,
+        **_tests(args),
     )
     _check_values(modes, args)
     return modes
