@@ -146,8 +146,10 @@ def test_paired_tests_of_equal_scores_find_no_difference(capsys, tmp_path):
 
 
 def test_report_shows_external_scores(capsys, tmp_path):
+    """Every segment rated: a resample of three segments that drew only an unrated one would have no
+    mean (which the report refuses, as the resampling test above checks)."""
     reference, files = outputs(tmp_path, ("A", "B", "C"))
-    scores = seg_score_file(tmp_path)
+    scores = seg_score_file(tmp_path, {"A": [0.5, 0.25, 0.0], "B": [0.75, 0.5, 1.0], "C": [-1.0, 0.0, 0.5]})
     code, out, err = run(capsys, "report", reference, "-i", *files, "--scores-file", scores, "-f", "md", "-n", "50")
     assert code == 0, err
     header = out.splitlines()[0]

@@ -13,12 +13,12 @@ that is not a number or a malformed line is an input error naming the file and t
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 
 from ..errors import InputError, counted
 from ..files.read import read_lines
+from ..files.scores import parse_score
 
 SegmentScores = dict[str, list[float | None]]  # system -> each segment's score (None: not rated)
 TSV_HEADER = ["system", "segment", "score"]
@@ -60,7 +60,7 @@ def _read_seg_score(path: Path, lines: list[str]) -> SegmentScores:
         fields = line.split()
         if len(fields) != 2:
             raise InputError(f"{path} line {number}: expected '<system> <score>' (a .seg.score file), got {line!r}")
-        scores.setdefault(fields[0], []).append(_score(fields[1], path, number))
+        scores.setdefault(fields[0], []).append(parse_score(fields[1], path, number))
     return scores
 
 
@@ -82,7 +82,7 @@ def _read_tsv(path: Path, lines: list[str]) -> SegmentScores:
         segments = by_segment.setdefault(system, {})
         if segment in segments:
             raise InputError(f"{path} line {number}: segment {segment} of {system!r} is given twice")
-        segments[segment] = _score(score_text.strip(), path, number)
+        segments[segment] = parse_score(score_text.strip(), path, number)
     return {system: _in_order(path, system, segments) for system, segments in by_segment.items()}
 
 
@@ -107,15 +107,3 @@ def _in_order(path: Path, system: str, segments: dict[int, float | None]) -> lis
             f"({shown}); give every segment, None where it was not rated"
         )
     return [segments[segment] for segment in range(1, count + 1)]
-
-
-def _score(text: str, path: Path, number: int) -> float | None:
-    if text == "None":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{path} line {number}: the score {text!r} is not a number (or None: not rated)") from None
-    if not math.isfinite(value):
-        raise InputError(f"{path} line {number}: the score is {text}; scores must be finite numbers (None: not rated)")
-    return value

@@ -19,13 +19,13 @@ dropped or repaired score.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, counted
 from ..files.read import read_lines
+from ..files.scores import parse_score
 
 LEVELS = ("sys", "seg")
 # A file of mt-metrics-eval's metric scores: NAME-REF.LEVEL.score (the level a known one).
@@ -176,22 +176,8 @@ def parse_score_lines(path: Path, *, allow_none: bool) -> Scores:
         if len(fields) != 2:
             raise InputError(f"{path} line {number}: expected '<system> <score>', got {line!r}")
         system, text = fields
-        scores.setdefault(system, []).append(_score_value(text, path, number, allow_none))
+        scores.setdefault(system, []).append(parse_score(text, path, number, allow_none))
     return scores
-
-
-def _score_value(text: str, path: Path, number: int, allow_none: bool) -> float | None:
-    if text == "None":
-        if allow_none:
-            return None
-        raise InputError(f"{path} line {number}: None (not rated) is for human scores; a metric needs a number")
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{path} line {number}: the score {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise InputError(f"{path} line {number}: the score is {text}; scores must be finite numbers")
-    return value
 
 
 def read_score_file(path: str | Path, evs: EvalSet, level: str, *, human: bool) -> Scores:
