@@ -3,10 +3,12 @@ command line run in-process, and sacrebleu's command line as an oracle."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 
@@ -52,3 +54,18 @@ def as_sacrebleu_version(text: str) -> str:
     import re
 
     return re.sub(r'((?:\bversion|\|v):|"version": ")mtscore-[0-9A-Za-z.+-]*?(?=[|" \n]|$)', r"\g<1>2.6.0", text)
+
+
+def wordnet_or_skip():
+    """The WordNet METEOR finds by default; skips the calling test when there is none, or fails it
+    when ``CI`` is set (CI installs Debian's ``wordnet-base``)."""
+    from mtscore.errors import InputError
+    from mtscore.metrics.meteor.wordnet import find_wordnet
+
+    try:
+        return find_wordnet()
+    except InputError as error:
+        message = f"WordNet 3.0 not found ({error})"
+        if os.environ.get("CI"):
+            pytest.fail(f"{message}, and CI is set, so missing WordNet is an error", pytrace=False)
+        pytest.skip(message)

@@ -20,7 +20,6 @@ import pytest
 
 from mtscore.metrics import BUILTIN, METRICS, metric_class, metric_options, metric_title
 
-
 REF = ["the cat sat", "a dog ran", "it rains", "good night"]
 SYSTEMS = {
     "hyp1": ["the cat sat", " a dog ran", "it pours", "good night"],  # 2 of 4 exact (3 stripped)
