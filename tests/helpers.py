@@ -10,12 +10,30 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis import strategies as st
 
 
 def fixed(**kwargs):
     """Hypothesis settings on top of the reproducible profile that ``conftest.py`` loads
     (derandomized, no example database, no deadline)."""
     return settings(**kwargs)
+
+
+@st.composite
+def corpora(draw, lines, max_segments=5, max_streams=3, min_segments=1, missing=True, reference_lines=None):
+    """A Hypothesis strategy of (hypotheses, reference streams) of the same length, the lines drawn
+    from ``lines`` (the references' from ``reference_lines`` where given). With ``missing``, some
+    references are ``None``, never all of a segment's (one is drawn again in a random stream)."""
+    reference_lines = lines if reference_lines is None else reference_lines
+    n_segments = draw(st.integers(min_segments, max_segments))
+    n_streams = draw(st.integers(1, max_streams))
+    hypotheses = draw(st.lists(lines, min_size=n_segments, max_size=n_segments))
+    reference = st.one_of(st.none(), reference_lines, reference_lines) if missing else reference_lines
+    streams = [draw(st.lists(reference, min_size=n_segments, max_size=n_segments)) for _ in range(n_streams)]
+    for index in range(n_segments):
+        if all(stream[index] is None for stream in streams):
+            streams[draw(st.integers(0, n_streams - 1))][index] = draw(reference_lines)
+    return hypotheses, streams
 
 
 def write(path: Path, lines, newline: str = "\n", encoding: str = "utf-8") -> str:

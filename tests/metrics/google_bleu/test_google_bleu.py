@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 from gleu_oracle import TOLERANCE, check_against_nltk, evaluate_tokens, nltk_gleu
+from helpers import corpora as shared_corpora
 from helpers import fixed
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -131,20 +132,9 @@ def lines(draw, max_words=8):
     return draw(st.sampled_from(["", " "])) + text if text else draw(st.sampled_from(["", " ", "\t"]))
 
 
-@st.composite
-def corpora(draw):
+def corpora():
     """Hypotheses and 1-3 reference streams, some references missing (never all of a segment's)."""
-    n = draw(st.integers(1, 6))
-    k = draw(st.integers(1, 3))
-    hyps = draw(st.lists(lines(), min_size=n, max_size=n))
-    streams = [draw(st.lists(lines(), min_size=n, max_size=n)) for _ in range(k)]
-    for i in range(n):
-        for stream in streams[1:]:
-            if draw(st.booleans()) and draw(st.booleans()):
-                stream[i] = None
-        if k > 1 and draw(st.booleans()) and any(stream[i] is not None for stream in streams[1:]):
-            streams[0][i] = None
-    return hyps, streams
+    return shared_corpora(lines(), max_segments=6)
 
 
 @st.composite
