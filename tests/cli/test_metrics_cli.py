@@ -211,7 +211,7 @@ def test_metric_usage_errors(capsys, subset, argv, message):
 
 @pytest.mark.parametrize("metric, options", [("chrf", []), ("chrf", ["-cw", "2"]), ("ter", [])])
 def test_segment_tsv_lists_sacrebleus_statistics(capsys, subset, metric, options):
-    """``-sl -f tsv`` for chrF and TER (issue 18, item 9): each segment's score and the statistics
+    """``-sl -f tsv`` for chrF and TER: each segment's score and the statistics
     it comes from, which are sacrebleu's own, and a corpus row of their sums."""
     refs, systems = subset
     code, out, _ = run(capsys, *refs, "-i", systems[0], "-m", metric, *options, "-sl", "-f", "tsv")

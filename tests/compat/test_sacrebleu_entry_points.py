@@ -1,7 +1,7 @@
 """Every public scoring entry point that sacrebleu 2.6.0's own tests exercise (``test_bleu``,
 ``test_sentence_bleu``, ``test_chrf``, ``test_ter``, ``test_tokenizer_ter``, ``test_significance``),
 through ``mtscore.sacrebleu`` by sacrebleu's module paths, against sacrebleu itself on this project's
-inputs: generated text and statistics, and WMT22 (issue 14). The table in ``docs/api/sacrebleu.md``
+inputs: generated text and statistics, and WMT22. The table in ``docs/api/sacrebleu.md``
 maps sacrebleu's test files to the tests here and in ``test_sacrebleu_dropin*.py``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Properties every metric keeps, on generated adversarial text (issue 18): corpus statistics are the
+"""Properties every metric keeps, on generated adversarial text: corpus statistics are the
 sum of any split into shards, the corpus score depends neither on the order of the segments nor
 (where the metric's rule says so) on the order of the reference streams, and the same input gives
 the same score across runs and across threads calling the API at once."""

@@ -304,7 +304,7 @@ def en_de():
 )
 def test_wmt22_en_de_statistics_one_and_two_references(en_de, word_order, n_refs, system, segments):
     """Segment statistics of chrF and chrF++ equal sacrebleu's, with both references and with one (B);
-    all segments for chrF++ with two references, the first thousand otherwise (sacrebleu takes seconds)."""
+    all segments for chrF++ with two references, the first thousand otherwise (a shorter run of the oracle)."""
     refs = [stream[:segments] for stream in en_de[-n_refs:]]
     hyp = list(hypotheses_of("en-de", system))[:segments]
     ours = CHRF(refs, word_order=word_order)

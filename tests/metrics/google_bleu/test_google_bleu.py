@@ -287,7 +287,7 @@ def test_paired_test_takes_the_alias():
 @pytest.mark.parametrize("largest", [50, 1 << 40, 1 << 62])
 def test_reference_ngrams_numbered_as_np_unique(largest):
     """References' n-gram keys are numbered by a packed sort, or by ``np.unique`` when a key and
-    its index do not fit in 63 bits: the same numbers either way (issue 13)."""
+    its index do not fit in 63 bits: the same numbers either way."""
     from mtscore.engine.backend import unique_inverse as numbered  # what the references are numbered with
 
     rng = np.random.default_rng(0)
@@ -302,7 +302,7 @@ def test_reference_ngrams_numbered_as_np_unique(largest):
 @given(st.lists(st.tuples(*[st.text("ab c", max_size=12)] * 3), min_size=1, max_size=6), st.integers(1, 3))
 def test_references_scored_again_count_as_the_first_time(segments, min_len):
     """The first scoring by one system sorts references with its hypotheses; later ones, and several
-    systems at once, look their n-grams up in a table (issue 13): the same statistics."""
+    systems at once, look their n-grams up in a table: the same statistics."""
     from mtscore.metrics.google_bleu.references import PreparedReferences
 
     hyps, ref_a, ref_b = (list(column) for column in zip(*segments, strict=True))
@@ -326,7 +326,7 @@ def test_references_scored_again_count_as_the_first_time(segments, min_len):
 
 
 def test_references_prepared_last_are_kept_for_the_same_lines_and_options():
-    """Systems scored one call at a time share one preparation of the same reference lines (issue 13);
+    """Systems scored one call at a time share one preparation of the same reference lines;
     a changed line, other options or other streams are prepared again, and scores never change."""
     from mtscore.metrics.google_bleu import references
 

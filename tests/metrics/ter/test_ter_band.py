@@ -1,4 +1,4 @@
-"""TER's banded engine (issue 17) equals sacrebleu 2.6.0: long segments stored as a band of the
+"""TER's banded engine equals sacrebleu 2.6.0: long segments stored as a band of the
 beam (memory rows x beam, checked with tracemalloc), the banded and wide-beam paths on generated
 text, and several references, where a pair may stop early once it cannot give the minimum."""
 
