@@ -9,6 +9,7 @@ import tracemalloc
 from itertools import pairwise
 
 import numpy as np
+import pytest
 from helpers import fixed
 from hypothesis import given
 from hypothesis import strategies as st
@@ -180,6 +181,7 @@ def test_lower_bound_is_below_every_count():
     assert (bound >= 0).all()
 
 
+@pytest.mark.slow
 def test_chunks_on_threads_count_as_sacrebleu(monkeypatch):
     """A round's chunks run on threads (they write disjoint pairs): with tiny chunks and four
     threads, every segment's fewest edits over two references are still sacrebleu's."""
