@@ -12,10 +12,17 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
+# How many of a Hypothesis test's examples run: all of them, or a fifth in the fast suite (set by
+# ``conftest.py`` before any test module is imported, when the run leaves out the slow tests).
+EXAMPLES_DIVISOR = 1
+
 
 def fixed(**kwargs):
     """Hypothesis settings on top of the reproducible profile that ``conftest.py`` loads
-    (derandomized, no example database, no deadline)."""
+    (derandomized, no example database, no deadline); the fast suite runs a fifth of ``max_examples``
+    (at least 10)."""
+    if "max_examples" in kwargs and EXAMPLES_DIVISOR > 1:
+        kwargs["max_examples"] = max(10, kwargs["max_examples"] // EXAMPLES_DIVISOR)
     return settings(**kwargs)
 
 

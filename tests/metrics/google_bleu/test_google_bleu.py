@@ -402,12 +402,15 @@ def test_systems_scored_one_at_a_time_reuse_lines_seen_before(data, lengths, kep
     a few): every system's statistics equal NLTK's choices, and the same line at another
     segment is counted against that segment's references."""
     from mtscore.engine import seen
+    from mtscore.metrics.google_bleu import metric as metric_module
     from mtscore.metrics.google_bleu import references
 
     systems, streams = data
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(seen, "SEEN_LINES", kept)
-        patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+        # A fresh one-slot cache where the metric reads it: an earlier example's references, with
+        # the rows they kept under a larger SEEN_LINES, are not this example's.
+        patch.setattr(metric_module, "LAST_PREPARED", references.LastPrepared())
         metric = GoogleBLEU(streams, **lengths)
         for hyps in [*systems, *systems[::-1]]:  # the second round: every line seen before
             score, chosen = nltk_gleu(hyps, streams, **lengths)
@@ -444,11 +447,12 @@ def test_threads_sharing_a_metric_keep_consistent_lines():
     refs = [[" ".join(rng.choice(words, 6)) for _ in range(40)] for _ in range(2)]
     pool = [[" ".join(rng.choice(words, rng.integers(0, 7))) for _ in range(40)] for _ in range(3)]
     systems = [[pool[rng.integers(3)][i] for i in range(40)] for _ in range(24)]
+    from mtscore.metrics.google_bleu import metric as metric_module
     from mtscore.metrics.google_bleu import references
 
     def fresh() -> GoogleBLEU:  # references of its own, never those kept from another call
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+            patch.setattr(metric_module, "LAST_PREPARED", references.LastPrepared())
             return GoogleBLEU(refs)
 
     metric = fresh()
