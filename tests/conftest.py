@@ -4,7 +4,7 @@ from every folder: ``pythonpath`` in pyproject.toml), and the WMT22 data is reac
 ``shared_data.py``.
 
 Every Hypothesis test runs under one reproducible profile: derandomized, no example database, no
-deadline (a shared 2-core machine makes timings unreliable).
+deadline (a shared 2-core machine makes timings unreliable); the fast suite runs fewer examples.
 """
 
 from hypothesis import HealthCheck, settings
@@ -16,7 +16,20 @@ settings.register_profile(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+settings.register_profile("mtscore-fast", settings.get_profile("mtscore"), max_examples=20)
 settings.load_profile("mtscore")
+
+FAST_EXAMPLES_DIVISOR = 5
+
+
+def pytest_configure(config):
+    """The fast suite (``-m`` leaving out ``slow``) runs a fifth of every Hypothesis test's examples;
+    the whole suite, as CI and the README run it, runs them all."""
+    import helpers
+
+    if "not slow" in (config.getoption("markexpr") or ""):
+        helpers.EXAMPLES_DIVISOR = FAST_EXAMPLES_DIVISOR
+        settings.load_profile("mtscore-fast")
 
 
 # Markers by what a test needs, so that `pytest -m "not slow and not data ..."` runs a fast suite:

@@ -93,7 +93,7 @@ def test_several_systems_make_a_table(capsys, files, tmp_path):
     code, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], other, "-f", "text")
     assert code == EXIT_OK
     rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in out.splitlines() if line.startswith("│")]
-    assert rows[0] == ["System", "BLEU"]  # sacrebleu's grid (issue 14)
+    assert rows[0] == ["System", "BLEU"]  # sacrebleu's grid
     assert rows[1] == [files["hyp"], f"{oracle(HYP, [REF_A]).score:.1f}"]
     assert rows[2] == [other, f"{oracle(REF_B, [REF_A]).score:.1f}"]
     code, out, _ = run(capsys, files["ref_a"], "-i", files["hyp"], other)

@@ -1,4 +1,4 @@
-"""``--confidence`` with several systems (issue 18, item 4): every system shows its own interval,
+"""``--confidence`` with several systems: every system shows its own interval,
 the one it gets when scored alone, so the signature's ``bs:1000`` is never a claim without numbers."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""``-m bleu chrf ter``: every metric through the command line, confidence intervals, paired tests
-and streaming, against sacrebleu 2.6.0."""
+"""``-m bleu chrf ter``: every metric through the command line, confidence intervals and paired
+tests, against sacrebleu 2.6.0 (streaming: tests/metrics/test_every_metric_wmt22.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from sacrebleu.significance import PairedTest
 from shared_data import read_lines, references, system_output
 
 from mtscore.cli import EXIT_OK, EXIT_USAGE
-from mtscore.cli import score as cli
-from mtscore.core import stream
 from mtscore.core.signature import tool_version
 from mtscore.significance import paired_test
 
@@ -194,15 +192,6 @@ def test_sentence_level_chrf_and_ter_equal_sacrebleu(capsys, tmp_path, subset, m
     assert code == EXIT_OK and len(out.splitlines()) == 2 * 60 and out.startswith(f"{hyp_file}\t{expected[0]:.1f}\n")
 
 
-def test_streaming_every_metric_equals_in_memory(capsys, monkeypatch, subset):
-    refs, systems = subset
-    argv = [*refs, "-i", *systems, "-m", "bleu", "chrf", "ter", "-f", "text", "-w", "9"]
-    expected = run(capsys, *argv)
-    monkeypatch.setattr(cli, "STREAM_BYTES", 0)
-    monkeypatch.setattr(stream, "BLOCK_SEGMENTS", 70)
-    assert run(capsys, *argv) == expected and expected[0] == EXIT_OK
-
-
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -222,7 +211,7 @@ def test_metric_usage_errors(capsys, subset, argv, message):
 
 @pytest.mark.parametrize("metric, options", [("chrf", []), ("chrf", ["-cw", "2"]), ("ter", [])])
 def test_segment_tsv_lists_sacrebleus_statistics(capsys, subset, metric, options):
-    """``-sl -f tsv`` for chrF and TER (issue 18, item 9): each segment's score and the statistics
+    """``-sl -f tsv`` for chrF and TER: each segment's score and the statistics
     it comes from, which are sacrebleu's own, and a corpus row of their sums."""
     refs, systems = subset
     code, out, _ = run(capsys, *refs, "-i", systems[0], "-m", metric, *options, "-sl", "-f", "tsv")

@@ -1,4 +1,4 @@
-"""No option is taken as an abbreviation of another (issue 18, item 6): ``-to`` is not ``-tok`` (sacrebleu's
+"""No option is taken as an abbreviation of another: ``-to`` is not ``-tok`` (sacrebleu's
 ``-t wmt22`` and ``-l en-de`` are its test-set options, tests/testsets), and a prefix of a long option
 (``--test``, ``--lang``, ``--lower``) is not that option."""
 

@@ -1,4 +1,4 @@
-"""Output that cannot be written (issue 18, item 3): a one-line message and exit 3, never a
+"""Output that cannot be written: a one-line message and exit 3, never a
 traceback, for every subcommand and form."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Systems pasted side by side on standard input (issue 18, item 5): ``paste SYS1 SYS2 | mtscore REF``
+"""Systems pasted side by side on standard input: ``paste SYS1 SYS2 | mtscore REF``
 is split on tabs into systems, as sacrebleu reads it, instead of being scored as one system whose
 lines hold tabs (a plausible wrong number)."""
 

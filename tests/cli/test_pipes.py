@@ -1,4 +1,4 @@
-"""Pipes and FIFOs as file arguments (issue 18, item 1): read once, as a stream, with the same
+"""Pipes and FIFOs as file arguments: read once, as a stream, with the same
 scores as the files themselves (``<(...)`` used to read as empty, a FIFO as ``-i`` to hang)."""
 
 from __future__ import annotations

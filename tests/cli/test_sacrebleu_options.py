@@ -1,4 +1,4 @@
-"""sacrebleu's command-line options a user types on day one (issue 14): ``-nr`` (tab-separated
+"""sacrebleu's command-line options a user types on day one: ``-nr`` (tab-separated
 references in one file), ``$SACREBLEU_FORMAT``, ``-q``, ``-nc`` and ``-j``."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ FRENCH_HYP = ["Le café est chaud, dit-il.", "Ça va bien."]
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "cp1252"])
 @pytest.mark.parametrize("metric", ["bleu", "chrf"])
 def test_encoding_reads_files_of_another_encoding(capsys, tmp_path, encoding, metric):
-    """``--encoding`` (issue 14): files in another encoding score as their UTF-8 copies."""
+    """``--encoding``: files in another encoding score as their UTF-8 copies."""
     utf8 = [write(tmp_path / f"{name}.u8", lines) for name, lines in (("ref", FRENCH_REF), ("hyp", FRENCH_HYP))]
     other = [
         write(tmp_path / f"{name}.other", lines, encoding=encoding)

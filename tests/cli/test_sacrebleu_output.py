@@ -1,5 +1,5 @@
 """A sacrebleu user's command lines print what sacrebleu 2.6.0 prints, byte for byte, the version in
-signatures aside (issue 14): one system, several systems, ``-sl``, several metrics, ``--confidence``
+signatures aside: one system, several systems, ``-sl``, several metrics, ``--confidence``
 and paired tests, on slices of WMT22 en-de and on the bundled examples. The differences that remain
 are listed in docs/cli.md ("Differences from sacrebleu's output") and checked at the end."""
 

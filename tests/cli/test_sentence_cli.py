@@ -316,7 +316,7 @@ def test_tsv_without_sl_prints_only_corpus_rows(capsys, files):
 
 
 def test_text_lines_are_sacrebleus(capsys):
-    """sacrebleu's -sl lines (issue 14): each segment's score line with the segment signature, no corpus line."""
+    """sacrebleu's -sl lines: each segment's score line with the segment signature, no corpus line."""
     code, out, _ = run(capsys, EX_REF_A, EX_REF_B, "-i", EX_HYP, "-sl", "-f", "text", "-w", "3")
     assert code == EXIT_OK
     hyps, refs = read(EX_HYP), [read(EX_REF_A), read(EX_REF_B)]

@@ -1,4 +1,4 @@
-"""``mtscore stats`` and ``mtscore merge`` (issue 16): shards of a corpus counted apart, merged and
+"""``mtscore stats`` and ``mtscore merge``: shards of a corpus counted apart, merged and
 scored exactly as the whole files, with confidence intervals and paired tests; shards made
 differently are refused."""
 

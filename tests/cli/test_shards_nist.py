@@ -1,4 +1,4 @@
-"""``mtscore stats -m nist`` and ``mtscore merge`` (issue 16): NIST shards keep their segments'
+"""``mtscore stats -m nist`` and ``mtscore merge``: NIST shards keep their segments'
 tokens, so merged shards print what ``mtscore -m nist`` prints for the whole files, to the bit: the
 scores, both variants, one system or several, ``--confidence`` and the paired tests. Shards made
 differently, and paired tests of shards counted against other references, are refused."""

@@ -1,4 +1,4 @@
-"""``mtscore.sacrebleu`` (issue 14): sacrebleu 2.6's scoring API, its functions, classes, keywords and
+"""``mtscore.sacrebleu``: sacrebleu 2.6's scoring API, its functions, classes, keywords and
 result shapes, with sacrebleu's own numbers and ``format()`` strings (the version in the signature aside)."""
 
 from __future__ import annotations

@@ -147,6 +147,7 @@ def caches(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return {"theirs": theirs_cache, "view": sacrebleus_view(theirs_cache), "folder": tmp_path_factory}
 
 
+@pytest.mark.slow
 def test_every_pair_read_as_sacrebleu_reads_it(caches, monkeypatch):
     """For every pair of every test set: the same text files at the same paths with the same bytes
     (each field: source, references, documents, systems), the same source and reference files,

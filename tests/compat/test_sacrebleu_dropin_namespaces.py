@@ -1,4 +1,4 @@
-"""``mtscore.sacrebleu``'s namespaces as sacrebleu 2.6 has them (issue 14): ``metrics`` (with
+"""``mtscore.sacrebleu``'s namespaces as sacrebleu 2.6 has them: ``metrics`` (with
 ``BLEU.compute_bleu``), ``significance`` (``PairedTest``, ``Result``) and ``tokenizers`` (its class
 names), each against sacrebleu itself on WMT22 data and generated statistics."""
 

@@ -1,7 +1,7 @@
 """Every public scoring entry point that sacrebleu 2.6.0's own tests exercise (``test_bleu``,
 ``test_sentence_bleu``, ``test_chrf``, ``test_ter``, ``test_tokenizer_ter``, ``test_significance``),
 through ``mtscore.sacrebleu`` by sacrebleu's module paths, against sacrebleu itself on this project's
-inputs: generated text and statistics, and WMT22 (issue 14). The table in ``docs/api/sacrebleu.md``
+inputs: generated text and statistics, and WMT22. The table in ``docs/api/sacrebleu.md``
 maps sacrebleu's test files to the tests here and in ``test_sacrebleu_dropin*.py``."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import sacrebleu.metrics.helpers as their_helpers
 import sacrebleu.significance as their_significance
 import sacrebleu.tokenizers.tokenizer_ter as their_ter_tokenizer
 from helpers import as_sacrebleu_version, fixed
+from helpers import corpora as shared_corpora
 from hypothesis import given
 from hypothesis import strategies as st
 from shared_data import read_lines, references, system_output
@@ -49,13 +50,9 @@ WORDS = [
 text = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join) | st.sampled_from(["", " ", "a", "aa", "b c  d "])
 
 
-@st.composite
-def corpora(draw, max_segments: int = 4, max_streams: int = 2):
+def corpora(max_segments: int = 4, max_streams: int = 2):
     """Hypotheses and reference streams of the same length."""
-    n = draw(st.integers(1, max_segments))
-    hypotheses = draw(st.lists(text, min_size=n, max_size=n))
-    streams = draw(st.lists(st.lists(text, min_size=n, max_size=n), min_size=1, max_size=max_streams))
-    return hypotheses, streams
+    return shared_corpora(text, max_segments, max_streams, missing=False)
 
 
 @pytest.fixture(scope="module")

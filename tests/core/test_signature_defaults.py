@@ -1,4 +1,4 @@
-"""``metric.signature()`` without arguments (issue 18, item 8): the references given at creation
+"""``metric.signature()`` without arguments: the references given at creation
 decide ``nrefs`` (and BLEU's ``tok:ids`` for token ids), as in the metric's own scores."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``ReferenceNgrams.matches_of(per_stream=True)``: all streams in one sort, each clipped on its own,
-equal to one table per stream (as Google-BLEU counted before issue 13's speed-up)."""
+equal to counting each stream in a table of its own."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Properties every metric keeps, on generated adversarial text (issue 18): corpus statistics are the
+"""Properties every metric keeps, on generated adversarial text: corpus statistics are the
 sum of any split into shards, the corpus score depends neither on the order of the segments nor
 (where the metric's rule says so) on the order of the reference streams, and the same input gives
 the same score across runs and across threads calling the API at once."""
@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from helpers import corpora as shared_corpora
 from helpers import fixed, references_taken
 from hypothesis import given
 from hypothesis import strategies as st
@@ -25,13 +26,9 @@ def lines(min_size: int = 0, max_size: int = 12):
     return st.lists(st.sampled_from(WORDS), min_size=min_size, max_size=max_size).map(" ".join)
 
 
-@st.composite
-def corpora(draw, max_segments: int = 8):
-    n = draw(st.integers(2, max_segments))
-    hypotheses = draw(st.lists(lines(), min_size=n, max_size=n))
-    n_streams = draw(st.integers(1, 3))
-    streams = [draw(st.lists(lines(min_size=1), min_size=n, max_size=n)) for _ in range(n_streams)]
-    return hypotheses, streams
+def corpora(max_segments: int = 8):
+    """2 to ``max_segments`` segments and 1-3 reference streams, every reference with a word."""
+    return shared_corpora(lines(), max_segments, min_segments=2, missing=False, reference_lines=lines(min_size=1))
 
 
 def make(name: str):

@@ -1,4 +1,4 @@
-"""Tokenizer robustness (issue 18): generated Unicode through every tokenizer never crashes and gives
+"""Tokenizer robustness: generated Unicode through every tokenizer never crashes and gives
 sacrebleu 2.6.0's tokens, and the time a tokenizer takes grows linearly on adversarial input
 (checked as the growth of this thread's CPU time between two sizes, never as an absolute time)."""
 

@@ -1,7 +1,7 @@
 """Reading block by block (``read_blocks``, large inputs and standard input) gives what reading a
 file whole (``read_lines``) gives, on bad bytes too: the same segments or the very same error, for
-every block size, even blocks smaller than a byte order mark (issue 18; a UTF-8 byte order mark
-split across blocks of 1 or 2 bytes was kept, and moved the offsets of later errors)."""
+every block size, even blocks smaller than a byte order mark (a UTF-8 byte order mark split across
+blocks of 1 or 2 bytes is dropped as a whole one is, and later errors keep their offsets)."""
 
 from __future__ import annotations
 

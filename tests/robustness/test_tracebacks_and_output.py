@@ -183,6 +183,7 @@ def _mtscore(args: list[str], encoding: str, cwd: Path) -> subprocess.CompletedP
 
 
 @pytest.mark.parametrize("metric", list(METRICS))
+@pytest.mark.slow
 def test_an_ascii_standard_output_gets_the_utf8_results_as_sacrebleu_writes_them(metric, tmp_path):
     """sacrebleu reopens standard output as UTF-8 whatever the locale: ``μ`` and ``±`` of --confidence come
     out as UTF-8 bytes, the same as with a UTF-8 standard output."""

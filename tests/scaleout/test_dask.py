@@ -1,4 +1,4 @@
-"""``mtscore.dask`` (issue 16) on a real ``distributed.LocalCluster`` of 2 worker processes: corpus
+"""``mtscore.dask`` on a real ``distributed.LocalCluster`` of 2 worker processes: corpus
 scores of DataFrames and Bags split into uneven partitions, empty ones among them, with references
 missing for some segments, identical to the in-memory API; sentence-score columns. Skipped
 without Dask (``pip install "mtscore[dask]"``)."""

@@ -1,4 +1,4 @@
-"""NIST through ``mtscore.dask`` (issue 16) on a real ``distributed.LocalCluster`` of 2 worker
+"""NIST through ``mtscore.dask`` on a real ``distributed.LocalCluster`` of 2 worker
 processes: the partitions' n-gram tables merged by a tree reduction score a DataFrame and a Bag as
 the in-memory API scores the whole corpus, both variants, with uneven and empty partitions and
 references missing for some segments; and its sentence scores, in one graph of two passes (every

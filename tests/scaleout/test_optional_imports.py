@@ -1,5 +1,5 @@
 """Ray, Dask (and the pandas and pyarrow they bring) stay optional: importing mtscore, its engine
-adapters and the command line's help imports none of them (issue 16)."""
+adapters and the command line's help imports none of them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``mtscore.ray`` (issue 16) on a real local Ray runtime (2 CPUs): corpus scores of datasets split
+"""``mtscore.ray`` on a real local Ray runtime (2 CPUs): corpus scores of datasets split
 into uneven blocks, empty ones among them, with references missing for some segments, identical
 to the in-memory API; sentence-score columns; aligned text files. Skipped without ``ray[data]``
 (``pip install "mtscore[ray]"``)."""

@@ -1,4 +1,4 @@
-"""NIST through ``mtscore.ray`` (issue 16) on a real local Ray runtime (2 CPUs): every block's
+"""NIST through ``mtscore.ray`` on a real local Ray runtime (2 CPUs): every block's
 n-gram tables merged, as the driver streams them or by Ray's aggregation, score the dataset as the
 in-memory API scores the whole corpus, both variants, with uneven and empty blocks and references
 missing for some segments; and its sentence scores in two passes (the reference columns reduced to

@@ -1,4 +1,4 @@
-"""The mergeable-state seam every engine uses (``Metric.shard_state`` and its companions, issue 16),
+"""The mergeable-state seam every engine uses (``Metric.shard_state`` and its companions),
 for every metric without an engine: states of uneven and empty shards, merged in any grouping,
 score the corpus as the in-memory API does; the shard-file seam of ``mtscore stats``/``merge``
 (``Metric.shard_arrays``, ``joined_statistics``): shards' arrays saved in a ``.npz`` and joined give

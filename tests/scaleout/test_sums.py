@@ -1,5 +1,5 @@
 """What the engine adapters share, without any engine: summed states (``core.sums``), the batch
-reader (``columns``), and metric objects that travel to worker processes by pickle (issue 16)."""
+reader (``columns``), and metric objects that travel to worker processes by pickle."""
 
 from __future__ import annotations
 

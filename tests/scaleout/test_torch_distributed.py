@@ -1,4 +1,4 @@
-"""``mtscore.torch`` (issue 16): a stateful score over summed statistics, on one process and on two
+"""``mtscore.torch``: a stateful score over summed statistics, on one process and on two
 processes of ``torch.distributed`` (gloo, real processes), and the torchmetrics adapter whose
 int64 state stays exact where torchmetrics' own BLEU state (float32) does not."""
 

@@ -1,4 +1,4 @@
-"""NIST through ``mtscore.torch`` (issue 16): ``StreamingScore`` merges every batch's n-gram tables,
+"""NIST through ``mtscore.torch``: ``StreamingScore`` merges every batch's n-gram tables,
 on one process and across two real ``torch.distributed`` processes (gloo, ``all_gather_object``),
 and scores them as the in-memory API scores the whole corpus, both variants; so does the torchmetrics
 adapter, whose NIST state travels as bytes, with a process that has no batch of its own."""

@@ -116,6 +116,7 @@ def echo(cache: Path, tmp_path: Path, pair: str, field: str) -> Path:
         ("sah-ru", ["-f", "json"]),
     ],
 )
+@pytest.mark.slow
 def test_detail_equals_sacrebleus(capsys, monkeypatch, tmp_path, wmt22, pair, options):
     cache = use(monkeypatch, wmt22)
     hypotheses = echo(cache, tmp_path, pair, {"de-fr": "LT22", "en-liv": "TartuNLP", "sah-ru": "src"}[pair])
@@ -126,6 +127,7 @@ def test_detail_equals_sacrebleus(capsys, monkeypatch, tmp_path, wmt22, pair, op
     assert as_sacrebleu_version(out) == expected and "origlang=" in expected
 
 
+@pytest.mark.slow
 def test_detail_where_sacrebleu_fails(capsys, monkeypatch, tmp_path, wmt22):
     """sacrebleu 2.6.0 fails on ``-d`` with ``--origlang`` (it takes each letter for a language) and
     on liv-en (its registry entry names the reference); mtscore gives the breakdown its code means."""
@@ -147,6 +149,7 @@ def test_detail_where_sacrebleu_fails(capsys, monkeypatch, tmp_path, wmt22):
 
 
 @pytest.mark.parametrize("metric", ["google_bleu", "wer", "nist"])
+@pytest.mark.slow
 def test_every_metric_breaks_down(capsys, monkeypatch, tmp_path, wmt22, metric):
     """Each row of a metric sacrebleu lacks is its score on the segments ``--origlang`` and
     ``--subset`` keep."""

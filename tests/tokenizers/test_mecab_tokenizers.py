@@ -1,4 +1,4 @@
-"""``ja-mecab`` and ``ko-mecab`` (issue 14): token for token as sacrebleu 2.6.0's on WMT22's Japanese,
+"""``ja-mecab`` and ``ko-mecab``: token for token as sacrebleu 2.6.0's on WMT22's Japanese,
 on Korean sentences and on generated text; BLEU and its signature as sacrebleu's, from Python and the
 command line; a clear message, never a traceback, without MeCab or with another dictionary."""
 

@@ -1,4 +1,4 @@
-"""``spm``, ``flores101``, ``flores200`` and ``spBLEU-1K`` (issue 14): with the same model file, the
+"""``spm``, ``flores101``, ``flores200`` and ``spBLEU-1K``: with the same model file, the
 pieces and BLEU of sacrebleu 2.6.0's tokenizers. The model is a tiny one trained here on WMT22 lines
 and put where both look for it (sacrebleu's cache folder); nothing touches the network."""
 

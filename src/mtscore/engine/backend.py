@@ -20,6 +20,10 @@ class NumpyOps:
     chunk_tokens = 1 << 18  # a chunk's arrays stay in cache
     threads = THREADS
 
+    def __reduce__(self) -> str:
+        """Unpickled as the module's one ``NUMPY`` (callers tell NumPy from torch by ``is NUMPY``)."""
+        return "NUMPY"
+
     def asarray(self, values) -> np.ndarray:
         return np.asarray(values, dtype=np.int64)
 

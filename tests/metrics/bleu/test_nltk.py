@@ -567,7 +567,7 @@ def test_main_api_method6_names_the_refused_segment():
 @fixed(max_examples=150)
 @given(segment=segments(), n=st.integers(1, 6), hyp_len=st.integers(0, 12), ref_len=st.integers(0, 12))
 def test_modified_precision_closest_ref_length_and_brevity_penalty_are_nltks(segment, n, hyp_len, ref_len):
-    """NLTK's building blocks (issue 14): the same values and types, the fraction's counts unreduced."""
+    """NLTK's building blocks: the same values and types, the fraction's counts unreduced."""
     references, hypothesis = segment
     got, expected = (
         ours.modified_precision(references, hypothesis, n),

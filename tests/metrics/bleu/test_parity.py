@@ -21,6 +21,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
+from helpers import corpora as shared_corpora  # noqa: E402
 from helpers import fixed  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -346,24 +347,17 @@ WORDS = [
 ]
 
 
-@st.composite
-def corpora(draw, max_segments=8, max_streams=3):
+def segments(vocabulary: list[str]):
+    """Empty and 1-3 token segments, and longer ones, of words of ``vocabulary``."""
+    word = st.sampled_from(vocabulary)
+    return st.one_of(st.lists(word, max_size=3), st.lists(word, min_size=4, max_size=12)).map(" ".join)
+
+
+def corpora(max_segments=8, max_streams=3):
     """(hypotheses, reference streams): small vocabularies so that n-grams repeat and
     match; empty and 1-3 token segments; ``None`` references, never all ``None`` for a segment."""
-    vocabulary = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=6, unique=True))
-    word = st.sampled_from(vocabulary)
-    segment = st.one_of(st.lists(word, max_size=3), st.lists(word, min_size=4, max_size=12)).map(" ".join)
-    n_segments = draw(st.integers(1, max_segments))
-    n_streams = draw(st.integers(1, max_streams))
-    hypotheses = draw(st.lists(segment, min_size=n_segments, max_size=n_segments))
-    streams = [
-        draw(st.lists(st.one_of(st.none(), segment, segment), min_size=n_segments, max_size=n_segments))
-        for _ in range(n_streams)
-    ]
-    for i in range(n_segments):
-        if all(stream[i] is None for stream in streams):
-            streams[draw(st.integers(0, n_streams - 1))][i] = draw(segment)
-    return hypotheses, streams
+    vocabularies = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6, unique=True)
+    return vocabularies.flatmap(lambda vocabulary: shared_corpora(segments(vocabulary), max_segments, max_streams))
 
 
 def our_rows(stats) -> list[list[int]]:

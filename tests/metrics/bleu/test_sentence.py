@@ -30,6 +30,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
+from helpers import corpora as shared_corpora  # noqa: E402
 from helpers import fixed  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -240,21 +241,9 @@ WORDS = [
 ]
 
 
-@st.composite
-def corpora(draw, max_segments=5, max_streams=3):
+def corpora(max_segments=5, max_streams=3):
     """(hypotheses, reference streams) with missing references, every segment keeping at least one."""
-    line = st.lists(st.sampled_from(WORDS), max_size=9).map(" ".join)
-    n_segments = draw(st.integers(1, max_segments))
-    n_streams = draw(st.integers(1, max_streams))
-    hypotheses = draw(st.lists(line, min_size=n_segments, max_size=n_segments))
-    streams = [
-        draw(st.lists(st.one_of(st.none(), line), min_size=n_segments, max_size=n_segments)) for _ in range(n_streams)
-    ]
-    for index in range(n_segments):
-        if all(stream[index] is None for stream in streams):
-            keep = draw(st.integers(0, n_streams - 1))
-            streams[keep][index] = draw(line)
-    return hypotheses, streams
+    return shared_corpora(st.lists(st.sampled_from(WORDS), max_size=9).map(" ".join), max_segments, max_streams)
 
 
 @pytest.mark.parametrize("effective_order", [True, False], ids=["eff-yes", "eff-no"])

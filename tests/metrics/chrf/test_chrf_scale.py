@@ -13,6 +13,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 sacrebleu = pytest.importorskip("sacrebleu")
 
+from helpers import corpora as shared_corpora  # noqa: E402
 from helpers import fixed  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -41,13 +42,13 @@ def sacre_statistics(hypotheses, streams, **options) -> np.ndarray:
 @st.composite
 def corpora(draw):
     """(hypotheses, one or two reference streams), many segments sharing n-grams, some empty."""
-    n_segments = draw(st.integers(1, 12))
-    hypotheses = draw(st.lists(LINES, min_size=n_segments, max_size=n_segments))
-    streams = []
-    for _ in range(draw(st.integers(1, 2))):
-        stream = draw(st.lists(LINES, min_size=n_segments, max_size=n_segments))
-        copied = draw(st.lists(st.booleans(), min_size=n_segments, max_size=n_segments))
-        streams.append([hyp if copy else ref for hyp, ref, copy in zip(hypotheses, stream, copied, strict=True)])
+    hypotheses, streams = draw(shared_corpora(LINES, max_segments=12, max_streams=2, missing=False))
+    n_segments = len(hypotheses)
+    copied = [draw(st.lists(st.booleans(), min_size=n_segments, max_size=n_segments)) for _ in streams]
+    streams = [
+        [hyp if copy else ref for hyp, ref, copy in zip(hypotheses, stream, flags, strict=True)]
+        for stream, flags in zip(streams, copied, strict=True)
+    ]
     return hypotheses, streams
 
 

@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 from gleu_oracle import TOLERANCE, check_against_nltk, evaluate_tokens, nltk_gleu
+from helpers import corpora as shared_corpora
 from helpers import fixed
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -131,20 +132,9 @@ def lines(draw, max_words=8):
     return draw(st.sampled_from(["", " "])) + text if text else draw(st.sampled_from(["", " ", "\t"]))
 
 
-@st.composite
-def corpora(draw):
+def corpora():
     """Hypotheses and 1-3 reference streams, some references missing (never all of a segment's)."""
-    n = draw(st.integers(1, 6))
-    k = draw(st.integers(1, 3))
-    hyps = draw(st.lists(lines(), min_size=n, max_size=n))
-    streams = [draw(st.lists(lines(), min_size=n, max_size=n)) for _ in range(k)]
-    for i in range(n):
-        for stream in streams[1:]:
-            if draw(st.booleans()) and draw(st.booleans()):
-                stream[i] = None
-        if k > 1 and draw(st.booleans()) and any(stream[i] is not None for stream in streams[1:]):
-            streams[0][i] = None
-    return hyps, streams
+    return shared_corpora(lines(), max_segments=6)
 
 
 @st.composite
@@ -297,7 +287,7 @@ def test_paired_test_takes_the_alias():
 @pytest.mark.parametrize("largest", [50, 1 << 40, 1 << 62])
 def test_reference_ngrams_numbered_as_np_unique(largest):
     """References' n-gram keys are numbered by a packed sort, or by ``np.unique`` when a key and
-    its index do not fit in 63 bits: the same numbers either way (issue 13)."""
+    its index do not fit in 63 bits: the same numbers either way."""
     from mtscore.engine.backend import unique_inverse as numbered  # what the references are numbered with
 
     rng = np.random.default_rng(0)
@@ -312,7 +302,7 @@ def test_reference_ngrams_numbered_as_np_unique(largest):
 @given(st.lists(st.tuples(*[st.text("ab c", max_size=12)] * 3), min_size=1, max_size=6), st.integers(1, 3))
 def test_references_scored_again_count_as_the_first_time(segments, min_len):
     """The first scoring by one system sorts references with its hypotheses; later ones, and several
-    systems at once, look their n-grams up in a table (issue 13): the same statistics."""
+    systems at once, look their n-grams up in a table: the same statistics."""
     from mtscore.metrics.google_bleu.references import PreparedReferences
 
     hyps, ref_a, ref_b = (list(column) for column in zip(*segments, strict=True))
@@ -336,7 +326,7 @@ def test_references_scored_again_count_as_the_first_time(segments, min_len):
 
 
 def test_references_prepared_last_are_kept_for_the_same_lines_and_options():
-    """Systems scored one call at a time share one preparation of the same reference lines (issue 13);
+    """Systems scored one call at a time share one preparation of the same reference lines;
     a changed line, other options or other streams are prepared again, and scores never change."""
     from mtscore.metrics.google_bleu import references
 
@@ -412,12 +402,15 @@ def test_systems_scored_one_at_a_time_reuse_lines_seen_before(data, lengths, kep
     a few): every system's statistics equal NLTK's choices, and the same line at another
     segment is counted against that segment's references."""
     from mtscore.engine import seen
+    from mtscore.metrics.google_bleu import metric as metric_module
     from mtscore.metrics.google_bleu import references
 
     systems, streams = data
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(seen, "SEEN_LINES", kept)
-        patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+        # A fresh one-slot cache where the metric reads it: an earlier example's references, with
+        # the rows they kept under a larger SEEN_LINES, are not this example's.
+        patch.setattr(metric_module, "LAST_PREPARED", references.LastPrepared())
         metric = GoogleBLEU(streams, **lengths)
         for hyps in [*systems, *systems[::-1]]:  # the second round: every line seen before
             score, chosen = nltk_gleu(hyps, streams, **lengths)
@@ -454,11 +447,12 @@ def test_threads_sharing_a_metric_keep_consistent_lines():
     refs = [[" ".join(rng.choice(words, 6)) for _ in range(40)] for _ in range(2)]
     pool = [[" ".join(rng.choice(words, rng.integers(0, 7))) for _ in range(40)] for _ in range(3)]
     systems = [[pool[rng.integers(3)][i] for i in range(40)] for _ in range(24)]
+    from mtscore.metrics.google_bleu import metric as metric_module
     from mtscore.metrics.google_bleu import references
 
     def fresh() -> GoogleBLEU:  # references of its own, never those kept from another call
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(references, "LAST_PREPARED", references.LastPrepared())
+            patch.setattr(metric_module, "LAST_PREPARED", references.LastPrepared())
             return GoogleBLEU(refs)
 
     metric = fresh()

@@ -1,6 +1,6 @@
 """Google-BLEU through the command line (``-m google_bleu`` or its alias ``-m gleu``): scores,
 ``-sl``, several systems and options equal NLTK; ``--confidence`` and ``--paired-bs/-ar`` equal
-sacrebleu's own resampling run on NLTK's per-segment statistics; streaming equals in memory."""
+sacrebleu's own resampling run on NLTK's per-segment statistics."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ from sacrebleu.significance import PairedTest
 from shared_data import read_lines, references, system_output
 
 from mtscore.cli import EXIT_OK, EXIT_USAGE
-from mtscore.cli import score as cli
-from mtscore.core import stream
 from mtscore.core.signature import tool_version
 from mtscore.significance import paired_test
 
@@ -164,15 +162,6 @@ def test_paired_bootstrap_on_the_command_line(capsys, subset, fixed_seed):
     )
     assert code == EXIT_OK and err == ""
     assert [row["Google-BLEU"]["p_value"] for row in rows] == [r.p_value for r in ours.results["Google-BLEU"]]
-
-
-def test_streaming_equals_in_memory(capsys, monkeypatch, subset):
-    refs, systems = subset
-    argv = [*refs, "-i", *systems, "-m", "gleu", "chrf", "-f", "text", "-w", "9"]
-    expected = run(capsys, *argv)
-    monkeypatch.setattr(cli, "STREAM_BYTES", 0)
-    monkeypatch.setattr(stream, "BLOCK_SEGMENTS", 70)
-    assert run(capsys, *argv) == expected and expected[0] == EXIT_OK
 
 
 @pytest.mark.parametrize(

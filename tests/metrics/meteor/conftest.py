@@ -4,14 +4,13 @@ Debian's ``wordnet-base``)."""
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
 import pytest
+from helpers import wordnet_or_skip
 
-from mtscore.errors import InputError
-from mtscore.metrics.meteor.wordnet import FILES, WordNet, find_wordnet
+from mtscore.metrics.meteor.wordnet import FILES, WordNet
 
 # NLTK's reader wants the lexicographer files' names (Debian's wordnet-base leaves them out), in
 # the order of WordNet 3.0's lex_filenum; METEOR never reads them.
@@ -27,13 +26,7 @@ LEX_POS = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
 @pytest.fixture(scope="session")
 def wordnet() -> WordNet:
     """Our WordNet reader, found where the metric finds it by default."""
-    try:
-        return find_wordnet()
-    except InputError as error:
-        message = f"WordNet 3.0 not found ({error})"
-        if os.environ.get("CI"):
-            pytest.fail(f"{message}, and CI is set, so missing WordNet is an error", pytrace=False)
-        pytest.skip(message)
+    return wordnet_or_skip()
 
 
 @pytest.fixture(scope="session")

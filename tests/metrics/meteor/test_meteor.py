@@ -24,7 +24,7 @@ from mtscore.metrics.meteor import metric as metric_module
 from mtscore.metrics.meteor.metric import COLUMNS
 
 TOLERANCE = 1e-9
-SEGMENTS = 200  # per system: NLTK takes about a millisecond a segment
+SEGMENTS = 200  # per system: NLTK scores one segment at a time
 
 
 class NoSynonyms:

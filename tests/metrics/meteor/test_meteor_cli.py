@@ -94,16 +94,3 @@ def test_wordnet_path_option(capsys, files, wordnet_copy, no_wordnet):
     refs, systems = files
     code, out, _ = run(capsys, *refs, "-i", systems[0], "-m", "meteor", "--meteor-wordnet", str(wordnet_copy))
     assert code == 0 and json.loads(out)["syn"] == "wordnet"
-
-
-def test_streaming_equals_in_memory(capsys, files, monkeypatch, wordnet):
-    """Large inputs are scored block by block: METEOR's rows do not depend on the block."""
-    from mtscore.cli import score as cli
-    from mtscore.core import stream
-
-    refs, systems = files
-    argv = [*refs, "-i", *systems, "-m", "meteor", "-f", "text", "-w", "9"]
-    expected = run(capsys, *argv)
-    monkeypatch.setattr(cli, "STREAM_BYTES", 0)
-    monkeypatch.setattr(stream, "BLOCK_SEGMENTS", 3)
-    assert run(capsys, *argv) == expected and expected[0] == 0

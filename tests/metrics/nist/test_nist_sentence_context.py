@@ -1,4 +1,4 @@
-"""NIST's segment scores of a shard (issue 16): its segments scored with the information weights of
+"""NIST's segment scores of a shard: its segments scored with the information weights of
 every shard's reference counts merged (``NIST.sentence_context``, ``NIST.in_context``) are those of
 the in-memory API on the whole corpus, both variants: on WMT22 with references missing for some
 segments and uneven, empty shards (to the bit but for a segment matching two long tokens in one

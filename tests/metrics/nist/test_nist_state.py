@@ -1,4 +1,4 @@
-"""NIST's mergeable state (issue 16): shards of a corpus reduced to n-gram tables, merged in any
+"""NIST's mergeable state: shards of a corpus reduced to n-gram tables, merged in any
 grouping, score as the whole corpus in memory, for both variants: on WMT22 with references
 missing for some segments, uneven and empty shards; mteval's oracle rows; NLTK's near-ties;
 generated corpora with the token ``0``, case and empty lines; and what a merge refuses."""

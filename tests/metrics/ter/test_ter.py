@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import corpora as shared_corpora
 from helpers import fixed
 from hypothesis import given
 from hypothesis import strategies as st
@@ -183,20 +184,9 @@ def sentence(max_words: int = 25):
     return st.lists(st.sampled_from(WORDS), max_size=max_words).map(" ".join)
 
 
-@st.composite
-def corpora(draw, max_segments: int = 5, max_words: int = 25):
+def corpora(max_segments: int = 5, max_words: int = 25):
     """Segments with one to three reference streams; some references missing (None) or empty."""
-    n = draw(st.integers(1, max_segments))
-    hypotheses = draw(st.lists(sentence(max_words), min_size=n, max_size=n))
-    n_streams = draw(st.integers(1, 3))
-    streams = [
-        draw(st.lists(st.one_of(sentence(max_words), st.just(""), st.none()), min_size=n, max_size=n))
-        for _ in range(n_streams)
-    ]
-    for i in range(n):  # at least one reference per segment
-        if all(stream[i] is None for stream in streams):
-            streams[0][i] = draw(sentence(max_words))
-    return hypotheses, streams
+    return shared_corpora(sentence(max_words), max_segments)
 
 
 @pytest.mark.parametrize("options", ALL_OPTIONS, ids=option_id)

@@ -1,4 +1,4 @@
-"""TER's banded engine (issue 17) equals sacrebleu 2.6.0: long segments stored as a band of the
+"""TER's banded engine equals sacrebleu 2.6.0: long segments stored as a band of the
 beam (memory rows x beam, checked with tracemalloc), the banded and wide-beam paths on generated
 text, and several references, where a pair may stop early once it cannot give the minimum."""
 
@@ -9,6 +9,7 @@ import tracemalloc
 from itertools import pairwise
 
 import numpy as np
+import pytest
 from helpers import fixed
 from hypothesis import given
 from hypothesis import strategies as st
@@ -180,6 +181,7 @@ def test_lower_bound_is_below_every_count():
     assert (bound >= 0).all()
 
 
+@pytest.mark.slow
 def test_chunks_on_threads_count_as_sacrebleu(monkeypatch):
     """A round's chunks run on threads (they write disjoint pairs): with tiny chunks and four
     threads, every segment's fewest edits over two references are still sacrebleu's."""

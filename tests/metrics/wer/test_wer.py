@@ -141,7 +141,7 @@ def rapidfuzz_counts(ref: list[int], hyp: list[int]) -> list[int]:
 @pytest.mark.parametrize("steps_kept", [1, 10**6])
 def test_match_vectors_looked_up_and_steps_counted(monkeypatch, steps_kept):
     """Match vectors looked up per token (Hyyrö's pattern-match vectors) whatever the reference's
-    words (issue 13), and the walk-back's steps counted at every step or at the end: rapidfuzz's
+    words, and the walk-back's steps counted at every step or at the end: rapidfuzz's
     counts either way, unknown hypothesis tokens (-1) included."""
     monkeypatch.setattr(align, "_STEPS_KEPT", steps_kept)
     rng = np.random.default_rng(2)

@@ -10,7 +10,6 @@ import jiwer
 import pytest
 from helpers import run, write
 
-import mtscore.cli.score
 from mtscore.cli.common import EXIT_INPUT, EXIT_OK
 from mtscore.metrics.wer.explanation import AlignmentExplanation
 
@@ -75,14 +74,6 @@ def test_confidence_and_paired_bootstrap(capsys, files):
     code, out, _ = run(capsys, ref, "-i", sys1, sys2, "-m", "wer", "cer", "--paired-bs", "--no-progress", "-f", "json")
     assert code == EXIT_OK
     assert "WER" in out and "CER" in out and "p_value" in out
-
-
-def test_streamed_blocks_give_the_same_scores(capsys, files, monkeypatch):
-    ref, sys1, _ = files
-    _, in_memory, _ = run(capsys, ref, "-i", sys1, "-m", "wer", "cer", "-w", "9")
-    monkeypatch.setattr(mtscore.cli.score, "STREAM_BYTES", 0)
-    code, streamed, _ = run(capsys, ref, "-i", sys1, "-m", "wer", "cer", "-w", "9", "--no-progress")
-    assert code == EXIT_OK and streamed == in_memory
 
 
 def test_several_references_are_an_input_error(capsys, files):
