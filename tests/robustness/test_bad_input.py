@@ -611,10 +611,14 @@ ROWS = [
 
 
 def cases() -> Iterator[Any]:
+    """Every row with each metric it applies to; a row run in a real shell (a process each) runs with
+    the first metric in the fast suite and with every metric only in the whole one (``slow``)."""
+    first = next(iter(METRICS))
     for row in ROWS:
         if row.over == "metrics":
             for metric in METRICS:
-                yield pytest.param(row, metric, None, id=f"{row.id}-{metric}")
+                marks = [pytest.mark.slow] if row.shell and metric != first else []
+                yield pytest.param(row, metric, None, id=f"{row.id}-{metric}", marks=marks)
         elif row.over == "int-options":
             for metric in METRICS:
                 for option in metric_options(metric):
