@@ -277,7 +277,12 @@ class PreparedReferences(References):
         at = index[self.pair_ngram]
         hit = at >= 0
         by_ngram = np.argsort(at[hit], kind="stable")
-        return kept_prefix, self.pair_segment[hit][by_ngram], at[hit][by_ngram], self.sum_counts[hit][by_ngram].astype(np.float64)
+        return (
+            kept_prefix,
+            self.pair_segment[hit][by_ngram],
+            at[hit][by_ngram],
+            self.sum_counts[hit][by_ngram].astype(np.float64),
+        )
 
 
 class PendingDetail:

@@ -16,7 +16,6 @@ All arithmetic is float64.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
 from itertools import pairwise
 
 import numpy as np
@@ -66,7 +65,9 @@ class _SystemResampling:
         self.matched = None
         if detail.variant == "mteval":
             by_group = self.by_group
-            self.matched = _Counts(detail.rows[by_group], self.groups, detail.clipped[by_group], detail.n_kept, len(rows))
+            self.matched = _Counts(
+                detail.rows[by_group], self.groups, detail.clipped[by_group], detail.n_kept, len(rows)
+            )
         width = max(len(detail.ref_counts), len(detail.rows), detail.n_kept, cells, 1)
         step = max(1, _CHUNK_VALUES // width)
         self.bounds = [*range(0, len(weights), step), len(weights)]  # its chunks of resamples
@@ -107,16 +108,17 @@ def _resample_together(systems: list[_SystemResampling], weights: np.ndarray) ->
     resamples are cut at every system's chunk bounds (and so that the shared counts stay bounded),
     and each piece's reference counts and weights are computed once for all of them."""
     first = systems[0].detail
+    kept_of = [_kept(system.detail) for system in systems]
     if len(systems) == 1:
-        kept, kept_prefix = first.kept, first.kept_prefix
+        kept, kept_prefix = kept_of[0], first.kept_prefix
         references = (first.ref_segments, first.ref_ngrams, first.ref_counts)
     else:
         assert first.source is not None  # systems are grouped by their references
-        kept = reduce(np.union1d, [system.detail.kept for system in systems])
-        kept_prefix, *references = first.source.kept_counts(kept)
-        for system in systems:
-            system.at = np.searchsorted(kept, system.detail.kept)
-    assert kept is not None  # a Detail names its kept n-grams
+        kept = np.unique(np.concatenate(kept_of))
+        kept_prefix, *shared = first.source.kept_counts(kept)
+        references = (shared[0], shared[1], shared[2])
+        for system, own in zip(systems, kept_of, strict=True):
+            system.at = np.searchsorted(kept, own)
     counter = _Counts(*references, len(kept), systems[0].n_segments)
     step = max(1, _CHUNK_VALUES // max(len(references[2]), len(kept), 1))
     bounds = sorted({*range(0, len(weights), step), *(b for system in systems for b in system.bounds)})
@@ -129,6 +131,12 @@ def _resample_together(systems: list[_SystemResampling], weights: np.ndarray) ->
         info = information(counts, prefix_counts, first.variant)  # kept n-grams x resamples
         for system in systems:
             system.gather(start, stop, counts, info)
+
+
+def _kept(detail: Detail) -> np.ndarray:
+    """The global ids of the n-grams ``detail`` keeps (a ``Detail`` always names them)."""
+    assert detail.kept is not None
+    return detail.kept
 
 
 def _recount(
