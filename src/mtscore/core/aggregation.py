@@ -34,6 +34,10 @@ class ResampledMetric(Protocol):
         """The score of each resample (a row of ``weights``: segment multiplicities) of ``statistics``."""
         ...
 
+    def shared_resampled_scores(self, systems: Sequence[np.ndarray], weights: np.ndarray) -> np.ndarray:
+        """``resampled_scores`` of each system's statistics on the same resamples (systems x resamples)."""
+        ...
+
 
 class Resampling(Protocol):
     """Bootstrap resamples of one system's segments, as the caller draws them (``significance``)."""
@@ -152,8 +156,8 @@ class CorpusWeighted(Aggregation):
     def shared_bootstrap_scores(
         self, metric: ResampledMetric, systems: Sequence[np.ndarray], draws: SharedDraws
     ) -> np.ndarray:
-        """The metric's own ``resampled_scores`` of each system (float64)."""
-        return np.stack([metric.resampled_scores(rows, draws.weights) for rows in systems])
+        """The metric's own ``resampled_scores`` of each system (float64), all systems in one call."""
+        return metric.shared_resampled_scores(systems, draws.weights)
 
 
 ADDITIVE = Additive()

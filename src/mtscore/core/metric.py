@@ -189,6 +189,11 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         strategy calls, chunk by chunk of the draws that significance tests share."""
         return self.scores_of_sums(np.asarray(weights, dtype=np.float64) @ np.asarray(statistics, dtype=np.float64))
 
+    def shared_resampled_scores(self, systems: Sequence[np.ndarray], weights: np.ndarray) -> np.ndarray:
+        """``resampled_scores`` of each system's ``statistics`` on the same resamples (systems x
+        resamples); a metric may give its own that shares work between the systems."""
+        return np.stack([self.resampled_scores(statistics, weights) for statistics in systems])
+
     # Mergeable states: what scale-out engines (``core.sums``) move between workers and add with ``+``.
 
     def shard_state(self, hypotheses: Any, references: Any) -> Any:

@@ -113,3 +113,47 @@ def test_randomization_keeps_the_corpus_weights() -> None:
     b = metric.segment_statistics(list(reversed(HYPS)))
     result = paired_test_statistics({"NIST": metric}, {"NIST": [a, b]}, ["a", "b"], "ar", 200, seed=1)
     assert 0 < result.comparisons[0].p_value <= 1
+
+
+SYSTEMS = [
+    HYPS,
+    ["the cat sat on a mat", "0 1 2", "nothing at all", "a dog and a dog", "0 degrees"],
+    ["a cat", "1 2 3 0", "", "the dog . a cat and a dog", "it is 0 degrees today , it is"],
+]
+
+
+@pytest.mark.parametrize("variant", ["mteval", "nltk"])
+@pytest.mark.parametrize("chunk_values", [1, 45, 160, 4 << 20])
+def test_systems_resampled_together_score_as_each_alone(variant: str, chunk_values: int, monkeypatch) -> None:
+    """Systems scored on the same resamples in one call share the reference counts, cut into pieces
+    at every system's own chunk bounds (small chunks make them differ and leave one resample alone in
+    a chunk): each system's scores are still those it gets alone, to the bit, and the brute force's."""
+    monkeypatch.setattr("mtscore.metrics.nist.resampling._CHUNK_VALUES", chunk_values)
+    metric = NIST(REFS, variant=variant)
+    other = NIST([REFS[0]], variant=variant)  # other references: counted apart, in the same call
+    statistics = [metric.segment_statistics(hyps) for hyps in SYSTEMS] + [other.segment_statistics(SYSTEMS[1])]
+    rng = np.random.default_rng(3)
+    weights = np.stack([rng.multinomial(5, [0.2] * 5) for _ in range(23)])
+    together = metric.shared_resampled_scores(statistics, weights)
+    assert together.shape == (len(statistics), len(weights))
+    for system, scores in zip(statistics, together, strict=True):
+        assert scores.tobytes() == metric.resampled_scores(system, weights).tobytes()
+    for hyps, scores in zip(SYSTEMS, together, strict=False):
+        for row, score in zip(weights, scores, strict=True):
+            assert score == pytest.approx(_brute({"variant": variant}, hyps, REFS, row), abs=TOLERANCE)
+    for row, score in zip(weights, together[-1], strict=True):
+        assert score == pytest.approx(_brute({"variant": variant}, SYSTEMS[1], [REFS[0]], row), abs=TOLERANCE)
+
+
+def test_wmt22_systems_resampled_together_score_as_each_alone() -> None:
+    """On a real test set (many chunks per system, each system's own bounds), the shared reference
+    counts give every system the scores it gets alone, to the bit."""
+    streams = [read_lines(path) for path in references("en-de", "all")]
+    metric = NIST(streams)
+    statistics = [metric.segment_statistics(read_lines(system_output("en-de", s))) for s in ("Online-A", "PROMT")]
+    n = len(statistics[0])
+    rng = np.random.default_rng(11)
+    weights = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(120)])
+    together = metric.shared_resampled_scores(statistics, weights)
+    for system, scores in zip(statistics, together, strict=True):
+        assert scores.tobytes() == metric.resampled_scores(system, weights).tobytes()

@@ -36,8 +36,8 @@ from ...errors import InputError
 from ...tokenizers.lines import Split, split_lines
 from . import state
 from .options import OPTIONS, VARIANTS
-from .references import PreparedReferences, columns
-from .resampling import resampled_rows
+from .references import Detail, PreparedReferences, columns
+from .resampling import resampled_rows, shared_resampled_rows
 from .state import NISTState
 from .tokens import ShardTokens, check_shard_tokens, corpus_keys, same_keys, shard_tokens
 
@@ -253,13 +253,14 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """Exact NIST of each resample (float64): the information weights recomputed from the
         resampled reference corpus, from the matches per n-gram that ``segment_statistics`` carries."""
-        pending = getattr(statistics, "detail", None)  # a references.PendingDetail
-        if pending is None:
-            raise InputError(
-                "NIST resamples need the statistics of segment_statistics (they carry the matches per n-gram): "
-                "rows alone, sliced, merged or loaded, cannot be resampled exactly"
-            )
-        return self.scores_of_sums(resampled_rows(np.asarray(statistics), pending.detail, weights, self.max_order))
+        return self.scores_of_sums(resampled_rows(np.asarray(statistics), _detail(statistics), weights, self.max_order))
+
+    def shared_resampled_scores(self, systems: Sequence[np.ndarray], weights: np.ndarray) -> np.ndarray:
+        """``resampled_scores`` of each system's statistics on the same resamples (systems x resamples),
+        the same numbers: systems counted against the same references share each resample's
+        reference counts and information weights, computed once for all of them."""
+        details = [(np.asarray(statistics), _detail(statistics)) for statistics in systems]
+        return np.stack([self.scores_of_sums(sums) for sums in shared_resampled_rows(details, weights, self.max_order)])
 
     def _signature(self, nrefs: int | str) -> Signature:
         return Signature(
@@ -302,6 +303,17 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             float(sums[-1]),
             signature,
         )
+
+
+def _detail(statistics: np.ndarray) -> Detail:
+    """The matches per n-gram that ``segment_statistics`` rows carry, which resampling needs."""
+    pending = getattr(statistics, "detail", None)  # a references.PendingDetail
+    if pending is None:
+        raise InputError(
+            "NIST resamples need the statistics of segment_statistics (they carry the matches per n-gram): "
+            "rows alone, sliced, merged or loaded, cannot be resampled exactly"
+        )
+    return pending.detail
 
 
 class NISTStatistics(Statistics):

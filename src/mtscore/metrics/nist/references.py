@@ -59,6 +59,7 @@ class Detail:
     ref_lengths: np.ndarray | None = None  # NLTK: (streams x segments), -1 where missing
     kept: np.ndarray | None = None  # the global id of each kept n-gram
     ties: NltkTies | None = None  # NLTK: what settling a near-tie as NLTK does needs
+    source: PreparedReferences | None = None  # the references counted (systems sharing them share resamples' counts)
 
 
 class PreparedReferences(References):
@@ -243,14 +244,7 @@ class PreparedReferences(References):
             parts.append((segment, self.pair_ngram[keep], counts[counts > 0], self.pair_order[keep]))
         rows, ngrams, clipped, orders = (np.concatenate(column) for column in zip(*parts, strict=True))
         kept, local = np.unique(ngrams, return_inverse=True)
-        index = np.full(self.size, -1, dtype=np.int64)  # n-gram -> its index in kept
-        index[kept] = np.arange(len(kept))
-        kept_prefix = index[np.maximum(self.prefixes[kept], 0)]
-        kept_prefix[self.prefixes[kept] < 0] = -1
-        # The references' counts of the kept n-grams, per segment (summed over streams).
-        at = index[self.pair_ngram]
-        hit = at >= 0
-        by_ngram = np.argsort(at[hit], kind="stable")
+        kept_prefix, ref_segments, ref_ngrams, ref_counts = self.kept_counts(kept)
         denominators, ref_lengths, ties = (None, None, None) if nltk is None else nltk
         return Detail(
             self.variant,
@@ -259,9 +253,9 @@ class PreparedReferences(References):
             clipped.astype(np.float64),
             orders,
             kept_prefix,
-            self.pair_segment[hit][by_ngram],
-            at[hit][by_ngram],
-            self.sum_counts[hit][by_ngram].astype(np.float64),
+            ref_segments,
+            ref_ngrams,
+            ref_counts,
             self.ref_words.astype(np.float64),
             len(kept),
             self.ngrams.order_of(kept),
@@ -269,6 +263,25 @@ class PreparedReferences(References):
             ref_lengths,
             kept,
             ties,
+            self,
+        )
+
+    def kept_counts(self, kept: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What a resample's counts of the n-grams ``kept`` (ascending ids, each one's prefix among
+        them) need: each one's prefix as an index into ``kept`` (-1: a unigram), and the references'
+        entries (segment, index into ``kept``, count summed over streams), by n-gram."""
+        index = np.full(self.size, -1, dtype=np.int64)  # n-gram -> its index in kept
+        index[kept] = np.arange(len(kept))
+        kept_prefix = index[np.maximum(self.prefixes[kept], 0)]
+        kept_prefix[self.prefixes[kept] < 0] = -1
+        at = index[self.pair_ngram]
+        hit = at >= 0
+        by_ngram = np.argsort(at[hit], kind="stable")
+        return (
+            kept_prefix,
+            self.pair_segment[hit][by_ngram],
+            at[hit][by_ngram],
+            self.sum_counts[hit][by_ngram].astype(np.float64),
         )
 
 
