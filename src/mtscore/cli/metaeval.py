@@ -21,7 +21,9 @@ STATISTIC_TITLES = {
     "kendall": "Kendall tau-b",
     "accuracy": "pairwise accuracy",
     "KendallWithTiesOpt": "acc-t (KendallWithTiesOpt, by item)",
+    "KendallVariants": "Kendall (KendallVariants)",
 }
+GROUPING_TITLES = {"sys": "averaged over systems", "item": "averaged over segments"}
 LEVEL_TITLES = {"sys": "system level", "seg": "segment level"}
 
 
@@ -50,6 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     human.add_argument("--no-human", dest="human", action="store_false", help="leave human translations out")
     parser.add_argument("--outliers", nargs="*", metavar="SYSTEM", help="the outlier systems (default: known ones)")
     parser.add_argument("--use-outliers", action="store_true", help="count the outlier systems")
+    parser.add_argument(
+        "--statistics",
+        nargs="+",
+        metavar="LEVEL:CORR_FCN[:AVG_BY[:VARIANT]]",
+        help="the statistics to compute, by mt-metrics-eval's names, e.g. seg:kendall:item:c, "
+        "seg:KendallVariants:sys:acc23, seg:pearson:item (default: every statistic without grouping)",
+    )
     parser.add_argument("-k", type=int, default=1000, help="PERM-BOTH draws at most; 0: no test (default: 1000)")
     parser.add_argument("--block-size", type=int, default=100, help="draws between early stops (default: 100)")
     parser.add_argument("--pval", type=float, default=0.05, help="significance level of clusters (default: 0.05)")
@@ -75,6 +84,7 @@ def run(argv: list[str]) -> int:
     if not 0 < args.pval < 1:
         raise UsageError("--pval must be between 0 and 1")
     metrics = [(name, _options(args, name)) for name in args.metrics]
+    statistics = None if args.statistics is None else [_statistic(spec) for spec in args.statistics]
     evs = read_eval_set(args.root, args.test_set, args.language_pair)
     result = evaluate(
         evs,
@@ -85,6 +95,7 @@ def run(argv: list[str]) -> int:
         include_human=args.human,
         outliers=None if args.outliers is None else set(args.outliers),
         include_outliers=args.use_outliers,
+        statistics=statistics,
         permutation=PermutationSettings(k=args.k, block_size=args.block_size),
         pval=args.pval,
         seed=args.seed,
@@ -113,6 +124,27 @@ def _options(args: argparse.Namespace, name: str) -> dict[str, Any]:
     return metric_keywords(args, base)
 
 
+def _statistic(spec: str) -> tuple[str, str, str, str | None]:
+    """A ``--statistics`` value ``level:corr_fcn[:avg_by[:variant]]``, checked."""
+    from ..metaeval.evaluate import statistic_task
+
+    try:
+        return statistic_task(spec.split(":"))
+    except InputError as error:
+        raise UsageError(f"--statistics {spec}: {error}") from None
+
+
+def statistic_title(level: str, statistic: str, avg_by: str, variant: str | None) -> str:
+    """How the text report heads a ranking, e.g. ``segment level, Kendall tau-c, averaged over segments``."""
+    if statistic == "KendallWithTiesOpt" or (avg_by == "none" and variant is None):
+        return f"{LEVEL_TITLES[level]}, {STATISTIC_TITLES[statistic]}"
+    name = STATISTIC_TITLES[statistic]
+    if variant is not None:
+        name = f"Kendall {'tau-' + variant if variant in ('b', 'c') else variant} ({statistic}, variant {variant})"
+    grouping = f", {GROUPING_TITLES[avg_by]}" if avg_by in GROUPING_TITLES else ""
+    return f"{LEVEL_TITLES[level]}, {name}{grouping}"
+
+
 def text_report(result: MetaEvaluation) -> list[str]:
     """The rankings as tables read at a glance: per statistic, the metrics by value with their cluster."""
     lines = [f"{result.test_set} {result.lp}"]
@@ -126,7 +158,8 @@ def text_report(result: MetaEvaluation) -> list[str]:
         )
     for ranking in result.rankings:
         tested = bool(ranking.pvalues)
-        lines += ["", f"{LEVEL_TITLES[ranking.level]}, {STATISTIC_TITLES[ranking.statistic]}"]
+        title = statistic_title(ranking.level, ranking.statistic, ranking.avg_by, ranking.variant)
+        lines += ["", title]
         width = max(len(name) for name in ranking.values)
         for position, (name, value) in enumerate(ranking.values.items(), 1):
             cluster = f"{ranking.ranks[name]:>4}" if tested else f"{'-':>4}"
