@@ -22,6 +22,7 @@ STATISTIC_TITLES = {
     "accuracy": "pairwise accuracy",
     "KendallWithTiesOpt": "acc-t (KendallWithTiesOpt, by item)",
     "KendallVariants": "Kendall (KendallVariants)",
+    "pce": "soft pairwise accuracy (pce)",
 }
 GROUPING_TITLES = {"sys": "averaged over systems", "item": "averaged over segments"}
 LEVEL_TITLES = {"sys": "system level", "seg": "segment level"}
@@ -57,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="LEVEL:CORR_FCN[:AVG_BY[:VARIANT]]",
         help="the statistics to compute, by mt-metrics-eval's names, e.g. seg:kendall:item:c, "
-        "seg:KendallVariants:sys:acc23, seg:pearson:item (default: every statistic without grouping)",
+        "seg:KendallVariants:sys:acc23, seg:pearson:item, sys:pce (soft pairwise accuracy) "
+        "(default: every statistic without grouping)",
     )
     parser.add_argument("-k", type=int, default=1000, help="PERM-BOTH draws at most; 0: no test (default: 1000)")
     parser.add_argument("--block-size", type=int, default=100, help="draws between early stops (default: 100)")

@@ -9,7 +9,9 @@ The statistics (mt-metrics-eval's ``corr_fcn`` names):
 
 Those are the default tasks. More can be asked for as ``(level, corr_fcn, avg_by, variant)``: segment-level
 ``pearson``, ``spearman``, ``kendall`` (variant ``b`` or ``c``) and ``KendallVariants`` (``b``, ``c``, ``23``,
-``acc23``) grouped by ``none``, ``sys`` or ``item``, and system-level ``KendallVariants``.
+``acc23``) grouped by ``none``, ``sys`` or ``item``; system-level ``KendallVariants``, and system-level
+``pce``: soft pairwise accuracy (WMT24), computed from the segment scores of the systems that have
+segment-level human scores, as mt-metrics-eval's ``pce`` task does.
 
 PERM-BOTH clusters are computed for the system-level statistics and segment-level Pearson without
 grouping (``k`` draws at most); the other statistics rank the metrics by value only (``rank`` is ``None``).
@@ -46,6 +48,7 @@ from .data import EvalSet
 from .scoring import MetricScores, read_scores_files, score_metric
 from .selection import Selection, select
 from .significance import PermutationSettings, assign_ranks, perm_both
+from .soft_accuracy import soft_pairwise_accuracy
 
 # (level, statistic): the row statistic PERM-BOTH uses, or None where the statistic has no test here.
 STATISTICS: dict[tuple[str, str], RowStatistic | None] = {
@@ -63,7 +66,7 @@ AVERAGE_BY = {"KendallWithTiesOpt": "item"}  # the others: "none"
 Task = tuple[str, str, str, str | None]
 # The tasks each statistic can be asked for beyond the defaults: level -> corr_fcn -> (groupings, variants).
 _EXTRA_TASKS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str | None, ...]]]] = {
-    "sys": {"KendallVariants": (("none",), KENDALL_VARIANTS)},
+    "sys": {"KendallVariants": (("none",), KENDALL_VARIANTS), "pce": (("none",), (None,))},
     "seg": {
         "pearson": (GROUPINGS, (None,)),
         "spearman": (GROUPINGS, (None,)),
@@ -71,6 +74,11 @@ _EXTRA_TASKS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str | None, ...]]
         "KendallVariants": (GROUPINGS, KENDALL_VARIANTS),
     },
 }
+
+
+def data_level(level: str, statistic: str) -> str:
+    """The level of the scores a statistic reads: soft pairwise accuracy ranks systems from their segments."""
+    return "seg" if statistic == "pce" else level
 
 
 def statistic_task(spec: Sequence[str | None]) -> Task:
@@ -173,7 +181,7 @@ class MetaEvaluation:
         """A JSON-ready dictionary whose keys follow mt-metrics-eval's task attributes and results."""
         tasks = []
         for ranking in self.rankings:
-            selection = self.selections[ranking.level]
+            selection = self.selections[data_level(ranking.level, ranking.statistic)]
             tasks.append(
                 {
                     "test_set": self.test_set,
@@ -266,7 +274,7 @@ def evaluate(
     wanted = [statistic_task(spec) for spec in (statistics if statistics is not None else list(STATISTICS))]
     if not metrics and not scores:
         raise InputError("nothing to meta-evaluate: give metrics to score or score files")
-    levels = sorted({level for level, *_ in wanted}, reverse=True)  # sys before seg
+    levels = sorted({data_level(level, statistic) for level, statistic, *_ in wanted}, reverse=True)  # sys first
     choice = {
         "gold": gold,
         "reference": reference,
@@ -292,9 +300,10 @@ def evaluate(
     rng = np.random.default_rng(seed)
     rankings = []
     for task in wanted:
-        available = [metric for metric in scored if metric.level(task[0])]
+        level = data_level(task[0], task[1])
+        available = [metric for metric in scored if metric.level(level)]
         if available:
-            rankings.append(_rank(evs, task, selections[task[0]], available, permutation, pval, rng))
+            rankings.append(_rank(evs, task, selections[level], available, permutation, pval, rng))
     signatures = {metric.name: metric.signature or metric.source for metric in scored}
     points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = {}
     if "sys" in selections:
@@ -340,10 +349,12 @@ def _rank(
 ) -> Ranking:
     level, statistic, avg_by, variant = task
     default = (level, statistic) in STATISTICS and (avg_by, variant) == (AVERAGE_BY.get(statistic, "none"), None)
-    vectors = {metric.name: _vectors(evs, level, selection, metric) for metric in metrics}
+    vectors = {metric.name: _vectors(evs, data_level(level, statistic), selection, metric) for metric in metrics}
     values, epsilons = {}, {}
     for name, (gold, scores) in vectors.items():
-        if not default:
+        if statistic == "pce":
+            values[name] = soft_pairwise_accuracy(gold, scores)
+        elif not default:
             values[name] = grouped(_grouped_statistic(statistic, variant), gold, scores, avg_by)
         elif statistic == "KendallWithTiesOpt":
             result = acc_t(gold, scores)
