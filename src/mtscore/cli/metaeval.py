@@ -13,7 +13,7 @@ from ..metrics import METRICS
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, metric_keywords, write_file
 
 if TYPE_CHECKING:
-    from ..metaeval import MetaEvaluation
+    from ..metaeval import MetaEvaluation, Ranking
 
 STATISTIC_TITLES = {
     "pearson": "Pearson",
@@ -43,9 +43,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("root", metavar="ROOT", help="the folder holding the test sets (mt-metrics-eval's layout)")
     parser.add_argument("-t", "--test-set", required=True, help="the test set (a folder under ROOT), e.g. wmt23")
-    parser.add_argument("-l", "--language-pair", required=True, metavar="LP", help="the language pair, e.g. en-de")
+    parser.add_argument(
+        "-l",
+        "--language-pair",
+        required=True,
+        nargs="+",
+        metavar="LP",
+        help="the language pair, e.g. en-de; several: WMT23's task set over them (pairwise accuracy pooled "
+        "over the pairs; each pair's system- and segment-level Pearson and acc-t) and its weighted average",
+    )
     parser.add_argument("-m", "--metrics", nargs="+", default=[], metavar="METRIC", help="mtscore metrics to score")
-    parser.add_argument("--scores", nargs="+", default=[], metavar="FILE", help="score files of other metrics")
+    parser.add_argument(
+        "--scores",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="score files of other metrics; with several -l, each path names its pair as {lp}",
+    )
     parser.add_argument("--gold", help="the human scores (default: mt-metrics-eval's, e.g. mqm)")
     parser.add_argument("--reference", help="the standard reference (default: mt-metrics-eval's, e.g. refA)")
     human = parser.add_mutually_exclusive_group()
@@ -86,8 +100,10 @@ def run(argv: list[str]) -> int:
     if not 0 < args.pval < 1:
         raise UsageError("--pval must be between 0 and 1")
     metrics = [(name, _options(args, name)) for name in args.metrics]
+    if len(args.language_pair) > 1:
+        return _run_task_set(args, metrics)
     statistics = None if args.statistics is None else [_statistic(spec) for spec in args.statistics]
-    evs = read_eval_set(args.root, args.test_set, args.language_pair)
+    evs = read_eval_set(args.root, args.test_set, args.language_pair[0])
     result = evaluate(
         evs,
         metrics,
@@ -113,6 +129,63 @@ def run(argv: list[str]) -> int:
     else:
         print("\n".join(text_report(result)))
     return EXIT_OK
+
+
+def _run_task_set(args: argparse.Namespace, metrics: list[tuple[str, dict[str, Any]]]) -> int:
+    """Several language pairs: WMT23's task set, its pooled accuracy and weighted average."""
+    from ..metaeval import PermutationSettings, read_eval_set
+    from ..metaeval.tasksets import evaluate_tasks
+
+    for flag, value in (("--statistics", args.statistics), ("--svg", args.svg), ("--outliers", args.outliers)):
+        if value is not None:
+            raise UsageError(f"{flag} is for one language pair; several run WMT23's task set")
+    unnamed = [path for path in args.scores if "{lp}" not in path]
+    if unnamed:
+        raise UsageError(
+            f"with several language pairs, a --scores path names its pair as {{lp}} "
+            f"(e.g. metric-scores/{{lp}}/COMET-refA.seg.score): {', '.join(unnamed)}"
+        )
+    lps = args.language_pair
+    eval_sets = [read_eval_set(args.root, args.test_set, lp) for lp in lps]
+    result = evaluate_tasks(
+        eval_sets,
+        metrics,
+        scores={lp: [path.replace("{lp}", lp) for path in args.scores] for lp in lps},
+        gold=args.gold,
+        reference=args.reference,
+        include_human=args.human,
+        include_outliers=args.use_outliers,
+        permutation=PermutationSettings(k=args.k, block_size=args.block_size),
+        pval=args.pval,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=1))
+        return EXIT_OK
+    lines = [f"{result.test_set} {', '.join(result.lps)}: WMT23's task set"]
+    for (lang, ranking), weight in zip(result.tasks, result.weights, strict=True):
+        title = statistic_title(ranking.level, ranking.statistic, ranking.avg_by, ranking.variant)
+        if ranking is result.accuracy:
+            title += " pooled over the language pairs"
+        lines += ["", f"{lang} {title} (weight {weight:g})", *_ranking_lines(ranking)]
+    lines += ["", "weighted average (each value on [0, 1]: a correlation c as (c + 1) / 2)"]
+    width = max(len(name) for name in result.average)
+    lines += [f"{i:>3}  {name:<{width}}  {value: .6f}" for i, (name, value) in enumerate(result.average.items(), 1)]
+    lines += ["", f"columns: position, significance cluster (PERM-BOTH, p <= {args.pval}, at most {args.k} draws, "
+              f"seed {args.seed}; '-': no test), metric, value"]  # fmt: skip
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def _ranking_lines(ranking: Ranking) -> list[str]:
+    """One line per metric: position, significance cluster ('-' without a test), name and value."""
+    lines = []
+    width = max(len(name) for name in ranking.values)
+    for position, (name, value) in enumerate(ranking.values.items(), 1):
+        cluster = f"{ranking.ranks[name]:>4}" if ranking.pvalues else f"{'-':>4}"
+        extra = f"  epsilon {ranking.epsilons[name]:.6g}" if ranking.epsilons else ""
+        lines.append(f"{position:>3} {cluster}  {name:<{width}}  {value: .6f}{extra}")
+    return lines
 
 
 def _options(args: argparse.Namespace, name: str) -> dict[str, Any]:
@@ -159,14 +232,8 @@ def text_report(result: MetaEvaluation) -> list[str]:
             f"{'in' if selection.include_outliers else 'out'}: {outliers})"
         )
     for ranking in result.rankings:
-        tested = bool(ranking.pvalues)
         title = statistic_title(ranking.level, ranking.statistic, ranking.avg_by, ranking.variant)
-        lines += ["", title]
-        width = max(len(name) for name in ranking.values)
-        for position, (name, value) in enumerate(ranking.values.items(), 1):
-            cluster = f"{ranking.ranks[name]:>4}" if tested else f"{'-':>4}"
-            extra = f"  epsilon {ranking.epsilons[name]:.6g}" if ranking.epsilons else ""
-            lines.append(f"{position:>3} {cluster}  {name:<{width}}  {value: .6f}{extra}")
+        lines += ["", title, *_ranking_lines(ranking)]
     lines += [
         "",
         f"columns: position, significance cluster (PERM-BOTH, p <= {result.pval}, at most "
