@@ -22,8 +22,8 @@ from helpers import run
 from shared_data import metaeval_dir
 
 from mtscore.errors import InputError
-from mtscore.metaeval import EvalSet, MetricScores, evaluate, read_eval_set
-from mtscore.metaeval.soft_accuracy import pairwise_pvalues, sign_flips, soft_pairwise_accuracy
+from mtscore.metaeval import EvalSet, MetricScores, PermutationSettings, evaluate, read_eval_set
+from mtscore.metaeval.soft_accuracy import pairwise_pvalues, sign_flips, soft_accuracy_rows, soft_pairwise_accuracy
 
 MT_METRICS_EVAL = {
     "en-de/BLEU": 0.8571969696969697,
@@ -76,7 +76,7 @@ def test_evaluate_refuses_unevenly_rated_systems_with_a_message():
 @pytest.mark.parametrize("lp", ["en-de", "zh-en"])
 def test_soft_pairwise_accuracy_equals_mt_metrics_eval_on_wmt23(lp):
     evs = read_eval_set(metaeval_dir(), "wmt23", lp)
-    result = evaluate(evs, scores=score_files(lp), statistics=[("sys", "pce")])
+    result = evaluate(evs, scores=score_files(lp), statistics=[("sys", "pce")], permutation=PermutationSettings(k=0))
     ranking = result.ranking("sys", "pce")
     for metric in ("BLEU", "chrF"):
         expected = MT_METRICS_EVAL[f"{lp}/{metric}"]
@@ -88,7 +88,7 @@ def test_command_line_reports_soft_pairwise_accuracy_as_mt_metrics_eval_names_it
     root = metaeval_dir()
     code, out, err = run(
         capsys, "meta-eval", root, "-t", "wmt23", "-l", "en-de", "--scores", *score_files("en-de"),
-        "--statistics", "sys:pce", "-f", "json",
+        "--statistics", "sys:pce", "-k", "0", "-f", "json",
     )  # fmt: skip
     assert code == 0, err
     (task,) = json.loads(out)["tasks"]
@@ -97,5 +97,14 @@ def test_command_line_reports_soft_pairwise_accuracy_as_mt_metrics_eval_names_it
     for metric in ("BLEU", "chrF"):
         assert math.isclose(task["corr_ranks"][metric][0], MT_METRICS_EVAL[f"en-de/{metric}"], abs_tol=1e-9)
     code, out, err = run(capsys, "meta-eval", root, "-t", "wmt23", "-l", "en-de", "--scores", *score_files("en-de"),
-                         "--statistics", "sys:pce")  # fmt: skip
+                         "--statistics", "sys:pce", "-k", "0")  # fmt: skip
     assert code == 0 and "system level, soft pairwise accuracy (pce)" in out.splitlines()
+
+
+def test_rows_of_the_permutation_test_equal_soft_pairwise_accuracy_one_by_one():
+    rng = np.random.default_rng(1)
+    gold = rng.normal(size=(4, 30))
+    rows = rng.normal(size=(5, 4 * 30))
+    values = soft_accuracy_rows(gold.ravel(), rows, systems=4)
+    expected = [soft_pairwise_accuracy(gold, row.reshape(4, 30)) for row in rows]
+    assert values.tolist() == pytest.approx(expected, abs=1e-12)

@@ -124,7 +124,7 @@ def test_task_sets_refuse_one_pair_pairs_twice_and_foreign_score_files(tmp_path)
 def test_command_line_runs_the_task_set_for_several_language_pairs(capsys):
     root = metaeval_dir()
     pattern = [str(root / "wmt23" / "metric-scores" / "{lp}" / name) for name in SCORE_FILES]
-    code, out, err = run(capsys, "meta-eval", root, "-t", "wmt23", "-l", "en-de", "zh-en", "--scores", *pattern,
+    code, out, err = run(capsys, "meta-eval", root, "-t", "wmt23", "-l", "en-de", "-l", "zh-en", "--scores", *pattern,
                          "-k", "0", "-f", "json")  # fmt: skip
     assert code == 0, err
     result = json.loads(out)
@@ -147,10 +147,11 @@ def test_command_line_runs_the_task_set_for_several_language_pairs(capsys):
         (["--scores", "BLEU-refA.sys.score"], "a --scores path names its pair as {lp}"),
         (["-m", "bleu", "--statistics", "sys:pearson"], "--statistics is for one language pair"),
         (["-m", "bleu", "--svg", "x.svg"], "--svg is for one language pair"),
+        (["-m", "bleu", "-l", ""], "one here is empty"),
     ],
 )
 def test_command_line_task_set_usage_errors(capsys, extra, message):
-    code, out, err = run(capsys, "meta-eval", metaeval_dir(), "-t", "wmt23", "-l", "en-de", "zh-en", *extra)
+    code, out, err = run(capsys, "meta-eval", metaeval_dir(), "-t", "wmt23", "-l", "en-de,zh-en", *extra)
     assert (code, out) == (1, "")
     assert message in err and "Traceback" not in err
 
@@ -175,3 +176,11 @@ def test_pooled_accuracy_significance_agrees_with_mt_metrics_eval():
     assert result.accuracy.ranks == {"BLEU": 1, "chrF": 1}
     assert 0.143 - 0.036 <= result.accuracy.pvalues[0][1] <= 0.176 + 0.036
     assert result.accuracy.draws[0][1] == 1000  # no early stop between 0.02 and 0.5
+
+
+def test_the_root_may_follow_the_language_pair(capsys):
+    """-l takes one value at a time (several as -l A -l B or A,B), so a ROOT after it stays the root."""
+    code, out, err = run(capsys, "meta-eval", "-t", "wmt23", "-l", "en-de", metaeval_dir(), "-m", "bleu", "-k", "0",
+                         "--statistics", "sys:pearson")  # fmt: skip
+    assert code == 0, err
+    assert out.splitlines()[0] == "wmt23 en-de"

@@ -47,10 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
         "-l",
         "--language-pair",
         required=True,
-        nargs="+",
+        action="append",
         metavar="LP",
-        help="the language pair, e.g. en-de; several: WMT23's task set over them (pairwise accuracy pooled "
-        "over the pairs; each pair's system- and segment-level Pearson and acc-t) and its weighted average",
+        help="the language pair, e.g. en-de; several (-l en-de -l zh-en, or -l en-de,zh-en as mt-metrics-eval "
+        "writes them): WMT23's task set over them (pairwise accuracy pooled over the pairs; each pair's "
+        "system- and segment-level Pearson and acc-t) and its weighted average",
     )
     parser.add_argument("-m", "--metrics", nargs="+", default=[], metavar="METRIC", help="mtscore metrics to score")
     parser.add_argument(
@@ -100,6 +101,9 @@ def run(argv: list[str]) -> int:
     if not 0 < args.pval < 1:
         raise UsageError("--pval must be between 0 and 1")
     metrics = [(name, _options(args, name)) for name in args.metrics]
+    args.language_pair = [lp for value in args.language_pair for lp in value.split(",")]
+    if "" in args.language_pair:
+        raise UsageError("-l takes language pairs such as en-de, or several as en-de,zh-en; one here is empty")
     if len(args.language_pair) > 1:
         return _run_task_set(args, metrics)
     statistics = None if args.statistics is None else [_statistic(spec) for spec in args.statistics]

@@ -13,12 +13,14 @@ Those are the default tasks. More can be asked for as ``(level, corr_fcn, avg_by
 ``pce``: soft pairwise accuracy (WMT24), computed from the segment scores of the systems that have
 segment-level human scores, as mt-metrics-eval's ``pce`` task does.
 
-PERM-BOTH clusters are computed for the system-level statistics and segment-level Pearson without
-grouping (``k`` draws at most); the other statistics rank the metrics by value only (``rank`` is ``None``).
+PERM-BOTH clusters are computed for the system-level statistics (soft pairwise accuracy included: its
+draws swap segment scores) and segment-level Pearson without grouping (``k`` draws at most); the other
+statistics rank the metrics by value only (``rank`` is ``None``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +50,7 @@ from .data import EvalSet
 from .scoring import MetricScores, read_scores_files, score_metric
 from .selection import Selection, select
 from .significance import PermutationSettings, assign_ranks, perm_both
-from .soft_accuracy import soft_pairwise_accuracy
+from .soft_accuracy import soft_accuracy_rows, soft_pairwise_accuracy
 
 # (level, statistic): the row statistic PERM-BOTH uses, or None where the statistic has no test here.
 STATISTICS: dict[tuple[str, str], RowStatistic | None] = {
@@ -367,6 +369,8 @@ def _rank(
             values[name] = correlation(STATISTICS[(level, statistic)], gold.ravel(), scores.ravel())  # type: ignore[arg-type]
     order = sorted(values, key=lambda name: (-values[name], name))
     row_statistic = STATISTICS.get((level, statistic)) if default else None
+    if statistic == "pce":
+        row_statistic = functools.partial(soft_accuracy_rows, systems=len(selection.systems))
     pvalues: list[list[float]] = []
     draws: list[list[int]] = []
     ranks: dict[str, int | None] = dict.fromkeys(order)

@@ -67,3 +67,30 @@ def soft_pairwise_accuracy(gold: np.ndarray, metric: np.ndarray) -> float:
     gold_pvalues = pairwise_pvalues(gold[:, rated[0]], flips)
     metric_pvalues = pairwise_pvalues(metric[:, rated[0]], flips)
     return float(1.0 - np.mean(np.abs(gold_pvalues - metric_pvalues)))
+
+
+def soft_accuracy_rows(gold: np.ndarray, rows: np.ndarray, systems: int) -> np.ndarray:
+    """Soft pairwise accuracy of each row of ``rows`` against ``gold``, both packed system by system
+    (``systems`` equal blocks of segments, every entry rated): the statistic of a PERM-BOTH test, all
+    rows in one array operation.
+
+    Args:
+        gold: The human scores, rated entries only, system by system.
+        rows: Metric scores, one packed vector per row, entries as ``gold``.
+        systems: The number of systems.
+
+    Returns:
+        One soft pairwise accuracy per row.
+    """
+    segments = len(gold) // systems
+    flips = sign_flips(segments)
+    gold_pvalues = pairwise_pvalues(gold.reshape(systems, segments), flips)
+    single = rows.reshape(len(rows), systems, segments).astype(np.float32)
+    totals = np.sum(single, axis=2)
+    # One matrix product for all rows: (rows x systems) x segments times segments x permutations.
+    flipped = (single.reshape(-1, segments) @ flips.T).reshape(len(rows), systems, len(flips))
+    first, second = np.triu_indices(systems, 1)
+    null = flipped[:, first, :] - flipped[:, second, :]
+    observed = (totals[:, first] - totals[:, second])[:, :, None]
+    metric_pvalues = np.sum(null >= observed, axis=2) / len(flips)
+    return 1.0 - np.mean(np.abs(gold_pvalues[None, :] - metric_pvalues), axis=1)
