@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
+from helpers import run
 from shared_data import metaeval_dir
 
 from mtscore.errors import InputError
@@ -161,3 +163,117 @@ def test_variants_and_groupings_equal_mt_metrics_eval_on_wmt23(lp):
         assert math.isclose(value, expected, rel_tol=0, abs_tol=1e-9), (key, value, expected)
         checked += 1
     assert checked == 2 * 3 * 6  # two metrics, three groupings, six statistics
+
+
+WMT23_SCORES = {"BLEU": "BLEU-refA.seg.score", "chrF": "chrF-refA.seg.score"}
+# The variants as tasks: (corr_fcn, variant) of evaluate and --statistics for the key of MT_METRICS_EVAL.
+TASKS = {
+    "pearson": ("pearson", None),
+    "spearman": ("spearman", None),
+    "kendall-b": ("kendall", "b"),
+    "kendall-c": ("KendallVariants", "c"),
+    "kendall-23": ("KendallVariants", "23"),
+    "kendall-acc23": ("KendallVariants", "acc23"),
+}
+
+
+def official_score_files(lp):
+    return [metaeval_dir() / "wmt23" / "metric-scores" / lp / name for name in WMT23_SCORES.values()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lp", ["en-de", "zh-en"])
+def test_evaluate_computes_every_grouping_and_variant_as_mt_metrics_eval(lp):
+    """``evaluate`` with (level, corr_fcn, avg_by, variant) tasks reproduces ``MT_METRICS_EVAL`` (figures of
+    mt-metrics-eval's ``AverageCorrelation``, see the module docstring) from the official score files."""
+    from mtscore.metaeval import evaluate, read_eval_set
+
+    evs = read_eval_set(metaeval_dir(), "wmt23", lp)
+    wanted = [("seg", fcn, avg_by, variant) for fcn, variant in TASKS.values() for avg_by in ("none", "sys", "item")]
+    result = evaluate(evs, scores=official_score_files(lp), statistics=wanted)
+    checked = 0
+    for key, expected in MT_METRICS_EVAL.items():
+        key_lp, metric, avg_by, statistic = key.split("/")
+        if key_lp == lp:
+            ranking = result.ranking("seg", *TASKS[statistic][:1], avg_by=avg_by, variant=TASKS[statistic][1])
+            assert math.isclose(ranking.values[metric], expected, rel_tol=0, abs_tol=1e-9), key
+            if avg_by != "none":
+                assert ranking.ranks[metric] is None  # no significance test for a grouped statistic
+            checked += 1
+    assert checked == 36
+
+
+def test_default_statistics_are_the_seven_ungrouped_tasks():
+    from mtscore.metaeval.evaluate import STATISTICS, statistic_task
+
+    assert [statistic_task(pair) for pair in STATISTICS] == [
+        ("sys", "pearson", "none", None),
+        ("sys", "spearman", "none", None),
+        ("sys", "kendall", "none", None),
+        ("sys", "accuracy", "none", None),
+        ("seg", "pearson", "none", None),
+        ("seg", "kendall", "none", None),
+        ("seg", "KendallWithTiesOpt", "item", None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (("seg", "kendall", "lp"), "no statistic seg:kendall:lp"),
+        (("seg", "KendallVariants", "item", "d"), "no statistic seg:KendallVariants:item:d"),
+        (("sys", "pearson", "item"), "no statistic sys:pearson:item"),
+        (("seg", "KendallWithTiesOpt", "sys"), "no statistic seg:KendallWithTiesOpt:sys"),
+        (("seg",), "a statistic is (level, corr_fcn[, avg_by[, variant]])"),
+    ],
+)
+def test_unknown_tasks_are_refused_with_the_known_ones(spec, message):
+    from mtscore.metaeval.evaluate import statistic_task
+
+    with pytest.raises(InputError, match=re.escape(message)) as error:
+        statistic_task(spec)
+    if message.startswith("no statistic"):
+        assert "seg:KendallVariants:none|sys|item:b|c|23|acc23" in str(error.value)
+
+
+def test_command_line_statistics_name_tasks_as_mt_metrics_eval(capsys):
+    """--statistics level:corr_fcn:avg_by:variant; the JSON names avg_by, corr_fcn and corr_fcn_args as
+    mt-metrics-eval's Task does, and the values are MT_METRICS_EVAL's."""
+    code, out, err = run(
+        capsys,
+        "meta-eval",
+        metaeval_dir(),
+        "-t",
+        "wmt23",
+        "-l",
+        "zh-en",
+        "--scores",
+        *official_score_files("zh-en"),
+        "--statistics",
+        "seg:kendall:item:c",
+        "seg:KendallVariants:sys:acc23",
+        "seg:spearman:item",
+        "-f",
+        "json",
+    )
+    assert code == 0, err
+    tasks = json.loads(out)["tasks"]
+    found = [(t["level"], t["corr_fcn"], t["avg_by"], t["corr_fcn_args"], t["k"]) for t in tasks]
+    assert found == [
+        ("seg", "kendall", "item", {"variant": "c"}, 0),
+        ("seg", "KendallVariants", "sys", {"variant": "acc23"}, 0),
+        ("seg", "spearman", "item", {}, 0),
+    ]
+    expected = ["item/kendall-c", "sys/kendall-acc23", "item/spearman"]
+    for task, key in zip(tasks, expected, strict=True):
+        for metric in WMT23_SCORES:
+            value = MT_METRICS_EVAL[f"zh-en/{metric}/{key}"]
+            assert math.isclose(task["corr_ranks"][metric][0], value, rel_tol=0, abs_tol=1e-9), key
+
+
+def test_command_line_refuses_an_unknown_statistic_as_a_usage_error(capsys):
+    code, out, err = run(
+        capsys, "meta-eval", metaeval_dir(), "-t", "wmt23", "-l", "zh-en", "-m", "bleu", "--statistics", "seg:tau"
+    )
+    assert (code, out) == (1, "")
+    assert "--statistics seg:tau: no statistic seg:tau:none" in err and "Traceback" not in err

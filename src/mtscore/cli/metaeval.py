@@ -13,7 +13,7 @@ from ..metrics import METRICS
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, metric_keywords, write_file
 
 if TYPE_CHECKING:
-    from ..metaeval import MetaEvaluation
+    from ..metaeval import MetaEvaluation, Ranking
 
 STATISTIC_TITLES = {
     "pearson": "Pearson",
@@ -21,7 +21,10 @@ STATISTIC_TITLES = {
     "kendall": "Kendall tau-b",
     "accuracy": "pairwise accuracy",
     "KendallWithTiesOpt": "acc-t (KendallWithTiesOpt, by item)",
+    "KendallVariants": "Kendall (KendallVariants)",
+    "pce": "soft pairwise accuracy (pce)",
 }
+GROUPING_TITLES = {"sys": "averaged over systems", "item": "averaged over segments"}
 LEVEL_TITLES = {"sys": "system level", "seg": "segment level"}
 
 
@@ -40,9 +43,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("root", metavar="ROOT", help="the folder holding the test sets (mt-metrics-eval's layout)")
     parser.add_argument("-t", "--test-set", required=True, help="the test set (a folder under ROOT), e.g. wmt23")
-    parser.add_argument("-l", "--language-pair", required=True, metavar="LP", help="the language pair, e.g. en-de")
+    parser.add_argument(
+        "-l",
+        "--language-pair",
+        required=True,
+        action="append",
+        metavar="LP",
+        help="the language pair, e.g. en-de; several (-l en-de -l zh-en, or -l en-de,zh-en as mt-metrics-eval "
+        "writes them): WMT23's task set over them (pairwise accuracy pooled over the pairs; each pair's "
+        "system- and segment-level Pearson and acc-t) and its weighted average",
+    )
     parser.add_argument("-m", "--metrics", nargs="+", default=[], metavar="METRIC", help="mtscore metrics to score")
-    parser.add_argument("--scores", nargs="+", default=[], metavar="FILE", help="score files of other metrics")
+    parser.add_argument(
+        "--scores",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="score files of other metrics; with several -l, each path names its pair as {lp}",
+    )
     parser.add_argument("--gold", help="the human scores (default: mt-metrics-eval's, e.g. mqm)")
     parser.add_argument("--reference", help="the standard reference (default: mt-metrics-eval's, e.g. refA)")
     human = parser.add_mutually_exclusive_group()
@@ -50,6 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
     human.add_argument("--no-human", dest="human", action="store_false", help="leave human translations out")
     parser.add_argument("--outliers", nargs="*", metavar="SYSTEM", help="the outlier systems (default: known ones)")
     parser.add_argument("--use-outliers", action="store_true", help="count the outlier systems")
+    parser.add_argument(
+        "--statistics",
+        nargs="+",
+        metavar="LEVEL:CORR_FCN[:AVG_BY[:VARIANT]]",
+        help="the statistics to compute, by mt-metrics-eval's names, e.g. seg:kendall:item:c, "
+        "seg:KendallVariants:sys:acc23, seg:pearson:item, sys:pce (soft pairwise accuracy) "
+        "(default: every statistic without grouping)",
+    )
     parser.add_argument("-k", type=int, default=1000, help="PERM-BOTH draws at most; 0: no test (default: 1000)")
     parser.add_argument("--block-size", type=int, default=100, help="draws between early stops (default: 100)")
     parser.add_argument("--pval", type=float, default=0.05, help="significance level of clusters (default: 0.05)")
@@ -75,7 +101,13 @@ def run(argv: list[str]) -> int:
     if not 0 < args.pval < 1:
         raise UsageError("--pval must be between 0 and 1")
     metrics = [(name, _options(args, name)) for name in args.metrics]
-    evs = read_eval_set(args.root, args.test_set, args.language_pair)
+    args.language_pair = [lp for value in args.language_pair for lp in value.split(",")]
+    if "" in args.language_pair:
+        raise UsageError("-l takes language pairs such as en-de, or several as en-de,zh-en; one here is empty")
+    if len(args.language_pair) > 1:
+        return _run_task_set(args, metrics)
+    statistics = None if args.statistics is None else [_statistic(spec) for spec in args.statistics]
+    evs = read_eval_set(args.root, args.test_set, args.language_pair[0])
     result = evaluate(
         evs,
         metrics,
@@ -85,6 +117,7 @@ def run(argv: list[str]) -> int:
         include_human=args.human,
         outliers=None if args.outliers is None else set(args.outliers),
         include_outliers=args.use_outliers,
+        statistics=statistics,
         permutation=PermutationSettings(k=args.k, block_size=args.block_size),
         pval=args.pval,
         seed=args.seed,
@@ -102,6 +135,63 @@ def run(argv: list[str]) -> int:
     return EXIT_OK
 
 
+def _run_task_set(args: argparse.Namespace, metrics: list[tuple[str, dict[str, Any]]]) -> int:
+    """Several language pairs: WMT23's task set, its pooled accuracy and weighted average."""
+    from ..metaeval import PermutationSettings, read_eval_set
+    from ..metaeval.tasksets import evaluate_tasks
+
+    for flag, value in (("--statistics", args.statistics), ("--svg", args.svg), ("--outliers", args.outliers)):
+        if value is not None:
+            raise UsageError(f"{flag} is for one language pair; several run WMT23's task set")
+    unnamed = [path for path in args.scores if "{lp}" not in path]
+    if unnamed:
+        raise UsageError(
+            f"with several language pairs, a --scores path names its pair as {{lp}} "
+            f"(e.g. metric-scores/{{lp}}/COMET-refA.seg.score): {', '.join(unnamed)}"
+        )
+    lps = args.language_pair
+    eval_sets = [read_eval_set(args.root, args.test_set, lp) for lp in lps]
+    result = evaluate_tasks(
+        eval_sets,
+        metrics,
+        scores={lp: [path.replace("{lp}", lp) for path in args.scores] for lp in lps},
+        gold=args.gold,
+        reference=args.reference,
+        include_human=args.human,
+        include_outliers=args.use_outliers,
+        permutation=PermutationSettings(k=args.k, block_size=args.block_size),
+        pval=args.pval,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=1))
+        return EXIT_OK
+    lines = [f"{result.test_set} {', '.join(result.lps)}: WMT23's task set"]
+    for (lang, ranking), weight in zip(result.tasks, result.weights, strict=True):
+        title = statistic_title(ranking.level, ranking.statistic, ranking.avg_by, ranking.variant)
+        if ranking is result.accuracy:
+            title += " pooled over the language pairs"
+        lines += ["", f"{lang} {title} (weight {weight:g})", *_ranking_lines(ranking)]
+    lines += ["", "weighted average (each value on [0, 1]: a correlation c as (c + 1) / 2)"]
+    width = max(len(name) for name in result.average)
+    lines += [f"{i:>3}  {name:<{width}}  {value: .6f}" for i, (name, value) in enumerate(result.average.items(), 1)]
+    lines += ["", f"columns: position, significance cluster (PERM-BOTH, p <= {args.pval}, at most {args.k} draws, "
+              f"seed {args.seed}; '-': no test), metric, value"]  # fmt: skip
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+def _ranking_lines(ranking: Ranking) -> list[str]:
+    """One line per metric: position, significance cluster ('-' without a test), name and value."""
+    lines = []
+    width = max(len(name) for name in ranking.values)
+    for position, (name, value) in enumerate(ranking.values.items(), 1):
+        cluster = f"{ranking.ranks[name]:>4}" if ranking.pvalues else f"{'-':>4}"
+        extra = f"  epsilon {ranking.epsilons[name]:.6g}" if ranking.epsilons else ""
+        lines.append(f"{position:>3} {cluster}  {name:<{width}}  {value: .6f}{extra}")
+    return lines
+
+
 def _options(args: argparse.Namespace, name: str) -> dict[str, Any]:
     """The command line's options of metric ``name`` (a variant: those of its base metric)."""
     from ..metaeval.scoring import metric_spec
@@ -111,6 +201,27 @@ def _options(args: argparse.Namespace, name: str) -> dict[str, Any]:
     except InputError as error:
         raise UsageError(str(error)) from None
     return metric_keywords(args, base)
+
+
+def _statistic(spec: str) -> tuple[str, str, str, str | None]:
+    """A ``--statistics`` value ``level:corr_fcn[:avg_by[:variant]]``, checked."""
+    from ..metaeval.evaluate import statistic_task
+
+    try:
+        return statistic_task(spec.split(":"))
+    except InputError as error:
+        raise UsageError(f"--statistics {spec}: {error}") from None
+
+
+def statistic_title(level: str, statistic: str, avg_by: str, variant: str | None) -> str:
+    """How the text report heads a ranking, e.g. ``segment level, Kendall tau-c, averaged over segments``."""
+    if statistic == "KendallWithTiesOpt" or (avg_by == "none" and variant is None):
+        return f"{LEVEL_TITLES[level]}, {STATISTIC_TITLES[statistic]}"
+    name = STATISTIC_TITLES[statistic]
+    if variant is not None:
+        name = f"Kendall {'tau-' + variant if variant in ('b', 'c') else variant} ({statistic}, variant {variant})"
+    grouping = f", {GROUPING_TITLES[avg_by]}" if avg_by in GROUPING_TITLES else ""
+    return f"{LEVEL_TITLES[level]}, {name}{grouping}"
 
 
 def text_report(result: MetaEvaluation) -> list[str]:
@@ -125,13 +236,8 @@ def text_report(result: MetaEvaluation) -> list[str]:
             f"{'in' if selection.include_outliers else 'out'}: {outliers})"
         )
     for ranking in result.rankings:
-        tested = bool(ranking.pvalues)
-        lines += ["", f"{LEVEL_TITLES[ranking.level]}, {STATISTIC_TITLES[ranking.statistic]}"]
-        width = max(len(name) for name in ranking.values)
-        for position, (name, value) in enumerate(ranking.values.items(), 1):
-            cluster = f"{ranking.ranks[name]:>4}" if tested else f"{'-':>4}"
-            extra = f"  epsilon {ranking.epsilons[name]:.6g}" if ranking.epsilons else ""
-            lines.append(f"{position:>3} {cluster}  {name:<{width}}  {value: .6f}{extra}")
+        title = statistic_title(ranking.level, ranking.statistic, ranking.avg_by, ranking.variant)
+        lines += ["", title, *_ranking_lines(ranking)]
     lines += [
         "",
         f"columns: position, significance cluster (PERM-BOTH, p <= {result.pval}, at most "

@@ -7,13 +7,21 @@ The statistics (mt-metrics-eval's ``corr_fcn`` names):
 - segment level, over every (system, segment) with a gold score: ``pearson`` and ``kendall`` (tau-b);
 - segment level, per segment then averaged: ``KendallWithTiesOpt`` (acc-t, WMT23's segment-level task).
 
-PERM-BOTH clusters are computed for the system-level statistics and segment-level Pearson (``k`` draws
-at most); the other statistics rank the metrics by value only (``rank`` is ``None``).
+Those are the default tasks. More can be asked for as ``(level, corr_fcn, avg_by, variant)``: segment-level
+``pearson``, ``spearman``, ``kendall`` (variant ``b`` or ``c``) and ``KendallVariants`` (``b``, ``c``, ``23``,
+``acc23``) grouped by ``none``, ``sys`` or ``item``; system-level ``KendallVariants``, and system-level
+``pce``: soft pairwise accuracy (WMT24), computed from the segment scores of the systems that have
+segment-level human scores, as mt-metrics-eval's ``pce`` task does.
+
+PERM-BOTH clusters are computed for the system-level statistics (soft pairwise accuracy included: its
+draws swap segment scores) and segment-level Pearson without grouping (``k`` draws at most); the other
+statistics rank the metrics by value only (``rank`` is ``None``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,21 +29,28 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from .correlations import AVERAGE_BY as GROUPINGS
 from .correlations import (
+    KENDALL_VARIANTS,
     RowStatistic,
     acc_t,
     accuracy_rows,
     correlation,
+    grouped,
     kendall_rows,
     kendall_tau_b,
+    kendall_variant,
+    pearson,
     pearson_rows,
     rated,
+    spearman,
     spearman_rows,
 )
 from .data import EvalSet
 from .scoring import MetricScores, read_scores_files, score_metric
 from .selection import Selection, select
 from .significance import PermutationSettings, assign_ranks, perm_both
+from .soft_accuracy import soft_accuracy_rows, soft_pairwise_accuracy
 
 # (level, statistic): the row statistic PERM-BOTH uses, or None where the statistic has no test here.
 STATISTICS: dict[tuple[str, str], RowStatistic | None] = {
@@ -48,6 +63,53 @@ STATISTICS: dict[tuple[str, str], RowStatistic | None] = {
     ("seg", "KendallWithTiesOpt"): None,
 }
 AVERAGE_BY = {"KendallWithTiesOpt": "item"}  # the others: "none"
+
+# A task: (level, corr_fcn, avg_by, variant), variant None for a statistic without one.
+Task = tuple[str, str, str, str | None]
+# The tasks each statistic can be asked for beyond the defaults: level -> corr_fcn -> (groupings, variants).
+_EXTRA_TASKS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str | None, ...]]]] = {
+    "sys": {"KendallVariants": (("none",), KENDALL_VARIANTS), "pce": (("none",), (None,))},
+    "seg": {
+        "pearson": (GROUPINGS, (None,)),
+        "spearman": (GROUPINGS, (None,)),
+        "kendall": (GROUPINGS, (None, "b", "c")),
+        "KendallVariants": (GROUPINGS, KENDALL_VARIANTS),
+    },
+}
+
+
+def data_level(level: str, statistic: str) -> str:
+    """The level of the scores a statistic reads: soft pairwise accuracy ranks systems from their segments."""
+    return "seg" if statistic == "pce" else level
+
+
+def statistic_task(spec: Sequence[str | None]) -> Task:
+    """A task ``(level, corr_fcn, avg_by, variant)`` from ``(level, corr_fcn[, avg_by[, variant]])``.
+
+    A statistic without grouping or variant keeps its default (``KendallWithTiesOpt``: by item).
+
+    Raises:
+        InputError: an unknown statistic, or a grouping or variant it does not have.
+    """
+    if not 2 <= len(spec) <= 4:
+        raise InputError(f"a statistic is (level, corr_fcn[, avg_by[, variant]]), got {tuple(spec)}")
+    level, corr_fcn = str(spec[0]), str(spec[1])
+    avg_by = spec[2] if len(spec) > 2 and spec[2] is not None else AVERAGE_BY.get(corr_fcn, "none")
+    variant = spec[3] if len(spec) > 3 else None
+    if corr_fcn == "KendallVariants" and variant is None:
+        variant = "b"
+    if (level, corr_fcn) in STATISTICS and (avg_by, variant) == (AVERAGE_BY.get(corr_fcn, "none"), None):
+        return (level, corr_fcn, avg_by, variant)
+    groupings, variants = _EXTRA_TASKS.get(level, {}).get(corr_fcn, ((), ()))
+    if avg_by not in groupings or variant not in variants:
+        known = [f"{level}:{fcn}" for level, fcn in STATISTICS] + [
+            f"{level}:{fcn}:{'|'.join(groups)}" + (":" + "|".join(v for v in kinds if v) if any(kinds) else "")
+            for level, fcns in _EXTRA_TASKS.items()
+            for fcn, (groups, kinds) in fcns.items()
+        ]
+        asked = f"{level}:{corr_fcn}:{avg_by}" + (f":{variant}" if variant else "")
+        raise InputError(f"no statistic {asked}; known: {', '.join(known)}")
+    return (level, corr_fcn, avg_by, variant)
 
 
 @dataclass(frozen=True)
@@ -66,6 +128,7 @@ class Ranking:
         draws: The draws each test made, same layout as ``pvalues``.
         epsilons: acc-t's optimised metric tie threshold per metric (empty for other statistics).
         systems: The systems counted.
+        variant: The Kendall variant (``b``, ``c``, ``23``, ``acc23``) where one was asked for.
     """
 
     level: str
@@ -77,6 +140,14 @@ class Ranking:
     draws: list[list[int]] = field(default_factory=list)
     epsilons: dict[str, float] = field(default_factory=dict)
     systems: tuple[str, ...] = ()
+    variant: str | None = None
+
+    @property
+    def corr_fcn_args(self) -> dict[str, Any]:
+        """mt-metrics-eval's extra arguments of the correlation function."""
+        if self.statistic == "KendallWithTiesOpt":
+            return {"sample_rate": 1.0}
+        return {"variant": self.variant} if self.variant is not None else {}
 
 
 @dataclass(frozen=True)
@@ -94,18 +165,25 @@ class MetaEvaluation:
     # System level, per metric: the rated systems, the metric's scores and the human scores (``figure``).
     system_points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = field(default_factory=dict)
 
-    def ranking(self, level: str, statistic: str) -> Ranking:
-        """The ranking of ``statistic`` at ``level``."""
+    def ranking(self, level: str, statistic: str, avg_by: str | None = None, variant: str | None = None) -> Ranking:
+        """The ranking of ``statistic`` at ``level``, grouped by ``avg_by`` (default: the statistic's
+        default grouping), of Kendall ``variant`` where one was asked for."""
+        avg_by = avg_by if avg_by is not None else AVERAGE_BY.get(statistic, "none")
         for ranking in self.rankings:
-            if (ranking.level, ranking.statistic) == (level, statistic):
+            if (ranking.level, ranking.statistic, ranking.avg_by, ranking.variant) == (
+                level,
+                statistic,
+                avg_by,
+                variant,
+            ):
                 return ranking
-        raise KeyError(f"no {level}-level {statistic} in this meta-evaluation")
+        raise KeyError(f"no {level}-level {statistic} by {avg_by} in this meta-evaluation")
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dictionary whose keys follow mt-metrics-eval's task attributes and results."""
         tasks = []
         for ranking in self.rankings:
-            selection = self.selections[ranking.level]
+            selection = self.selections[data_level(ranking.level, ranking.statistic)]
             tasks.append(
                 {
                     "test_set": self.test_set,
@@ -122,7 +200,7 @@ class MetaEvaluation:
                     "block_size": self.permutation.block_size,
                     "early_min": self.permutation.early_min,
                     "early_max": self.permutation.early_max,
-                    "corr_fcn_args": {"sample_rate": 1.0} if ranking.statistic == "KendallWithTiesOpt" else {},
+                    "corr_fcn_args": ranking.corr_fcn_args,
                     "systems": list(ranking.systems),
                     "corr_ranks": {name: [value, ranking.ranks[name]] for name, value in ranking.values.items()},
                     "matrix": ranking.pvalues,
@@ -162,7 +240,7 @@ def evaluate(
     include_human: bool | None = None,
     outliers: set[str] | frozenset[str] | None = None,
     include_outliers: bool = False,
-    statistics: Sequence[tuple[str, str]] | None = None,
+    statistics: Sequence[Sequence[str | None]] | None = None,
     permutation: PermutationSettings | None = None,
     pval: float = 0.05,
     seed: int = 0,
@@ -180,7 +258,9 @@ def evaluate(
         include_human: Count other human translations as systems; default: as mt-metrics-eval's tasks.
         outliers: The outlier systems; default: mt-metrics-eval's for a known test set.
         include_outliers: Count the outliers.
-        statistics: ``(level, statistic)`` pairs to compute; default: all of ``STATISTICS``.
+        statistics: Tasks to compute: ``(level, corr_fcn)`` pairs of ``STATISTICS`` (the default: all
+            of them), or ``(level, corr_fcn, avg_by[, variant])`` for a grouping or Kendall variant
+            (``statistic_task``).
         permutation: The PERM-BOTH draws (``k=0``: no significance test).
         pval: The significance level of the clusters.
         seed: Seed of the permutation draws.
@@ -193,13 +273,10 @@ def evaluate(
             system, or bad data (see ``select`` and ``read_scores_files``).
     """
     permutation = permutation or PermutationSettings()
-    wanted = list(statistics) if statistics is not None else list(STATISTICS)
-    unknown = [pair for pair in wanted if pair not in STATISTICS]
-    if unknown:
-        raise InputError(f"unknown statistics {unknown}; known: {list(STATISTICS)}")
+    wanted = [statistic_task(spec) for spec in (statistics if statistics is not None else list(STATISTICS))]
     if not metrics and not scores:
         raise InputError("nothing to meta-evaluate: give metrics to score or score files")
-    levels = sorted({level for level, _ in wanted}, reverse=True)  # sys before seg
+    levels = sorted({data_level(level, statistic) for level, statistic, *_ in wanted}, reverse=True)  # sys first
     choice = {
         "gold": gold,
         "reference": reference,
@@ -224,10 +301,11 @@ def evaluate(
         raise InputError(f"metric names given twice: {', '.join(duplicates)}")
     rng = np.random.default_rng(seed)
     rankings = []
-    for level, statistic in wanted:
+    for task in wanted:
+        level = data_level(task[0], task[1])
         available = [metric for metric in scored if metric.level(level)]
         if available:
-            rankings.append(_rank(evs, level, statistic, selections[level], available, permutation, pval, rng))
+            rankings.append(_rank(evs, task, selections[level], available, permutation, pval, rng))
     signatures = {metric.name: metric.signature or metric.source for metric in scored}
     points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = {}
     if "sys" in selections:
@@ -254,20 +332,33 @@ def _vectors(evs: EvalSet, level: str, selection: Selection, metric: MetricScore
     return gold_matrix, metric_matrix
 
 
+def _grouped_statistic(corr_fcn: str, variant: str | None) -> Callable[[np.ndarray, np.ndarray], float]:
+    """The function of one group's gold and metric vectors that ``grouped`` averages."""
+    if corr_fcn in ("kendall", "KendallVariants"):
+        kind = variant or "b"
+        return lambda gold, metric: kendall_variant(gold, metric, kind)
+    return {"pearson": pearson, "spearman": spearman}[corr_fcn]
+
+
 def _rank(
     evs: EvalSet,
-    level: str,
-    statistic: str,
+    task: Task,
     selection: Selection,
     metrics: list[MetricScores],
     permutation: PermutationSettings,
     pval: float,
     rng: np.random.Generator,
 ) -> Ranking:
-    vectors = {metric.name: _vectors(evs, level, selection, metric) for metric in metrics}
+    level, statistic, avg_by, variant = task
+    default = (level, statistic) in STATISTICS and (avg_by, variant) == (AVERAGE_BY.get(statistic, "none"), None)
+    vectors = {metric.name: _vectors(evs, data_level(level, statistic), selection, metric) for metric in metrics}
     values, epsilons = {}, {}
     for name, (gold, scores) in vectors.items():
-        if statistic == "KendallWithTiesOpt":
+        if statistic == "pce":
+            values[name] = soft_pairwise_accuracy(gold, scores)
+        elif not default:
+            values[name] = grouped(_grouped_statistic(statistic, variant), gold, scores, avg_by)
+        elif statistic == "KendallWithTiesOpt":
             result = acc_t(gold, scores)
             values[name], epsilons[name] = result.accuracy, result.epsilon
         elif level == "seg" and statistic == "kendall":
@@ -277,7 +368,9 @@ def _rank(
         else:
             values[name] = correlation(STATISTICS[(level, statistic)], gold.ravel(), scores.ravel())  # type: ignore[arg-type]
     order = sorted(values, key=lambda name: (-values[name], name))
-    row_statistic = STATISTICS[(level, statistic)]
+    row_statistic = STATISTICS.get((level, statistic)) if default else None
+    if statistic == "pce":
+        row_statistic = functools.partial(soft_accuracy_rows, systems=len(selection.systems))
     pvalues: list[list[float]] = []
     draws: list[list[int]] = []
     ranks: dict[str, int | None] = dict.fromkeys(order)
@@ -295,11 +388,12 @@ def _rank(
     return Ranking(
         level,
         statistic,
-        AVERAGE_BY.get(statistic, "none"),
+        avg_by,
         {name: values[name] for name in order},
         ranks,
         pvalues,
         draws,
         {name: epsilons[name] for name in order} if epsilons else {},
         selection.systems,
+        variant,
     )
