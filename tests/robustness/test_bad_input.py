@@ -955,6 +955,32 @@ ELSEWHERE = [
         "refuses: the resampled score is undefined; never an interval or p-value of NaN",
         "tests/external/test_external_scores.py::test_resamples_without_a_rated_segment_are_refused_not_printed_as_nan",
     ),
+    CheckedElsewhere(
+        "`meta-eval --statistics` naming an unknown level, statistic, grouping or variant",
+        "1",
+        "usage error listing the known `level:corr_fcn[:avg_by[:variant]]` tasks",
+        "tests/metaeval/test_metaeval_variants.py::test_command_line_refuses_an_unknown_statistic_as_a_usage_error",
+    ),
+    CheckedElsewhere(
+        "`meta-eval --statistics sys:pce` where the systems' human scores cover different segments",
+        "2",
+        "refuses: soft pairwise accuracy needs every system rated on the same segments (mt-metrics-eval would "
+        "misalign them)",
+        "tests/metaeval/test_metaeval_soft_accuracy.py::test_evaluate_refuses_unevenly_rated_systems_with_a_message",
+    ),
+    CheckedElsewhere(
+        "`meta-eval` with several `-l` and a `--scores` path without `{lp}`, or with `--statistics`, `--svg` or "
+        "`--outliers`; an empty pair",
+        "1",
+        "usage error saying how to name the pair, or that the option is for one language pair",
+        "tests/metaeval/test_metaeval_tasksets.py::test_command_line_task_set_usage_errors",
+    ),
+    CheckedElsewhere(
+        "`meta-eval -l en-de -l en-de` (a pair twice), or a task set of one pair",
+        "2",
+        "names the pair given twice, or asks for two or more",
+        "tests/metaeval/test_metaeval_tasksets.py::test_task_sets_refuse_one_pair_pairs_twice_and_foreign_score_files",
+    ),
 ]
 
 
