@@ -139,11 +139,11 @@ def above_bound(rows: np.ndarray, metric: Any) -> np.ndarray:
 
 
 def has_statistics(metric: Any) -> bool:
-    return metric.additive
+    return metric.aggregation.additive
 
 
 def is_nist(metric: Any) -> bool:
-    return not metric.additive
+    return not metric.aggregation.additive
 
 
 DAMAGES = [

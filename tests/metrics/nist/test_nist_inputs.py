@@ -76,7 +76,7 @@ def test_statistics_of_one_reference_corpus_merge() -> None:
     assert metric.score_statistics(merged).score == pytest.approx(
         metric.corpus_score(["the cat", "a dog", "it is"]).score
     )
-    assert not metric.can_stream()
+    assert not metric.aggregation.streams
 
 
 def test_statistics_of_other_references_do_not_merge() -> None:
