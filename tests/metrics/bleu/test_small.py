@@ -86,6 +86,21 @@ def test_a_few_segments_score_as_the_vectorised_engine(corpus, size, smooth):
         assert _fields(ours, counts) == _fields(SacreBLEU(smooth_method=smooth).corpus_score(chunk, refs), counts)
 
 
+@pytest.mark.parametrize("smooth", SMOOTHING)
+def test_a_few_segments_sentence_scores_are_the_vectorised_engines(corpus, smooth):
+    hypotheses, streams = corpus
+    for start in range(0, 100, 10):
+        chunk = hypotheses[start : start + 10]
+        refs = [stream[start : start + 10] for stream in streams]
+        ours = mtscore.sentence_bleus(chunk, refs, smooth=smooth)
+        engine = mtscore.BLEU(refs, smooth=smooth, effective_order=True).sentence_scores(chunk)
+        assert ours.tolist() == engine.scores.tolist()
+        small = mtscore.BLEU(smooth=smooth, effective_order=True).sentence_scores(chunk, refs)
+        assert [_fields(segment) for segment in small] == [_fields(segment) for segment in engine]
+        assert small.stats.to_matrix().tolist() == engine.stats.to_matrix().tolist()
+        assert str(small.signature) == str(engine.signature)
+
+
 def test_missing_references_give_the_vectorised_engines_result_and_signature():
     hypotheses = ["the cat sat on the mat", "a dog barked", "it rained all day"]
     refs = [["the cat sat on a mat", None, "it rained all day long"], [None, "the dog barked", "rain all day"]]

@@ -381,7 +381,15 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         )
 
     def sentence_scores(self, hypotheses: Any, references: Any = None) -> SentenceScores:
-        """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input)."""
+        """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input;
+        a call of a few segments of text is counted in plain Python, ``small``, then scored alike)."""
+        rows = self._small_rows(hypotheses, references)
+        if rows is not None:
+            statistics, nrefs = rows
+            matrix = np.array(
+                [[hyp_len, ref_len, *matches, *totals] for hyp_len, ref_len, matches, totals in statistics]
+            )
+            return self.score_segments(Stats.from_matrix(matrix.astype(np.int64, copy=False)), nrefs, "text")
         prepared, encoded = self._resolve(hypotheses, references)
         result = self.score_segments(prepared.stats(encoded), prepared.nrefs, prepared.kind)
         if prepared.ops is not NUMPY:

@@ -23,7 +23,7 @@ from typing import Any
 from .scoring import Scoring
 
 # Calls of at most this many segments are scored here; larger ones gain from the vectorised engine.
-SMALL_SEGMENTS = 16
+SMALL_SEGMENTS = 64
 LOG_ZERO = -9999999999.0
 
 # mteval-v13a's rules as sacrebleu writes them (tokenizer_re.TokenizerRegexp): punctuation and
