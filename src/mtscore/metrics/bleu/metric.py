@@ -14,6 +14,7 @@ from ... import tokenizers
 from ...core.inputs import (
     check_hypotheses,
     check_references,
+    few_plain_segments,
     references_for,
 )
 from ...core.metric import Metric, check_systems
@@ -31,7 +32,7 @@ from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
 from .result import BLEUScore, SentenceScores
 from .scoring import Scoring, sentence_effective_order
-from .small import covers, plain_segments, score_row, segment_row, tokens_13a, tokens_13a_lowercased
+from .small import SMALL_SEGMENTS, covers, score_row, segment_row, tokens_13a, tokens_13a_lowercased
 from .stats import Stats, check_totals
 
 if TYPE_CHECKING:
@@ -281,7 +282,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         ``small`` covers the call (a few segments of text, references given with it); else ``None``."""
         if references is None or not covers(self.scoring, self.tokenizer, self.compat):
             return None
-        segments = plain_segments(hypotheses, references)
+        segments = few_plain_segments(hypotheses, references, SMALL_SEGMENTS)
         if segments is None:
             return None
         tokens = tokens_13a_lowercased if self.lowercase else tokens_13a

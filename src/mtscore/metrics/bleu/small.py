@@ -140,26 +140,3 @@ def covers(scoring: Scoring, tokenizer: Any, compat: Any) -> bool:
     return (
         compat is None and scoring.nltk_method is None and scoring.weights is None and type(tokenizer) is Tokenizer13a
     )
-
-
-def plain_segments(hypotheses: Any, references: Any) -> list[list[str]] | None:
-    """Each segment's references (the streams transposed, ``None`` dropped) when the call is a few
-    segments of well-formed text (a list of str, streams as long, every segment with a reference);
-    ``None`` otherwise, for the vectorised path to score or to refuse with its messages."""
-    if type(hypotheses) is not list or not 0 < len(hypotheses) <= SMALL_SEGMENTS:
-        return None
-    if type(references) is not list or not references:
-        return None
-    n = len(hypotheses)
-    for stream in references:
-        if type(stream) is not list or len(stream) != n:
-            return None
-    if not all(type(hypothesis) is str for hypothesis in hypotheses):
-        return None
-    segments = []
-    for lines in zip(*references, strict=True):
-        present = [line for line in lines if line is not None]
-        if not present or not all(type(line) is str for line in present):
-            return None
-        segments.append(present)
-    return segments
