@@ -101,7 +101,8 @@ def _or_nan(function: Callable[[Any, Any], float]) -> Callable[[Any, Any], float
 
 def _per_call(function: Callable[[Any, Any], float], hypotheses: list[Any], references: list[Any]):
     function = _or_nan(function)
-    return lambda: [function(hypothesis, reference) for hypothesis, reference in zip(hypotheses, references)]
+    pairs = list(zip(hypotheses, references, strict=True))
+    return lambda: [function(hypothesis, reference) for hypothesis, reference in pairs]
 
 
 def _batched(function: Callable[[list[str], list[str]], Any], hypotheses, references, size: int):
@@ -124,37 +125,98 @@ def single_cases(hypotheses: list[str], references: list[str], chosen: set[str])
 
     def add(group: str, name: str, peer_name: str, ours, peer, target: float) -> None:
         if group in chosen:
-            cases.append(Case(name, peer_name, n, n, _per_call(ours, hypotheses, references),
-                              _per_call(peer, hypotheses, references), target))
+            cases.append(
+                Case(
+                    name,
+                    peer_name,
+                    n,
+                    n,
+                    _per_call(ours, hypotheses, references),
+                    _per_call(peer, hypotheses, references),
+                    target,
+                )
+            )
 
-    add("bleu", "mtscore.sentence_bleu(h, [r])", "sacrebleu.sentence_bleu",
-        lambda h, r: mtscore.sentence_bleu(h, [r]).score, lambda h, r: sacrebleu.sentence_bleu(h, [r]).score,
-        SACREBLEU_TARGET)
-    add("bleu", "mtscore.corpus_bleu([h], [[r]])", "sacrebleu.corpus_bleu",
-        lambda h, r: mtscore.corpus_bleu([h], [[r]]).score, lambda h, r: sacrebleu.corpus_bleu([h], [[r]]).score,
-        SACREBLEU_TARGET)
-    add("bleu", "mtscore.sacrebleu.sentence_bleu(h, [r])", "sacrebleu.sentence_bleu",
+    add(
+        "bleu",
+        "mtscore.sentence_bleu(h, [r])",
+        "sacrebleu.sentence_bleu",
+        lambda h, r: mtscore.sentence_bleu(h, [r]).score,
+        lambda h, r: sacrebleu.sentence_bleu(h, [r]).score,
+        SACREBLEU_TARGET,
+    )
+    add(
+        "bleu",
+        "mtscore.corpus_bleu([h], [[r]])",
+        "sacrebleu.corpus_bleu",
+        lambda h, r: mtscore.corpus_bleu([h], [[r]]).score,
+        lambda h, r: sacrebleu.corpus_bleu([h], [[r]]).score,
+        SACREBLEU_TARGET,
+    )
+    add(
+        "bleu",
+        "mtscore.sacrebleu.sentence_bleu(h, [r])",
+        "sacrebleu.sentence_bleu",
         lambda h, r: mtscore.sacrebleu.sentence_bleu(h, [r]).score,
-        lambda h, r: sacrebleu.sentence_bleu(h, [r]).score, SACREBLEU_TARGET)
-    add("bleu", "mtscore.sacrebleu.corpus_bleu([h], [[r]])", "sacrebleu.corpus_bleu",
+        lambda h, r: sacrebleu.sentence_bleu(h, [r]).score,
+        SACREBLEU_TARGET,
+    )
+    add(
+        "bleu",
+        "mtscore.sacrebleu.corpus_bleu([h], [[r]])",
+        "sacrebleu.corpus_bleu",
         lambda h, r: mtscore.sacrebleu.corpus_bleu([h], [[r]]).score,
-        lambda h, r: sacrebleu.corpus_bleu([h], [[r]]).score, SACREBLEU_TARGET)
-    add("chrf", "mtscore.sentence_chrf(h, [r])", "sacrebleu.sentence_chrf",
-        lambda h, r: mtscore.sentence_chrf(h, [r]).score, lambda h, r: sacrebleu.sentence_chrf(h, [r]).score,
-        SACREBLEU_TARGET)
-    add("chrf", "mtscore.corpus_chrf([h], [[r]])", "sacrebleu.corpus_chrf",
-        lambda h, r: mtscore.corpus_chrf([h], [[r]]).score, lambda h, r: sacrebleu.corpus_chrf([h], [[r]]).score,
-        SACREBLEU_TARGET)
-    add("ter", "mtscore.sentence_ter(h, [r])", "sacrebleu.sentence_ter",
-        lambda h, r: mtscore.sentence_ter(h, [r]).score, lambda h, r: sacrebleu.sentence_ter(h, [r]).score,
-        TER_TARGET)
-    add("ter", "mtscore.corpus_ter([h], [[r]])", "sacrebleu.corpus_ter",
-        lambda h, r: mtscore.corpus_ter([h], [[r]]).score, lambda h, r: sacrebleu.corpus_ter([h], [[r]]).score,
-        TER_TARGET)
-    add("wer", "mtscore.sentence_wer(h, [r])", "jiwer.wer(r, h)",
-        lambda h, r: mtscore.sentence_wer(h, [r]).score / 100, lambda h, r: jiwer.wer(r, h), JIWER_TARGET)
-    add("cer", "mtscore.sentence_cer(h, [r])", "jiwer.cer(r, h)",
-        lambda h, r: mtscore.sentence_cer(h, [r]).score / 100, lambda h, r: jiwer.cer(r, h), JIWER_TARGET)
+        lambda h, r: sacrebleu.corpus_bleu([h], [[r]]).score,
+        SACREBLEU_TARGET,
+    )
+    add(
+        "chrf",
+        "mtscore.sentence_chrf(h, [r])",
+        "sacrebleu.sentence_chrf",
+        lambda h, r: mtscore.sentence_chrf(h, [r]).score,
+        lambda h, r: sacrebleu.sentence_chrf(h, [r]).score,
+        SACREBLEU_TARGET,
+    )
+    add(
+        "chrf",
+        "mtscore.corpus_chrf([h], [[r]])",
+        "sacrebleu.corpus_chrf",
+        lambda h, r: mtscore.corpus_chrf([h], [[r]]).score,
+        lambda h, r: sacrebleu.corpus_chrf([h], [[r]]).score,
+        SACREBLEU_TARGET,
+    )
+    add(
+        "ter",
+        "mtscore.sentence_ter(h, [r])",
+        "sacrebleu.sentence_ter",
+        lambda h, r: mtscore.sentence_ter(h, [r]).score,
+        lambda h, r: sacrebleu.sentence_ter(h, [r]).score,
+        TER_TARGET,
+    )
+    add(
+        "ter",
+        "mtscore.corpus_ter([h], [[r]])",
+        "sacrebleu.corpus_ter",
+        lambda h, r: mtscore.corpus_ter([h], [[r]]).score,
+        lambda h, r: sacrebleu.corpus_ter([h], [[r]]).score,
+        TER_TARGET,
+    )
+    add(
+        "wer",
+        "mtscore.sentence_wer(h, [r])",
+        "jiwer.wer(r, h)",
+        lambda h, r: mtscore.sentence_wer(h, [r]).wer,
+        lambda h, r: jiwer.wer(r, h),
+        JIWER_TARGET,
+    )
+    add(
+        "cer",
+        "mtscore.sentence_cer(h, [r])",
+        "jiwer.cer(r, h)",
+        lambda h, r: mtscore.sentence_cer(h, [r]).cer,
+        lambda h, r: jiwer.cer(r, h),
+        JIWER_TARGET,
+    )
     if "nltk" in chosen:
         hyp_tokens = [hypothesis.split() for hypothesis in hypotheses]
         ref_tokens = [[reference.split()] for reference in references]
@@ -162,13 +224,25 @@ def single_cases(hypotheses: list[str], references: list[str], chosen: set[str])
         for method in NLTK_METHODS:
             ours_method = getattr(ours_smoothing, f"method{method}")
             peer_method = getattr(peer_smoothing, f"method{method}")
-            cases.append(Case(
-                f"mtscore.nltk.sentence_bleu(method{method})", f"nltk sentence_bleu(method{method})", n, n,
-                _per_call(lambda h, r, m=ours_method: mtscore.nltk.sentence_bleu(r, h, smoothing_function=m),
-                          hyp_tokens, ref_tokens),
-                _per_call(lambda h, r, m=peer_method: nltk_bleu.sentence_bleu(r, h, smoothing_function=m),
-                          hyp_tokens, ref_tokens),
-                NLTK_TARGET))
+            cases.append(
+                Case(
+                    f"mtscore.nltk.sentence_bleu(method{method})",
+                    f"nltk sentence_bleu(method{method})",
+                    n,
+                    n,
+                    _per_call(
+                        lambda h, r, m=ours_method: mtscore.nltk.sentence_bleu(r, h, smoothing_function=m),
+                        hyp_tokens,
+                        ref_tokens,
+                    ),
+                    _per_call(
+                        lambda h, r, m=peer_method: nltk_bleu.sentence_bleu(r, h, smoothing_function=m),
+                        hyp_tokens,
+                        ref_tokens,
+                    ),
+                    NLTK_TARGET,
+                )
+            )
     return cases
 
 
@@ -184,31 +258,63 @@ def batch_cases(hypotheses: list[str], references: list[str], sizes: list[int], 
     for size in sizes:
         calls = -(-n // size)
 
-        def add(group: str, name: str, peer_name: str, ours, peer) -> None:
+        def add(group: str, name: str, peer_name: str, ours, peer, size: int = size, calls: int = calls) -> None:
             if group in chosen:
-                cases.append(Case(f"{name} x{size}", f"{peer_name} x{size}", calls, n,
-                                  _batched(ours, hypotheses, references, size),
-                                  _batched(peer, hypotheses, references, size), BATCH_TARGET))
+                cases.append(
+                    Case(
+                        f"{name} x{size}",
+                        f"{peer_name} x{size}",
+                        calls,
+                        n,
+                        _batched(ours, hypotheses, references, size),
+                        _batched(peer, hypotheses, references, size),
+                        BATCH_TARGET,
+                    )
+                )
 
-        add("bleu", "mtscore.sentence_bleus", "sacrebleu.sentence_bleu loop",
+        add(
+            "bleu",
+            "mtscore.sentence_bleus",
+            "sacrebleu.sentence_bleu loop",
             lambda hs, rs: list(mtscore.sentence_bleus(hs, [rs])),
-            lambda hs, rs: [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hs, rs)])
-        add("bleu", "mtscore.corpus_bleu", "sacrebleu.corpus_bleu",
-            lambda hs, rs: [mtscore.corpus_bleu(hs, [rs]).score], lambda hs, rs: [sacrebleu.corpus_bleu(hs, [rs]).score])
-        add("chrf", "mtscore.sentence_chrfs", "sacrebleu.sentence_chrf loop",
+            lambda hs, rs: [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hs, rs, strict=False)],
+        )
+        add(
+            "bleu",
+            "mtscore.corpus_bleu",
+            "sacrebleu.corpus_bleu",
+            lambda hs, rs: [mtscore.corpus_bleu(hs, [rs]).score],
+            lambda hs, rs: [sacrebleu.corpus_bleu(hs, [rs]).score],
+        )
+        add(
+            "chrf",
+            "mtscore.sentence_chrfs",
+            "sacrebleu.sentence_chrf loop",
             lambda hs, rs: list(mtscore.sentence_chrfs(hs, [rs])),
-            lambda hs, rs: [sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hs, rs)])
-        add("chrf", "mtscore.corpus_chrf", "sacrebleu.corpus_chrf",
-            lambda hs, rs: [mtscore.corpus_chrf(hs, [rs]).score], lambda hs, rs: [sacrebleu.corpus_chrf(hs, [rs]).score])
-        add("ter", "mtscore.corpus_ter", "sacrebleu.corpus_ter",
-            lambda hs, rs: [mtscore.corpus_ter(hs, [rs]).score], lambda hs, rs: [sacrebleu.corpus_ter(hs, [rs]).score])
+            lambda hs, rs: [sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hs, rs, strict=False)],
+        )
+        add(
+            "chrf",
+            "mtscore.corpus_chrf",
+            "sacrebleu.corpus_chrf",
+            lambda hs, rs: [mtscore.corpus_chrf(hs, [rs]).score],
+            lambda hs, rs: [sacrebleu.corpus_chrf(hs, [rs]).score],
+        )
+        add(
+            "ter",
+            "mtscore.corpus_ter",
+            "sacrebleu.corpus_ter",
+            lambda hs, rs: [mtscore.corpus_ter(hs, [rs]).score],
+            lambda hs, rs: [sacrebleu.corpus_ter(hs, [rs]).score],
+        )
     return cases
 
 
 def _agreement(ours: list[float], peer: list[float]) -> str:
     if len(ours) != len(peer):
         return f"DIFF: {len(ours)} scores against {len(peer)}"
-    differences = [abs(a - b) for a, b in zip(ours, peer) if a != b and not (math.isnan(a) and math.isnan(b))]
+    pairs = zip(ours, peer, strict=True)
+    differences = [abs(a - b) for a, b in pairs if a != b and not (math.isnan(a) and math.isnan(b))]
     if not differences:
         return "ok"
     return f"DIFF: {len(differences)} differ, max {max(differences):.3g}"
@@ -220,19 +326,30 @@ def _timed(loop: Callable[[], list[float]]) -> float:
     return time.perf_counter() - start
 
 
-def measure(cases: list[Case], rounds: int) -> None:
-    """Warm up and check every case, then time ``rounds`` rounds of every case's two loops side by side."""
+def measure(build: Callable[[int], list[Case]], rounds: int, unique: bool) -> list[Case]:
+    """Warm up and check every case, then time ``rounds`` rounds of every case's two loops side by side.
+    ``build(k)`` makes the cases on version k of the inputs; with ``unique``, round r times version r + 1,
+    whose lines no earlier call has seen, so that no cache of tokenized lines (sacrebleu's, mtscore's)
+    helps; else every round times version 0 again."""
+    cases = build(0)
     for case in cases:
         case.agreement = _agreement(case.ours(), case.peer())
     for round_number in range(rounds):
-        for case in cases:
+        timed = build(round_number + 1) if unique else cases
+        for case, loops in zip(cases, timed, strict=True):
             order = ("ours", "peer") if round_number % 2 == 0 else ("peer", "ours")
             for side in order:
-                case.times[side].append(_timed(case.ours if side == "ours" else case.peer))
+                case.times[side].append(_timed(loops.ours if side == "ours" else loops.peer))
+    return cases
+
+
+def _version(lines: list[str], version: int) -> list[str]:
+    """Version 0: the lines as they are; version k: each line prefixed with a token of its own, ``vK_I``."""
+    return lines if version == 0 else [f"v{version}_{index} {line}" for index, line in enumerate(lines)]
 
 
 def _row(case: Case) -> dict[str, Any]:
-    ratios = [peer / ours for ours, peer in zip(case.times["ours"], case.times["peer"])]
+    ratios = [peer / ours for ours, peer in zip(case.times["ours"], case.times["peer"], strict=False)]
     ratio = statistics.median(ratios)
     return {
         "case": case.name,
@@ -275,28 +392,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batches", default="10,100,1000", help="batch sizes ('' for none)")
     parser.add_argument("--batch-segments", type=int, default=2000, help="segments of the batch loops")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--unique", action="store_true", help="time lines no call has seen (no cache helps)")
     parser.add_argument("--no-save", action="store_true")
     parser.add_argument("--tag", default="", help="suffix of the results' file names")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # NLTK warns on zero counts for method0, as it should; not a result
     chosen = set(args.cases.split(","))
     sizes = [int(size) for size in args.batches.split(",") if size]
-    cases = single_cases(*one_system(args.segments), chosen)
-    cases += batch_cases(*every_system(args.batch_segments), sizes, chosen)
-    measure(cases, args.rounds)
+    single, batch = one_system(args.segments), every_system(args.batch_segments)
+
+    def build(version: int) -> list[Case]:
+        cases = single_cases(*(_version(lines, version) for lines in single), chosen)
+        return cases + batch_cases(*(_version(lines, version) for lines in batch), sizes, chosen)
+
+    cases = measure(build, args.rounds, args.unique)
     rows = [_row(case) for case in cases]
     text = table(rows)
     print(text)
     if not args.no_save:
         info = machine.machine_info(workloads.REPO_ROOT)
-        stem = f"percall-{date.today().isoformat()}{'-' + args.tag if args.tag else ''}"
+        suffix = ("-unique" if args.unique else "") + (f"-{args.tag}" if args.tag else "")
+        stem = f"percall-{date.today().isoformat()}{suffix}"
         (RESULTS / f"{stem}.json").write_text(
             json.dumps({"options": vars(args), "machine": info, "rows": rows}, indent=1) + "\n", encoding="utf-8"
         )
         header = (
             f"# Per-call speed, {date.today().isoformat()}\n\n{args.segments} WMT22 {PAIR} {SYSTEM} segments "
             f"against ref.{REFERENCE}, one call each; batches: {args.batch_segments} segments of every {PAIR} "
-            f"system. Median of {args.rounds} rounds, mtscore and the peer side by side in one process.\n\n"
+            f"system. Median of {args.rounds} rounds, mtscore and the peer side by side in one process"
+            + (", every round on lines no call has seen (each prefixed with a token of its own)" if args.unique else "")
+            + f". Load average at the end: {info.get('load_average')}.\n\n"
         )
         (RESULTS / f"{stem}.md").write_text(header + text + "\n", encoding="utf-8")
     return 0
