@@ -273,7 +273,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         counts = [sum(row[2][n] for row in statistics) for n in range(order)]
         totals = [sum(row[3][n] for row in statistics) for n in range(order)]
         score, precisions, bp = score_row(hyp_len, ref_len, counts, totals, self.scoring)
-        return BLEUScore(score, counts, totals, precisions, bp, hyp_len, ref_len, self._text_signature(nrefs))
+        return self._returned(
+            BLEUScore(score, counts, totals, precisions, bp, hyp_len, ref_len, self._text_signature(nrefs))
+        )
 
     def _small_rows(
         self, hypotheses: Any, references: Any
@@ -281,6 +283,8 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """Each segment's statistics counted in plain Python and the references per segment, when
         ``small`` covers the call (a few segments of text, references given with it); else ``None``."""
         if references is None or not covers(self.scoring, self.tokenizer, self.compat):
+            return None
+        if not self.plain_path_allowed(BLEU):
             return None
         segments = few_plain_segments(hypotheses, references, SMALL_SEGMENTS)
         if segments is None:
@@ -292,7 +296,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             for hypothesis, lines in zip(hypotheses, segments, strict=True)
         ]
         counts = {len(lines) for lines in segments}
-        return statistics, counts.pop() if len(counts) == 1 else "var"
+        nrefs = counts.pop() if len(counts) == 1 else "var"
+        self._references_seen(nrefs)
+        return statistics, nrefs
 
     def _text_signature(self, nrefs: int | str) -> Signature:
         """``signature(nrefs, "text")``, made once per number of references."""

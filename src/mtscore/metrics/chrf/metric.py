@@ -178,8 +178,15 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
             return super().corpus_score(hypotheses, references)
         statistics, nrefs = rows
         sums = [sum(column) for column in zip(*statistics, strict=True)]
-        return CHRFScore(
-            f_score(sums, self.beta), self.name, self.char_order, self.word_order, self.beta, self._signature_of(nrefs)
+        return self._returned(
+            CHRFScore(
+                f_score(sums, self.beta),
+                self.name,
+                self.char_order,
+                self.word_order,
+                self.beta,
+                self._signature_of(nrefs),
+            )
         )
 
     def sentence_scores(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> np.ndarray:
@@ -193,7 +200,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         """Each segment's statistics counted in plain Python and the references per segment, when
         ``small`` covers the call (a few segments, chrF with effective order, references given with
         it); else ``None``."""
-        if references is None or self.word_order or self.eps_smoothing:
+        if references is None or self.word_order or self.eps_smoothing or not self.plain_path_allowed(CHRF):
             return None
         segments = few_plain_segments(hypotheses, references, SMALL_SEGMENTS)
         if segments is None:
@@ -207,7 +214,9 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
             for hypothesis, lines in zip(hypotheses, segments, strict=True)
         ]
         counts = {len(lines) for lines in segments}
-        return statistics, counts.pop() if len(counts) == 1 else "var"
+        nrefs = counts.pop() if len(counts) == 1 else "var"
+        self._references_seen(nrefs)
+        return statistics, nrefs
 
     def _signature_of(self, nrefs: int | str) -> Signature:
         """``signature(nrefs)``, made once per number of references."""
