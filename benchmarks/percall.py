@@ -396,6 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-save", action="store_true")
     parser.add_argument("--tag", default="", help="suffix of the results' file names")
     args = parser.parse_args(argv)
+    load_start = machine.load_average()
     warnings.simplefilter("ignore")  # NLTK warns on zero counts for method0, as it should; not a result
     chosen = set(args.cases.split(","))
     sizes = [int(size) for size in args.batches.split(",") if size]
@@ -410,7 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     text = table(rows)
     print(text)
     if not args.no_save:
-        info = machine.machine_info(workloads.REPO_ROOT)
+        info = machine.machine_info(workloads.REPO_ROOT) | {"load_average_start": load_start}
+        info["load_average_end"] = machine.load_average()
         suffix = ("-unique" if args.unique else "") + (f"-{args.tag}" if args.tag else "")
         stem = f"percall-{date.today().isoformat()}{suffix}"
         (RESULTS / f"{stem}.json").write_text(
@@ -421,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
             f"against ref.{REFERENCE}, one call each; batches: {args.batch_segments} segments of every {PAIR} "
             f"system. Median of {args.rounds} rounds, mtscore and the peer side by side in one process"
             + (", every round on lines no call has seen (each prefixed with a token of its own)" if args.unique else "")
-            + f". Load average at the end: {info.get('load_average')}.\n\n"
+            + f". mtscore imported from {info['mtscore_imported_from']}; load average (1, 5, 15 min) at the start "
+            f"{info['load_average_start']}, at the end {info['load_average_end']} ({info['cores']} cores).\n\n"
         )
         (RESULTS / f"{stem}.md").write_text(header + text + "\n", encoding="utf-8")
     return 0
