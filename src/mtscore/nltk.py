@@ -14,6 +14,7 @@ wherever the two agree (methods 0-4, and any corpus of one segment).
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -24,6 +25,7 @@ from .errors import InputError, LengthMismatchError, counted
 
 if TYPE_CHECKING:
     from .metrics.bleu.chen_cherry import Row
+    from .metrics.bleu.scoring import Scoring
     from .metrics.bleu.stats import Stats
 
 __all__ = [
@@ -237,6 +239,14 @@ def _corpus_row(
     return chen_cherry.Row.of(chen_cherry.corpus_counts(stats, last_segment=last_segment))
 
 
+@functools.lru_cache(maxsize=256, typed=True)  # typed: an int smoothing value stays an int (exact fractions)
+def _cached_scoring(smooth: str, value: Any, order: int, weights: tuple[float, ...]) -> Scoring:
+    """``Scoring`` of these options, validated once (it is immutable): a loop of calls shares it."""
+    from .metrics.bleu.scoring import Scoring
+
+    return Scoring(smooth, value, max_order=order, weights=weights)
+
+
 def _corpus(
     list_of_references: Sequence[Sequence[Sequence[str]]],
     hypotheses: Sequence[Sequence[str]],
@@ -253,7 +263,11 @@ def _corpus(
 
     def scoring(weight: Sequence[float]) -> Scoring:  # shorter weight tuples leave the higher orders out
         given = tuple(float(w) for w in weight)
-        return Scoring(smooth, value, max_order=order, weights=given + (0.0,) * (order - len(given)))
+        weights = given + (0.0,) * (order - len(given))
+        try:
+            return _cached_scoring(smooth, value, order, weights)
+        except TypeError:  # an unhashable smoothing value: checked and refused by Scoring itself
+            return Scoring(smooth, value, max_order=order, weights=weights)
 
     smooth, value = _method(smoothing_function)
     stats_order = max(order, NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order

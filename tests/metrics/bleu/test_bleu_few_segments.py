@@ -101,6 +101,17 @@ def test_a_few_segments_sentence_scores_are_the_vectorised_engines(corpus, smoot
         assert str(small.signature) == str(engine.signature)
 
 
+@pytest.mark.parametrize("max_order", [1, 2, 3, 6])
+def test_other_max_orders_score_as_the_vectorised_engine(corpus, max_order):
+    hypotheses, streams = corpus
+    for start in range(0, 100, 4):
+        chunk, refs = hypotheses[start : start + 4], [stream[start : start + 4] for stream in streams]
+        for smooth in SMOOTHING:
+            ours = mtscore.corpus_bleu(chunk, refs, smooth=smooth, max_order=max_order)
+            engine = mtscore.BLEU(refs, smooth=smooth, max_order=max_order).corpus_score(chunk)
+            assert (_fields(ours), str(ours.signature)) == (_fields(engine), str(engine.signature))
+
+
 def test_missing_references_give_the_vectorised_engines_result_and_signature():
     hypotheses = ["the cat sat on the mat", "a dog barked", "it rained all day"]
     refs = [["the cat sat on a mat", None, "it rained all day long"], [None, "the dog barked", "rain all day"]]

@@ -66,3 +66,15 @@ def test_other_weights_and_auto_reweigh_are_nltks(corpus, weights):
             for candidate in (hypothesis, hypothesis[:2]):
                 expected = nltk_bleu.sentence_bleu(refs, candidate, weights, smoothing[1], auto_reweigh)
                 assert mtscore.nltk.sentence_bleu(refs, candidate, weights, smoothing[0], auto_reweigh) == expected
+
+
+def test_an_int_and_a_float_smoothing_value_each_give_nltks_score(corpus):
+    """NLTK keeps fractions exact with an int alpha (method 6) and not with a float: scored one after the
+    other, each call is NLTK's own."""
+    hypotheses, segment_references = corpus
+    for hypothesis, refs in zip(hypotheses[:100], segment_references[:100], strict=True):
+        for alpha in (5, 5.0, 5, 3, 3.0):
+            ours = mtscore.nltk.SmoothingFunction(alpha=alpha).method6
+            theirs = nltk_bleu.SmoothingFunction(alpha=alpha).method6
+            expected = _score_or_error(nltk_bleu.sentence_bleu, refs, hypothesis, smoothing_function=theirs)
+            assert _score_or_error(mtscore.nltk.sentence_bleu, refs, hypothesis, smoothing_function=ours) == expected
