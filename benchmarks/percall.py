@@ -328,16 +328,16 @@ def _timed(loop: Callable[[], list[float]]) -> float:
 
 def measure(build: Callable[[int], list[Case]], rounds: int, unique: bool) -> list[Case]:
     """Warm up and check every case, then time ``rounds`` rounds of every case's two loops side by side.
-    ``build(k)`` makes the cases on version k of the inputs; with ``unique``, round r times version r + 1,
-    whose lines no earlier call has seen, so that no cache of tokenized lines (sacrebleu's, mtscore's)
-    helps; else every round times version 0 again."""
+    ``build(k)`` makes the cases on version k of the inputs; with ``unique``, each case of each round
+    scores a version of its own, whose lines no earlier call has seen, so that no cache of tokenized
+    lines (mtscore's, or a sacrebleu object's) helps; else every round scores version 0 again."""
     cases = build(0)
     for case in cases:
         case.agreement = _agreement(case.ours(), case.peer())
     for round_number in range(rounds):
-        timed = build(round_number + 1) if unique else cases
-        for case, loops in zip(cases, timed, strict=True):
-            order = ("ours", "peer") if round_number % 2 == 0 else ("peer", "ours")
+        order = ("ours", "peer") if round_number % 2 == 0 else ("peer", "ours")
+        for index, case in enumerate(cases):
+            loops = build(round_number * len(cases) + index + 1)[index] if unique else case
             for side in order:
                 case.times[side].append(_timed(loops.ours if side == "ours" else loops.peer))
     return cases

@@ -127,6 +127,15 @@ def test_a_segment_without_any_reference_is_refused_as_before():
         mtscore.corpus_bleu(["a"], [[None]])
 
 
+@pytest.mark.parametrize("pair", ["de-en", "en-de", "en-zh", "ja-en", "en-ru", "cs-uk"])
+def test_13a_tokens_of_every_wmt22_line_are_sacrebleus(pair):
+    paths = [*references(pair), *sorted(system_output(pair, "x").parent.glob(f"*.{pair}.hyp.*"))[:3]]
+    tokenizer = SacreTokenizer13a()
+    for path in paths:
+        for line in read_lines(path):
+            assert list(tokens_13a(line)) == tokenizer(line.rstrip()).split()
+
+
 @pytest.mark.parametrize("line", TRICKY_LINES)
 def test_13a_tokens_of_one_line_are_the_batch_tokenizers_and_sacrebleus(line):
     assert list(tokens_13a(line)) == mtscore.BLEU().tokenize([line])[0]

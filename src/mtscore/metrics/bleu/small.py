@@ -28,12 +28,15 @@ LOG_ZERO = -9999999999.0
 
 # mteval-v13a's rules as sacrebleu writes them (tokenizer_re.TokenizerRegexp): punctuation and
 # symbols, periods and commas not next to a digit, a dash after a digit.
+_SYMBOLS = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
 _RULES = (
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 ", ".,"),
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2", ".,"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 ", "-"),
 )
+# The first rule pads every character of its class with spaces: the same string as its ``sub``, in one
+# ``str.translate`` (the class is ASCII; its members found by the pattern itself).
+_PAD_SYMBOLS = str.maketrans({chr(code): f" {chr(code)} " for code in range(128) if _SYMBOLS.fullmatch(chr(code))})
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
@@ -44,9 +47,10 @@ def tokens_13a(line: str) -> tuple[str, ...]:
     if "&" in line:
         for entity, char in _ENTITIES:
             line = line.replace(entity, char)
-    line = f" {line} "
-    for pattern, replacement in _RULES:
-        line = pattern.sub(replacement, line)
+    line = f" {line} ".translate(_PAD_SYMBOLS)
+    for pattern, replacement, needs in _RULES:
+        if any(char in line for char in needs):  # a rule whose characters are absent changes nothing
+            line = pattern.sub(replacement, line)
     return tuple(line.split())
 
 
