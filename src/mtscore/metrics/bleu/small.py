@@ -20,11 +20,13 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from ...tokenizers.mteval import Tokenizer13a
 from .scoring import Scoring
 
 # Calls of at most this many segments are scored here; larger ones gain from the vectorised engine.
 SMALL_SEGMENTS = 64
 LOG_ZERO = -9999999999.0
+_SACREBLEU_SMOOTHING = frozenset({"none", "floor", "add-k", "exp"})
 
 # mteval-v13a's rules as sacrebleu writes them (tokenizer_re.TokenizerRegexp): punctuation and
 # symbols, periods and commas not next to a digit, a dash after a digit.
@@ -79,10 +81,10 @@ def segment_row(
             if count > clip.get(ngram, 0):
                 clip[ngram] = count
     matches = [0] * max_order
-    for ngram, count in _ngrams(hypothesis, max_order).items():
-        if ngram in clip:
-            held = clip[ngram]
-            matches[len(ngram) - 1] += count if count < held else held
+    counts = _ngrams(hypothesis, max_order)
+    for ngram in counts.keys() & clip.keys():  # the n-grams found in a reference, clipped
+        count, held = counts[ngram], clip[ngram]
+        matches[len(ngram) - 1] += count if count < held else held
     totals = [max(hyp_len - order, 0) for order in range(max_order)]
     return hyp_len, ref_len, matches, totals
 
@@ -139,8 +141,9 @@ def _exp(value: float) -> float:
 
 def covers(scoring: Scoring, tokenizer: Any, compat: Any) -> bool:
     """Whether these options are scored here: 13a text, sacrebleu's smoothing, uniform weights."""
-    from ...tokenizers.mteval import Tokenizer13a
-
     return (
-        compat is None and scoring.nltk_method is None and scoring.weights is None and type(tokenizer) is Tokenizer13a
+        compat is None
+        and scoring.smooth in _SACREBLEU_SMOOTHING
+        and scoring.weights is None
+        and type(tokenizer) is Tokenizer13a
     )
