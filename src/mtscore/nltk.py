@@ -14,6 +14,7 @@ wherever the two agree (methods 0-4, and any corpus of one segment).
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -23,6 +24,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .errors import InputError, LengthMismatchError, counted
 
 if TYPE_CHECKING:
+    from .metrics.bleu.chen_cherry import Row
+    from .metrics.bleu.scoring import Scoring
     from .metrics.bleu.stats import Stats
 
 __all__ = [
@@ -169,14 +172,10 @@ def _hashable(token: object) -> bool:
     return True
 
 
-def _stats(
-    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]], max_order: int
-) -> Stats:
-    """Per-segment statistics of token lists: NLTK's references per segment become reference streams."""
-    from .engine.keys import TokenKeys
-    from .metrics.bleu.references import PreparedReferences
-    from .tokenizers.lines import split_tokens
-
+def _token_lists(
+    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]]
+) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """The hypotheses' and each segment's references' token lists, checked, every token a str."""
     if (
         isinstance(list_of_references, (str, bytes))
         or not isinstance(list_of_references, Sequence)
@@ -195,10 +194,57 @@ def _stats(
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) or len(references) == 0:
             raise InputError(f"segment {i} needs a non-empty list of references (each a list of tokens)")
         refs.append([_token_list(reference, f"segment {i}, reference {j}") for j, reference in enumerate(references)])
-    hyps, refs = _string_tokens(hyps, refs)
+    return _string_tokens(hyps, refs)
+
+
+def _stats(
+    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]], max_order: int
+) -> Stats:
+    """Per-segment statistics of token lists: NLTK's references per segment become reference streams."""
+    return _stats_of(*_token_lists(list_of_references, hypotheses), max_order)
+
+
+def _stats_of(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int) -> Stats:
+    """``_stats`` of checked token lists, counted by the vectorised engine."""
+    from .engine.keys import TokenKeys
+    from .metrics.bleu.references import PreparedReferences
+    from .tokenizers.lines import split_tokens
+
     n_streams = max((len(segment) for segment in refs), default=1)
     streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
     return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(split_tokens(hyps)))
+
+
+def _corpus_row(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    max_order: int,
+    last_segment: bool,
+) -> Row:
+    """The corpus's one row of NLTK's counts: a few segments counted in plain Python (the same
+    statistics, without the engine's set-up per call), more by the vectorised engine."""
+    from .metrics.bleu import chen_cherry
+    from .metrics.bleu.small import SMALL_SEGMENTS, segment_row
+
+    hyps, refs = _token_lists(list_of_references, hypotheses)
+    if len(hyps) == 0:
+        raise InputError("no hypotheses to score")
+    if len(hyps) <= SMALL_SEGMENTS:
+        rows = [
+            segment_row(tuple(hypothesis), [tuple(reference) for reference in segment], max_order)
+            for hypothesis, segment in zip(hyps, refs, strict=True)
+        ]
+        return chen_cherry.Row.corpus(rows, last_segment)
+    stats = _stats_of(hyps, refs, max_order)
+    return chen_cherry.Row.of(chen_cherry.corpus_counts(stats, last_segment=last_segment))
+
+
+@functools.lru_cache(maxsize=256, typed=True)  # typed: an int smoothing value stays an int (exact fractions)
+def _cached_scoring(smooth: str, value: Any, order: int, weights: tuple[float, ...]) -> Scoring:
+    """``Scoring`` of these options, validated once (it is immutable): a loop of calls shares it."""
+    from .metrics.bleu.scoring import Scoring
+
+    return Scoring(smooth, value, max_order=order, weights=weights)
 
 
 def _corpus(
@@ -217,19 +263,20 @@ def _corpus(
 
     def scoring(weight: Sequence[float]) -> Scoring:  # shorter weight tuples leave the higher orders out
         given = tuple(float(w) for w in weight)
-        return Scoring(smooth, value, max_order=order, weights=given + (0.0,) * (order - len(given)))
+        weights = given + (0.0,) * (order - len(given))
+        try:
+            return _cached_scoring(smooth, value, order, weights)
+        except TypeError:  # an unhashable smoothing value: checked and refused by Scoring itself
+            return Scoring(smooth, value, max_order=order, weights=weights)
 
     smooth, value = _method(smoothing_function)
     stats_order = max(order, NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
-    stats = _stats(list_of_references, hypotheses, stats_order)
-    if len(stats) == 0:
-        raise InputError("no hypotheses to score")
-    counts = chen_cherry.corpus_counts(stats, last_segment=last_segment)
-    if counts.matches[0, 0] == 0:  # NLTK returns the int 0 before smoothing (and before checking the weights)
+    row = _corpus_row(list_of_references, hypotheses, stats_order, last_segment)
+    if row.matches[0] == 0:  # NLTK returns the int 0 before smoothing (and before checking the weights)
         return 0 if len(weight_list) == 1 else [0] * len(weight_list)
-    hyp_length = int(counts.hyp_len[0])
-    if smooth == "nltk-method0" and (counts.matches[0, :order] == 0).any():
-        missing = [n + 1 for n in range(order) if counts.matches[0, n] == 0]
+    hyp_length = row.hyp_len
+    if smooth == "nltk-method0" and 0 in row.matches[:order]:
+        missing = [n + 1 for n in range(order) if row.matches[n] == 0]
         warnings.warn(
             f"The hypothesis contains 0 counts of {missing}-gram overlaps, so BLEU is (almost) 0 "
             "whatever the lower orders; use a lower n-gram order or a SmoothingFunction method",
@@ -240,7 +287,7 @@ def _corpus(
         # NLTK reweighs only the default weights as a tuple (a list or an array of the same numbers is kept)
         if auto_reweigh and hyp_length < 4 and isinstance(weight, tuple) and weight == DEFAULT_WEIGHTS:
             weight = (1 / hyp_length,) * hyp_length
-        scores.append(chen_cherry.nltk_score(counts, scoring(weight)))
+        scores.append(chen_cherry.row_score(row, scoring(weight)))
     return scores[0] if len(weight_list) == 1 else scores
 
 

@@ -54,20 +54,38 @@ def _function(
         ]
     signature = inspect.Signature([*leading, *keywords])
 
-    def function(*args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        arguments = dict(bound.arguments)
-        first, second = (arguments.pop(parameter.name) for parameter in leading)
-        if sentence:
-            arguments = metric.sentence_options(arguments)
-        return call(metric(**arguments), first, second)
-
+    function = _compiled(metric, name, [parameter.name for parameter in leading], keywords, call, sentence)
     function.__name__ = function.__qualname__ = name
     function.__module__ = sys._getframe(2).f_globals.get("__name__", metric.__module__)  # as namedtuple does
     function.__signature__ = signature  # type: ignore[attr-defined]
     function.__doc__ = _docstring(metric, summary, [parameter.name for parameter in leading], keywords, returns)
     return function
+
+
+def _compiled(
+    metric: type[Metric[Any, Any]],
+    name: str,
+    leading: list[str],
+    keywords: list[inspect.Parameter],
+    call: Callable[[Metric[Any, Any], Any, Any], Any],
+    sentence: bool,
+) -> Callable[..., Any]:
+    """A function of exactly these parameters (``leading``, then ``keywords`` with their defaults) that
+    creates the metric from the keywords (through ``sentence_options`` for single segments) and
+    returns ``call(metric, first, second)``. It is compiled from its source, so that Python itself
+    binds the arguments (and names a missing or unknown one) without an ``inspect`` step per call."""
+    namespace: dict[str, Any] = {"_metric_": metric, "_call_": call, "_sentence_options_": metric.sentence_options}
+    parameters = list(leading)
+    for number, keyword in enumerate(keywords):
+        namespace[f"_default_{number}_"] = keyword.default
+        parameters.append(f"{keyword.name}=_default_{number}_")
+    arguments = ", ".join(f"{keyword.name!r}: {keyword.name}" for keyword in keywords)
+    options = f"_sentence_options_({{{arguments}}})" if sentence else f"{{{arguments}}}"
+    source = (
+        f"def {name}({', '.join(parameters)}):\n    return _call_(_metric_(**{options}), {leading[0]}, {leading[1]})\n"
+    )
+    exec(compile(source, f"<mtscore.core.functional: {name}>", "exec"), namespace)
+    return namespace[name]
 
 
 def _docstring(

@@ -118,3 +118,27 @@ def check_sentence(hypothesis: object, references: object) -> None:
         )
     if not is_sequence(references):
         raise InputError(f"references must be a list of str (one per reference), got {type(references).__name__}")
+
+
+def few_plain_segments(hypotheses: object, references: object, limit: int) -> list[list[str]] | None:
+    """Each segment's references (the streams transposed, ``None`` dropped) when the call is at most
+    ``limit`` segments of well-formed text (a list of str, a list of streams as long, each a list of str
+    or ``None``, every segment with a reference); ``None`` otherwise, for the vectorised path to score
+    or to refuse with its messages. Metrics score such calls in plain Python, without NumPy's fixed cost."""
+    if type(hypotheses) is not list or not 0 < len(hypotheses) <= limit:
+        return None
+    if type(references) is not list or not references:
+        return None
+    n = len(hypotheses)
+    for stream in references:
+        if type(stream) is not list or len(stream) != n:
+            return None
+    if not all(type(hypothesis) is str for hypothesis in hypotheses):
+        return None
+    segments = []
+    for lines in zip(*references, strict=True):
+        present = [line for line in lines if line is not None]
+        if not present or not all(type(line) is str for line in present):
+            return None
+        segments.append(present)
+    return segments

@@ -27,6 +27,14 @@ from .signature import Signature
 from .stats import Statistics, check_same_settings
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
+FunctionT = TypeVar("FunctionT", bound=Callable[..., Any])
+
+
+def keeps_plain_path(method: FunctionT) -> FunctionT:
+    """Mark an override of ``prepare`` or ``_score`` whose change is also made by ``_returned`` and
+    ``_references_seen``, so that a metric's plain-Python path (``Metric.plain_path_allowed``) stays open."""
+    method._keeps_plain_path = True  # type: ignore[attr-defined]
+    return method
 
 
 def _checking_switches(init: Callable[..., None]) -> Callable[..., None]:
@@ -313,6 +321,28 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The metric whose ``sentence_scores`` of a shard are this one's of the same segments within
         the whole corpus, ``context`` being every shard's ``sentence_context`` merged (this one by default)."""
         return self
+
+    # A metric may score a call of a few segments in plain Python, without ``prepare`` and ``_score``
+    # (BLEU, chrF): a subclass that changes what these do must allow it (``plain_path_allowed``).
+
+    def _returned(self, result: ScoreT) -> ScoreT:
+        """The result as this class returns it (as it is, by default); a subclass that changes its
+        results does it here too, so that results of a plain-Python path change alike."""
+        return result
+
+    def _references_seen(self, nrefs: int | str) -> None:
+        """Told the references per segment of references given with a call and counted by a
+        plain-Python path, without ``prepare``; nothing by default."""
+
+    def plain_path_allowed(self, owner: type) -> bool:
+        """Whether a plain-Python path written for ``owner`` (the metric's class) may score for this
+        metric: its class keeps ``owner``'s ``prepare`` and ``_score``, or overrides them only as
+        ``keeps_plain_path`` marks (a path that skipped another override would skip what it does)."""
+        cls = type(self)
+        return all(
+            getattr(cls, name) is getattr(owner, name) or getattr(getattr(cls, name), "_keeps_plain_path", False)
+            for name in ("prepare", "_score")
+        )
 
     # The shared flow.
 

@@ -160,28 +160,86 @@ def unit_scores(counts: Counts, scoring: Scoring, rows: str = "segments") -> tup
     return scores, precisions, bp
 
 
+@dataclass(frozen=True)
+class Row:
+    """One row of ``Counts`` as Python ints, what ``row_score`` reads: clipped matches, denominators
+    and hypothesis n-grams per order, the extra 5-gram [matches, denominator], lengths."""
+
+    matches: list[int]
+    denominators: list[int]
+    ngrams: list[int]
+    extra: tuple[int, int]
+    hyp_len: int
+    ref_len: int
+
+    @classmethod
+    def of(cls, counts: Counts) -> Row:
+        """The first row of ``counts``."""
+        return cls(
+            [int(m) for m in counts.matches[0]],
+            [int(d) for d in counts.denominators[0]],
+            [int(n) for n in counts.ngrams[0]],
+            (int(counts.extra_counts[0, 0]), int(counts.extra_counts[0, 1])),
+            int(counts.hyp_len[0]),
+            int(counts.ref_len[0]),
+        )
+
+    @classmethod
+    def corpus(cls, segments: list[tuple[int, int, list[int], list[int]]], last_segment: bool = False) -> Row:
+        """``Row.of(corpus_counts(stats, last_segment))`` of per-segment statistics given as Python
+        numbers (hypothesis length, reference length, matches, totals), without NumPy."""
+        order = len(segments[0][2])
+        matches = [sum(segment[2][n] for segment in segments) for n in range(order)]
+        denominators = [sum(max(segment[3][n], 1) for segment in segments) for n in range(order)]
+        if last_segment:
+            ngrams, extra = list(segments[-1][3]), _extra_of(segments[-1][2], [max(t, 1) for t in segments[-1][3]])
+        else:
+            ngrams, extra = (
+                [sum(segment[3][n] for segment in segments) for n in range(order)],
+                _extra_of(matches, denominators),
+            )
+        hyp_len, ref_len = sum(segment[0] for segment in segments), sum(segment[1] for segment in segments)
+        return cls(matches, denominators, ngrams, extra, hyp_len, ref_len)
+
+
+def _extra_of(matches: list[int], denominators: list[int]) -> tuple[int, int]:
+    """``_extra`` of one row of Python numbers."""
+    if len(matches) < NLTK_EXTRA_ORDER:
+        return 0, 1
+    return matches[NLTK_EXTRA_ORDER - 1], denominators[NLTK_EXTRA_ORDER - 1]
+
+
 def nltk_score(counts: Counts, scoring: Scoring) -> float | int:
     """The score of one row (``counts`` of a single segment or corpus) in NLTK's own Python
-    arithmetic: exact fractions where NLTK keeps them, ``math.log``, ``math.fsum`` and ``math.exp``
-    in its order, so the float is bit-identical to NLTK's (the vectorised ``unit_scores`` agrees
-    to about 1e-15). Like NLTK, the int 0 when no unigram matches."""
-    if scoring.nltk_method == 6:
-        _check_method6(counts, "corpus")
-    matches = [int(m) for m in counts.matches[0, : scoring.max_order]]
+    arithmetic: ``row_score`` of its first row."""
+    return row_score(Row.of(counts), scoring)
+
+
+def row_score(row: Row, scoring: Scoring) -> float | int:
+    """The score of one row in NLTK's own Python arithmetic: exact fractions where NLTK keeps them,
+    ``math.log``, ``math.fsum`` and ``math.exp`` in its order, so the float is bit-identical to
+    NLTK's (the vectorised ``unit_scores`` agrees to about 1e-15). Like NLTK, the int 0 when no
+    unigram matches."""
+    if scoring.nltk_method == 6 and row.matches[0] > 0 and row.matches[2] == 0:
+        raise InputError(
+            "nltk-method6 needs at least one trigram match, and the corpus has none (NLTK refuses it too); "
+            "use another smoothing method"
+        )
+    matches = row.matches[: scoring.max_order]
     if matches[0] == 0:
         return 0
-    precisions = _nltk_precisions(counts, scoring, matches)
-    bp = nltk_brevity_penalty(int(counts.ref_len[0]), int(counts.hyp_len[0]))
+    precisions = _nltk_precisions(row, scoring, matches)
+    bp = nltk_brevity_penalty(row.ref_len, row.hyp_len)
     order = scoring.max_order
     weights = scoring.weights if scoring.weights is not None else (1 / order,) * order
     return bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, precisions, strict=True) if p > 0))
 
 
-def _nltk_precisions(counts: Counts, scoring: Scoring, matches: list[int]) -> list[Fraction | float]:
+def _nltk_precisions(row: Row, scoring: Scoring, matches: list[int]) -> list[Fraction | float]:
     """Smoothed precisions of one row as NLTK's ``SmoothingFunction`` leaves them: fractions where
     it keeps fractions, floats where its arithmetic turns them into floats."""
     method, value = scoring.nltk_method, cast(Any, scoring.value)  # as given: an int alpha keeps fractions exact
-    denominators = [int(d) for d in counts.denominators[0, : len(matches)]]
+    denominators = row.denominators[: len(matches)]
     precisions: list[Fraction | float] = [Fraction(m, d) for m, d in zip(matches, denominators, strict=True)]
     zeros = [n for n, m in enumerate(matches) if m == 0]
     if method == 0:
@@ -195,11 +253,11 @@ def _nltk_precisions(counts: Counts, scoring: Scoring, matches: list[int]) -> li
     elif method == 3:
         for k, n in enumerate(zeros, 1):
             precisions[n] = 1 / (2**k * denominators[n])
-    if method in (4, 7) and int(counts.hyp_len[0]) > 1:
+    if method in (4, 7) and row.hyp_len > 1:
         for k, n in enumerate(zeros, 1):
-            precisions[n] = 1 / (2**k * value / math.log(int(counts.hyp_len[0]))) / denominators[n]
+            precisions[n] = 1 / (2**k * value / math.log(row.hyp_len)) / denominators[n]
     if method in (5, 7):
-        following = [*precisions[1:], _extra_fraction(counts)]
+        following = [*precisions[1:], Fraction(*row.extra)]
         previous: Fraction | float = precisions[0] + 1
         for n in range(len(precisions)):
             previous = precisions[n] = (previous + precisions[n] + following[n]) / 3
@@ -207,10 +265,5 @@ def _nltk_precisions(counts: Counts, scoring: Scoring, matches: list[int]) -> li
         for n in range(2, len(precisions)):
             before, last = precisions[n - 2], precisions[n - 1]
             prior = 0 if before == 0 else last**2 / before
-            precisions[n] = (matches[n] + value * prior) / (int(counts.ngrams[0, n]) + value)
+            precisions[n] = (matches[n] + value * prior) / (row.ngrams[n] + value)
     return precisions
-
-
-def _extra_fraction(counts: Counts) -> Fraction:
-    """The 5-gram precision methods 5 and 7 look one order past, as the fraction NLTK keeps."""
-    return Fraction(int(counts.extra_counts[0, 0]), int(counts.extra_counts[0, 1]))

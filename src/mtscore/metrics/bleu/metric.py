@@ -14,6 +14,7 @@ from ... import tokenizers
 from ...core.inputs import (
     check_hypotheses,
     check_references,
+    few_plain_segments,
     references_for,
 )
 from ...core.metric import Metric, check_systems
@@ -31,6 +32,7 @@ from .options import OPTIONS
 from .references import PreparedReferences, holds_ids, id_streams, ops_for
 from .result import BLEUScore, SentenceScores
 from .scoring import Scoring, sentence_effective_order
+from .small import SMALL_SEGMENTS, covers, score_row, segment_row, tokens_13a, tokens_13a_lowercased
 from .stats import Stats, check_totals
 
 if TYPE_CHECKING:
@@ -260,6 +262,53 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             signature=self.signature(nrefs, kind),
         )
 
+    def corpus_score(self, hypotheses: Any, references: Any = None) -> BLEUScore:
+        """The corpus score: the formula over statistics summed across segments (a call of a few
+        segments of text counted in plain Python, ``small``, with the same statistics and score)."""
+        rows = self._small_rows(hypotheses, references)
+        if rows is None:
+            return super().corpus_score(hypotheses, references)
+        statistics, nrefs = rows
+        order = self.scoring.max_order
+        hyp_len = sum(row[0] for row in statistics)
+        ref_len = sum(row[1] for row in statistics)
+        counts = [sum(row[2][n] for row in statistics) for n in range(order)]
+        totals = [sum(row[3][n] for row in statistics) for n in range(order)]
+        score, precisions, bp = score_row(hyp_len, ref_len, counts, totals, self.scoring)
+        return self._returned(
+            BLEUScore(score, counts, totals, precisions, bp, hyp_len, ref_len, self._text_signature(nrefs))
+        )
+
+    def _small_rows(
+        self, hypotheses: Any, references: Any
+    ) -> tuple[list[tuple[int, int, list[int], list[int]]], int | str] | None:
+        """Each segment's statistics counted in plain Python and the references per segment, when
+        ``small`` covers the call (a few segments of text, references given with it); else ``None``."""
+        if references is None or not covers(self.scoring, self.tokenizer, self.compat):
+            return None
+        if not self.plain_path_allowed(BLEU):
+            return None
+        segments = few_plain_segments(hypotheses, references, SMALL_SEGMENTS)
+        if segments is None:
+            return None
+        tokens = tokens_13a_lowercased if self.lowercase else tokens_13a
+        order = self.scoring.max_order
+        statistics = [
+            segment_row(tokens(hypothesis), [tokens(line) for line in lines], order)
+            for hypothesis, lines in zip(hypotheses, segments, strict=True)
+        ]
+        counts = {len(lines) for lines in segments}
+        nrefs = counts.pop() if len(counts) == 1 else "var"
+        self._references_seen(nrefs)
+        return statistics, nrefs
+
+    def _text_signature(self, nrefs: int | str) -> Signature:
+        """``signature(nrefs, "text")``, made once per number of references."""
+        cache = self.__dict__.setdefault("_signatures", {})
+        if nrefs not in cache:
+            cache[nrefs] = self.signature(nrefs, "text")
+        return cache[nrefs]
+
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> BLEUScore:
         return self.score_stats(Stats.from_matrix(statistics), *_nrefs_and_kind(references))
 
@@ -337,7 +386,15 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         )
 
     def sentence_scores(self, hypotheses: Any, references: Any = None) -> SentenceScores:
-        """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input)."""
+        """Every segment's own BLEU, in one vectorised pass (a torch tensor of scores for tensor input;
+        a call of a few segments of text is counted in plain Python, ``small``, then scored alike)."""
+        rows = self._small_rows(hypotheses, references)
+        if rows is not None:
+            statistics, nrefs = rows
+            matrix = np.array(
+                [[hyp_len, ref_len, *matches, *totals] for hyp_len, ref_len, matches, totals in statistics]
+            )
+            return self.score_segments(Stats.from_matrix(matrix.astype(np.int64, copy=False)), nrefs, "text")
         prepared, encoded = self._resolve(hypotheses, references)
         result = self.score_segments(prepared.stats(encoded), prepared.nrefs, prepared.kind)
         if prepared.ops is not NUMPY:

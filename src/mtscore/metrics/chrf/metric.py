@@ -17,7 +17,7 @@ from numbers import Real
 import numpy as np
 
 from ...core.functional import corpus_function, sentence_function, sentences_function
-from ...core.inputs import ReferenceStreams, check_references
+from ...core.inputs import ReferenceStreams, check_references, few_plain_segments
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
@@ -27,6 +27,7 @@ from ...threads import map_threads
 from .formula import f_scores
 from .ngrams import SymbolNgrams
 from .options import OPTIONS
+from .small import SMALL_SEGMENTS, best_statistics, f_score
 from .symbols import Characters, Words
 
 __all__ = ["CHRF", "CHRFScore", "corpus_chrf", "sentence_chrf", "sentence_chrfs"]
@@ -168,6 +169,61 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
                 "version": tool_version(),
             }
         )
+
+    def corpus_score(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> CHRFScore:
+        """The corpus score: the F-score of statistics summed across segments (a call of a few
+        segments counted in plain Python, ``small``, with the same statistics and score)."""
+        rows = self._small_rows(hypotheses, references)
+        if rows is None:
+            return super().corpus_score(hypotheses, references)
+        statistics, nrefs = rows
+        sums = [sum(column) for column in zip(*statistics, strict=True)]
+        return self._returned(
+            CHRFScore(
+                f_score(sums, self.beta),
+                self.name,
+                self.char_order,
+                self.word_order,
+                self.beta,
+                self._signature_of(nrefs),
+            )
+        )
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> np.ndarray:
+        """Every segment's own chrF, in one vectorised pass (a few segments counted in plain Python)."""
+        rows = self._small_rows(hypotheses, references)
+        if rows is None:
+            return super().sentence_scores(hypotheses, references)
+        return np.array([f_score(row, self.beta) for row in rows[0]], dtype=np.float64)
+
+    def _small_rows(self, hypotheses: object, references: object) -> tuple[list[list[int]], int | str] | None:
+        """Each segment's statistics counted in plain Python and the references per segment, when
+        ``small`` covers the call (a few segments, chrF with effective order, references given with
+        it); else ``None``."""
+        if references is None or self.word_order or self.eps_smoothing or not self.plain_path_allowed(CHRF):
+            return None
+        segments = few_plain_segments(hypotheses, references, SMALL_SEGMENTS)
+        if segments is None:
+            return None
+        assert isinstance(hypotheses, list)  # as few_plain_segments checked
+        if self.lowercase:
+            hypotheses = [line.lower() for line in hypotheses]
+            segments = [[line.lower() for line in lines] for lines in segments]
+        statistics = [
+            best_statistics(hypothesis, lines, self.char_order, self.whitespace, self.beta)
+            for hypothesis, lines in zip(hypotheses, segments, strict=True)
+        ]
+        counts = {len(lines) for lines in segments}
+        nrefs = counts.pop() if len(counts) == 1 else "var"
+        self._references_seen(nrefs)
+        return statistics, nrefs
+
+    def _signature_of(self, nrefs: int | str) -> Signature:
+        """``signature(nrefs)``, made once per number of references."""
+        cache = self.__dict__.setdefault("_signatures", {})
+        if nrefs not in cache:
+            cache[nrefs] = self.signature(nrefs)
+        return cache[nrefs]
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
         width = 3 * (self.char_order + self.word_order)

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ...core.functional import corpus_function, sentence_function, sentences_function
-from ...core.inputs import ReferenceStreams, check_references
+from ...core.inputs import ReferenceStreams, check_references, few_plain_segments
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.signature import Signature, tool_version
@@ -36,7 +36,13 @@ from .align import (
 )
 from .counts import EditCounts, jiwer_measures
 from .options import OPTIONS
+from .small import edit_row
 from .transforms import WORD_TRANSFORMS
+
+# Calls of at most this many segments are aligned one pair at a time in plain Python (``small``);
+# larger ones gain from the vectorised engine.
+SMALL_SEGMENTS = 16
+_SMALL_CELLS = 1 << 22  # token pairs of a segment aligned that way (rapidfuzz's full matrix)
 
 ScoreT = TypeVar("ScoreT", bound=EditCounts)
 
@@ -104,6 +110,29 @@ class EditRate(Metric[EditReferences, ScoreT]):
                 f"is aligned ({MAX_LONG_CELLS:,} token pairs, {MAX_LONG_TOKENS:,} tokens a side; beyond them "
                 "rapidfuzz, jiwer's engine, takes minutes to days or gigabytes); split the segment"
             ) from None
+
+    def _small_rows(self, hypotheses: object, references: object, owner: type) -> tuple[list[list[int]], int] | None:
+        """Each segment's [H, S, D, I] counted in plain Python on rapidfuzz's path (``small``), when the
+        call is a few segments of text with their one reference stream given with it and every pair short
+        enough for rapidfuzz's full matrix (whose path the vectorised engine follows); else ``None``."""
+        if references is None or not self.plain_path_allowed(owner):
+            return None
+        segments = few_plain_segments(hypotheses, references, SMALL_SEGMENTS)
+        if segments is None or len(references) != 1:  # type: ignore[arg-type]
+            return None
+        pairs = [
+            (self._plain_tokens(lines[0]), self._plain_tokens(hypothesis))
+            for hypothesis, lines in zip(hypotheses, segments, strict=True)  # type: ignore[call-overload]
+        ]
+        if not all(len(ref) * len(hyp) < _SMALL_CELLS for ref, hyp in pairs):
+            return None  # a long pair: the vectorised path aligns it, or refuses it clearly
+        rows = [edit_row(ref, hyp) for ref, hyp in pairs]
+        self._references_seen(1)
+        return rows, 1
+
+    def _plain_tokens(self, line: str) -> Sequence[str]:
+        """The tokens of a line as the plain-Python alignment compares them (``tokens`` by default)."""
+        return self.tokens(line)
 
     def statistic_names(self) -> tuple[str, ...]:
         """jiwer's counts: hits, substitutions, deletions, insertions."""
@@ -179,10 +208,26 @@ class WER(EditRate[WERScore]):
         return np.array(ids, dtype=np.int64), lengths
 
     def _score(self, statistics: np.ndarray, references: EditReferences | None) -> WERScore:
-        h, s, d, i = self._sums(statistics)
+        return self._result_of(self._sums(statistics), 1 if references is None else references.nrefs)
+
+    def _result_of(self, sums: list[int], nrefs: int | str) -> WERScore:
+        h, s, d, i = sums
         m = jiwer_measures(h, s, d, i)
-        nrefs = 1 if references is None else references.nrefs
         return WERScore(100 * m["wer"], h, s, d, i, m["wer"], m["mer"], m["wil"], m["wip"], self.signature(nrefs))
+
+    def corpus_score(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> WERScore:
+        """The corpus WER (a call of a few segments aligned in plain Python, ``small``: the same counts)."""
+        rows = self._small_rows(hypotheses, references, WER)
+        if rows is None:
+            return super().corpus_score(hypotheses, references)
+        return self._returned(self._result_of([sum(column) for column in zip(*rows[0], strict=True)], rows[1]))
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> np.ndarray:
+        """Every segment's own WER, in one vectorised pass (a few segments aligned in plain Python)."""
+        rows = self._small_rows(hypotheses, references, WER)
+        if rows is None:
+            return super().sentence_scores(hypotheses, references)
+        return self.scores_of_sums(np.array(rows[0], dtype=np.int64))
 
 
 # The functional layer, made from WER's constructor (``core.functional``).

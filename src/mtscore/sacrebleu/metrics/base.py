@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...core.metric import keeps_plain_path
 from ...core.score import SacrebleuFormat as Score
 from ...core.signature import Signature
 from ...errors import InputError
@@ -99,14 +100,22 @@ class SacrebleuMethods:
     # sacrebleu's signature reports them; None until references are seen.
     num_refs: int | str | None = None
 
+    @keeps_plain_path
     def prepare(self, references: Any, *args: Any, **kwargs: Any) -> Any:
         """The metric's ``prepare``, noting how many references per segment were prepared."""
         prepared = super().prepare(references, *args, **kwargs)  # type: ignore[misc]
-        self.num_refs = prepared.nrefs
+        self._references_seen(prepared.nrefs)
         return prepared
 
+    def _references_seen(self, nrefs: int | str) -> None:
+        self.num_refs = nrefs
+
+    @keeps_plain_path
     def _score(self, statistics: np.ndarray, references: Any) -> Any:
-        result = super()._score(statistics, references)  # type: ignore[misc]
+        return self._returned(super()._score(statistics, references))  # type: ignore[misc]
+
+    def _returned(self, result: Any) -> Any:
+        """The mtscore result as the drop-in's ``result_type``."""
         return self.result_type(**{field.name: getattr(result, field.name) for field in dataclasses.fields(result)})
 
     def corpus_score(self, hypotheses: Sequence[str], references: Any = None, n_bootstrap: int = 1) -> Any:
