@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core.functional import corpus_function, sentence_function, sentences_function
-from ...core.inputs import ReferenceStreams
 from ...core.signature import Signature
 from ..wer.counts import EditCounts, jiwer_measures
 from ..wer.metric import EditRate, EditReferences
@@ -71,20 +70,6 @@ class CER(EditRate[CERScore]):
         h, s, d, i = sums
         cer = jiwer_measures(h, s, d, i)["wer"]
         return CERScore(100 * cer, h, s, d, i, cer, signature=self.signature(nrefs))
-
-    def corpus_score(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> CERScore:
-        """The corpus CER (a call of a few segments aligned in plain Python, ``small``: the same counts)."""
-        rows = self._small_rows(hypotheses, references, CER)
-        if rows is None:
-            return super().corpus_score(hypotheses, references)
-        return self._returned(self._result_of([sum(column) for column in zip(*rows[0], strict=True)], rows[1]))
-
-    def sentence_scores(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> np.ndarray:
-        """Every segment's own CER, in one vectorised pass (a few segments aligned in plain Python)."""
-        rows = self._small_rows(hypotheses, references, CER)
-        if rows is None:
-            return super().sentence_scores(hypotheses, references)
-        return self.scores_of_sums(np.array(rows[0], dtype=np.int64))
 
 
 # The functional layer, made from CER's constructor (``core.functional``).

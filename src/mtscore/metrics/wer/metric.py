@@ -168,6 +168,28 @@ class EditRate(Metric[EditReferences, ScoreT]):
     def tokens(self, line: str) -> list[str]:
         """The tokens of one line, as the transformation gives them."""
 
+    @abstractmethod
+    def _result_of(self, sums: list[int], nrefs: int | str) -> ScoreT:
+        """The result of summed [H, S, D, I] against ``nrefs`` references per segment."""
+
+    def _plain_owner(self) -> type:
+        """The class whose plain-Python path this metric takes (WER or CER, a subclass's too)."""
+        return next(cls for cls in type(self).__mro__ if EditRate in cls.__bases__)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> ScoreT:
+        """The corpus score (a call of a few segments aligned in plain Python, ``small``: the same counts)."""
+        rows = self._small_rows(hypotheses, references, self._plain_owner())
+        if rows is None:
+            return super().corpus_score(hypotheses, references)
+        return self._returned(self._result_of([sum(column) for column in zip(*rows[0], strict=True)], rows[1]))
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> np.ndarray:
+        """Every segment's own score, in one vectorised pass (a few segments aligned in plain Python)."""
+        rows = self._small_rows(hypotheses, references, self._plain_owner())
+        if rows is None:
+            return super().sentence_scores(hypotheses, references)
+        return self.scores_of_sums(np.array(rows[0], dtype=np.int64))
+
 
 class WER(EditRate[WERScore]):
     """Word error rate (and MER, WIL, WIP) exact to jiwer 4.0's ``process_words``; give
@@ -214,20 +236,6 @@ class WER(EditRate[WERScore]):
         h, s, d, i = sums
         m = jiwer_measures(h, s, d, i)
         return WERScore(100 * m["wer"], h, s, d, i, m["wer"], m["mer"], m["wil"], m["wip"], self.signature(nrefs))
-
-    def corpus_score(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> WERScore:
-        """The corpus WER (a call of a few segments aligned in plain Python, ``small``: the same counts)."""
-        rows = self._small_rows(hypotheses, references, WER)
-        if rows is None:
-            return super().corpus_score(hypotheses, references)
-        return self._returned(self._result_of([sum(column) for column in zip(*rows[0], strict=True)], rows[1]))
-
-    def sentence_scores(self, hypotheses: Sequence[str], references: ReferenceStreams | None = None) -> np.ndarray:
-        """Every segment's own WER, in one vectorised pass (a few segments aligned in plain Python)."""
-        rows = self._small_rows(hypotheses, references, WER)
-        if rows is None:
-            return super().sentence_scores(hypotheses, references)
-        return self.scores_of_sums(np.array(rows[0], dtype=np.int64))
 
 
 # The functional layer, made from WER's constructor (``core.functional``).
