@@ -334,6 +334,22 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """Told the references per segment of references given with a call and counted by a
         plain-Python path, without ``prepare``; nothing by default."""
 
+    def _plain_nrefs(self, segments: Sequence[Sequence[str]]) -> int | str:
+        """The references per segment of a call a plain-Python path counts (``"var"`` if it varies),
+        told to ``_references_seen``."""
+        counts = {len(lines) for lines in segments}
+        nrefs: int | str = counts.pop() if len(counts) == 1 else "var"
+        self._references_seen(nrefs)
+        return nrefs
+
+    def _cached_signature(self, nrefs: int | str, *more: Any) -> Signature:
+        """``signature(nrefs, *more)``, made once per number of references for a plain-Python path."""
+        cache = self.__dict__.setdefault("_signatures", {})
+        key = (nrefs, *more)
+        if key not in cache:
+            cache[key] = self.signature(nrefs, *more)
+        return cache[key]
+
     def plain_path_allowed(self, owner: type) -> bool:
         """Whether a plain-Python path written for ``owner`` (the metric's class) may score for this
         metric: its class keeps ``owner``'s ``prepare`` and ``_score``, or overrides them only as

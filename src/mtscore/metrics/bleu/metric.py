@@ -276,7 +276,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         totals = [sum(row[3][n] for row in statistics) for n in range(order)]
         score, precisions, bp = score_row(hyp_len, ref_len, counts, totals, self.scoring)
         return self._returned(
-            BLEUScore(score, counts, totals, precisions, bp, hyp_len, ref_len, self._text_signature(nrefs))
+            BLEUScore(score, counts, totals, precisions, bp, hyp_len, ref_len, self._cached_signature(nrefs, "text"))
         )
 
     def _small_rows(
@@ -297,17 +297,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             segment_row(tokens(hypothesis), [tokens(line) for line in lines], order)
             for hypothesis, lines in zip(hypotheses, segments, strict=True)
         ]
-        counts = {len(lines) for lines in segments}
-        nrefs = counts.pop() if len(counts) == 1 else "var"
-        self._references_seen(nrefs)
-        return statistics, nrefs
-
-    def _text_signature(self, nrefs: int | str) -> Signature:
-        """``signature(nrefs, "text")``, made once per number of references."""
-        cache = self.__dict__.setdefault("_signatures", {})
-        if nrefs not in cache:
-            cache[nrefs] = self.signature(nrefs, "text")
-        return cache[nrefs]
+        return statistics, self._plain_nrefs(segments)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> BLEUScore:
         return self.score_stats(Stats.from_matrix(statistics), *_nrefs_and_kind(references))

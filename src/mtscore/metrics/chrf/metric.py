@@ -185,7 +185,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
                 self.char_order,
                 self.word_order,
                 self.beta,
-                self._signature_of(nrefs),
+                self._cached_signature(nrefs),
             )
         )
 
@@ -213,17 +213,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
             best_statistics(hypothesis, lines, self.char_order, self.whitespace, self.beta)
             for hypothesis, lines in zip(hypotheses, segments, strict=True)
         ]
-        counts = {len(lines) for lines in segments}
-        nrefs = counts.pop() if len(counts) == 1 else "var"
-        self._references_seen(nrefs)
-        return statistics, nrefs
-
-    def _signature_of(self, nrefs: int | str) -> Signature:
-        """``signature(nrefs)``, made once per number of references."""
-        cache = self.__dict__.setdefault("_signatures", {})
-        if nrefs not in cache:
-            cache[nrefs] = self.signature(nrefs)
-        return cache[nrefs]
+        return statistics, self._plain_nrefs(segments)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
         width = 3 * (self.char_order + self.word_order)
