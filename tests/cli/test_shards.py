@@ -203,6 +203,24 @@ def test_parts_of_one_system_written_without_a_name_are_told_to_take_one(capsys,
     assert code == EXIT_OK and out == whole
 
 
+def test_equal_parts_of_one_system_written_without_a_name_are_warned_about(capsys, tmp_path):
+    """Parts of the same length print as several systems (each scored right); the warning says how to
+    make them one system."""
+    refs, hyps = ["a b c", "d e f", "g h", "i j k"], ["a b c", "d e", "g h", "i j x"]
+    shards = []
+    for number, (start, stop) in enumerate([(0, 2), (2, 4)], 1):
+        ref = write(tmp_path / f"ref.part{number}", refs[start:stop])
+        hyp = write(tmp_path / f"hyp.part{number}", hyps[start:stop])
+        shards.append(str(tmp_path / f"part{number}.npz"))
+        assert run(capsys, "stats", ref, "-i", hyp, "-o", shards[-1])[0] == EXIT_OK
+    code, out, err = run(capsys, "merge", *shards)
+    assert code == EXIT_OK and [row["system"] for row in json.loads(out)] == [
+        f"{tmp_path}/hyp.part1",
+        f"{tmp_path}/hyp.part2",
+    ]
+    assert "warning: the systems hold different references" in err and "--name SYSTEM" in err
+
+
 def test_merge_help_names_its_baseline_without_an_i_option(capsys):
     with pytest.raises(SystemExit):
         run(capsys, "merge", "--help")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..errors import InputError
@@ -260,6 +261,10 @@ def run_merge(argv: list[str]) -> int:
             + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
             + _unnamed_hint([meta for _, meta, _ in shards])
         )
+    hint = _unnamed_hint([meta for _, meta, _ in shards])
+    if len(names) > 1 and hint and not _same_references(list(hashes.values())):
+        # equally long parts of one file, written without --name: they would print as several systems
+        print(f"mtscore merge: warning: the systems hold different references{hint}", file=sys.stderr)
     if paired and not _same_references(list(hashes.values())):
         raise InputError(
             "the systems' shards hold different references: a paired test compares systems on one reference "
