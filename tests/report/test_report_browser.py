@@ -125,7 +125,8 @@ def test_page_works_offline_sorts_filters_and_renders(browser, wmt_report, tmp_p
             word,
         )
         assert 1 <= visible == expected
-        page.click(".example .hyp a")  # the link to the n-gram table opens it
+        page.click(".example .hyp a")  # the link to the n-gram table opens it (on its hash change: waited for)
+        page.locator("details[open]").first.wait_for(timeout=10_000)
         assert page.locator("details[open]").count() == 1
 
         screenshot = tmp_path / "report.png"
