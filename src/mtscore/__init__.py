@@ -65,12 +65,15 @@ def _public_names() -> dict[str, str]:
 
 
 def __getattr__(name: str) -> Any:
-    """A public name, imported on first use; ``__all__`` is read from the metrics' packages then too."""
+    """A public name, imported on first use; ``__all__`` is read from the metrics' packages then too
+    (once: it is kept as the module's attribute)."""
     global _lazy
     if _lazy is None:
-        _lazy = lazy_attributes(__name__, _public_names())
+        names = _public_names()
+        _lazy = lazy_attributes(__name__, names)
+        globals()["__all__"] = sorted(["InputError", "LengthMismatchError", "MtscoreError", *names])
     if name == "__all__":
-        return sorted(["InputError", "LengthMismatchError", "MtscoreError", *_public_names()])
+        return globals()["__all__"]
     if name in errors.DEPRECATED:
         return getattr(errors, name)
     return _lazy(name)

@@ -278,11 +278,11 @@ def _pasted_systems(sources: list[str], encoding: str) -> list[list[str]] | None
     return [list(column) for column in zip(*rows, strict=True)]
 
 
-def given_options(argv: list[str] | None, args: argparse.Namespace) -> set[str]:
-    """The destinations of the options ``argv`` gives (a default is not given): parsed again with
-    every default a marker, so that only what the command line sets differs from it."""
+def given_options(parser: argparse.ArgumentParser, argv: list[str] | None, args: argparse.Namespace) -> set[str]:
+    """The destinations of the options ``argv`` gives (a default is not given): parsed again by
+    ``parser`` (which made ``args``; its defaults are changed) with every default a marker, so that
+    only what the command line sets differs from it."""
     not_given = object()  # not a str: argparse converts only str defaults with the option's type
-    parser = build_parser()
     parser.set_defaults(**dict.fromkeys(vars(args), not_given))
     return {dest for dest, value in vars(parser.parse_args(argv)).items() if value is not not_given}
 
@@ -329,7 +329,8 @@ def _own_option_hint(name: str, selected: list[str]) -> str:
 
 
 def run(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     done = testsets.act(args)  # --list, --download, --echo; -t's checks; -l's tokenizer
     if done is not None:
         return done
@@ -348,7 +349,7 @@ def run(argv: list[str] | None) -> int:
     paired = modes.paired
     names = list(modes.metrics)
     if not args.quiet:
-        for warning in unused_option_warnings(given_options(argv, args), args, names):
+        for warning in unused_option_warnings(given_options(parser, argv, args), args, names):
             print(f"mtscore: warning: {warning}", file=sys.stderr)
     extended = modes.extended
     if not paired and not extended:  # sacrebleu prints its metrics sorted by name, paired tests aside
