@@ -21,8 +21,13 @@ from .score import SacrebleuFormat
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 
-_HYPOTHESES = "hypotheses: The system's outputs, one str per segment."
-_REFERENCES = "references: Reference streams, each a list as long as ``hypotheses`` (``None``: a missing reference)."
+# What each function's first two parameters are, by name (a sentence function's references are one segment's).
+_LEADING = {
+    "hypotheses": "The system's outputs, one str per segment.",
+    "hypothesis": "The system's output for one segment (a str).",
+    "references": "Reference streams, each a list as long as ``hypotheses`` (``None``: a missing reference).",
+    "segment references": "The segment's references, a list of str (``None``: missing).",
+}
 
 
 def metric_keywords(metric: type[Metric[Any, Any]]) -> list[inspect.Parameter]:
@@ -94,11 +99,8 @@ def _docstring(
     helps = {option.name: option.help for option in metric.options}
     lines = [summary, "", "Args:"]
     for name in leading:
-        lines.append(f"    {_HYPOTHESES if name == 'hypotheses' else _REFERENCES}")
-        if name == "hypothesis":
-            lines[-1] = "    hypothesis: The system's output for one segment (a str)."
-        elif name == "references" and "hypothesis" in leading:
-            lines[-1] = "    references: The segment's references, a list of str (``None``: missing)."
+        key = "segment references" if name == "references" and "hypothesis" in leading else name
+        lines.append(f"    {name}: {_LEADING[key]}")
     for keyword in keywords:
         meaning = helps.get(keyword.name, "see the metric's class")
         lines.append(f"    {keyword.name}: {meaning}.")
