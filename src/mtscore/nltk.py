@@ -212,7 +212,7 @@ def _stats_of(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int
 
     n_streams = max((len(segment) for segment in refs), default=1)
     streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
-    return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(split_tokens(hyps)))
+    return PreparedReferences.from_tokens(streams, max_order).statistics(TokenKeys.of(split_tokens(hyps)))
 
 
 def _corpus_row(

@@ -716,7 +716,7 @@ def test_explain_equals_the_engine(hyp, refs, tokenize, lowercase, smoothing, ma
             mtscore.explain(hyp, refs, **options)
         return
     result = mtscore.explain(hyp, refs, **options)
-    stats = mtscore.BLEU(**options).stats([hyp], [[r] for r in refs])
+    stats = mtscore.BLEU(**options).statistics([hyp], [[r] for r in refs])
     tables = result.segments[0]
     assert tables.matches == stats.matches[0].tolist()
     assert tables.totals == stats.totals[0].tolist()

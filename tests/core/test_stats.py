@@ -19,7 +19,7 @@ def metric():
 
 @pytest.fixture
 def stats(metric):
-    return metric.stats(HYP)
+    return metric.statistics(HYP)
 
 
 def test_shape_and_values(stats):
@@ -31,14 +31,14 @@ def test_shape_and_values(stats):
 
 
 def test_corpus_score_is_the_formula_over_summed_rows(metric, stats):
-    assert metric.score_stats(stats).score == metric.corpus_score(HYP).score
-    assert metric.score_stats(stats.total()).score == metric.corpus_score(HYP).score
+    assert metric.score_statistics(stats).score == metric.corpus_score(HYP).score
+    assert metric.score_statistics(stats.total()).score == metric.corpus_score(HYP).score
 
 
 def test_shards_merge_with_plus(metric, stats):
     assert stats[:2] + stats[2:] == stats
     assert sum([stats[:1], stats[1:3], stats[3:]]) == stats
-    assert metric.score_stats(stats[:1] + stats[1:]).score == metric.corpus_score(HYP).score
+    assert metric.score_statistics(stats[:1] + stats[1:]).score == metric.corpus_score(HYP).score
 
 
 def test_slicing(stats):
@@ -86,6 +86,6 @@ def test_sorted_query_search_gives_the_same_statistics(monkeypatch, seed):
     words = [f"w{i}" for i in range(40)]
     refs = [[" ".join(rng.choice(words, size=rng.integers(0, 30))) for _ in range(300)] for _ in range(2)]
     hyps = [" ".join(rng.choice(words, size=rng.integers(0, 30))) for _ in range(300)]
-    direct = BLEU(refs).stats(hyps)
+    direct = BLEU(refs).statistics(hyps)
     monkeypatch.setattr(backend, "_SORT_QUERIES_FROM", 1)
-    assert BLEU(refs).stats(hyps) == direct
+    assert BLEU(refs).statistics(hyps) == direct

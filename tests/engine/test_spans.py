@@ -224,8 +224,8 @@ def test_token_ids_any_range(offset):
     rng = np.random.default_rng(1)
     hyps = rng.integers(0, 50, size=(40, 30))
     refs = np.where(rng.random((40, 30)) < 0.3, rng.integers(0, 50, size=(40, 30)), hyps)
-    base = mtscore.BLEU(pad_id=None).stats(hyps, [refs])
-    moved = mtscore.BLEU(pad_id=None).stats(hyps + offset, [refs + offset])
+    base = mtscore.BLEU(pad_id=None).statistics(hyps, [refs])
+    moved = mtscore.BLEU(pad_id=None).statistics(hyps + offset, [refs + offset])
     assert np.array_equal(base.matches, moved.matches) and np.array_equal(base.ref_len, moved.ref_len)
 
 

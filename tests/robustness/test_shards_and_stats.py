@@ -416,8 +416,8 @@ def test_settings_that_only_change_scoring_are_added_and_scored():
     picks another best reference per segment, so its statistics differ and are refused."""
     hyps, refs = segments("bleu")
     smoothed = BLEU(smooth="floor")
-    assert BLEU().stats(hyps, refs) + smoothed.stats(hyps, refs) == BLEU().stats(hyps * 2, [r * 2 for r in refs])
-    assert smoothed.score_stats(BLEU().stats(hyps, refs), nrefs=2).score == smoothed.corpus_score(hyps, refs).score
+    assert BLEU().statistics(hyps, refs) + smoothed.statistics(hyps, refs) == BLEU().statistics(hyps * 2, [r * 2 for r in refs])
+    assert smoothed.score_statistics(BLEU().statistics(hyps, refs), nrefs=2).score == smoothed.corpus_score(hyps, refs).score
     with pytest.raises(InputError, match="eff 'yes' and 'no'"):
         CHRF(eps_smoothing=True).score_statistics(CHRF().statistics(hyps, refs))
 
@@ -426,11 +426,11 @@ def test_statistics_of_token_ids_keep_their_kind():
     ids = np.array([[1, 2, 3, 4], [5, 6, 7, 0]])
     refs = [np.array([[1, 2, 3, 5], [5, 6, 0, 0]])]
     metric = BLEU(pad_id=0)
-    stats = metric.stats(ids, refs)
+    stats = metric.statistics(ids, refs)
     assert stats.settings["tok"] == "ids"
-    assert str(BLEU(pad_id=0).score_stats(stats, nrefs=1).signature) == str(metric.corpus_score(ids, refs).signature)
+    assert str(BLEU(pad_id=0).score_statistics(stats, nrefs=1).signature) == str(metric.corpus_score(ids, refs).signature)
     with pytest.raises(InputError, match="tok 'ids' and '13a'"):
-        stats + BLEU().stats(["a b c d", "e f g"], [["a b c e", "e f"]])
+        stats + BLEU().statistics(["a b c d", "e f g"], [["a b c e", "e f"]])
 
 
 @pytest.mark.parametrize("metric", list(METRICS))
@@ -449,8 +449,8 @@ def test_settings_survive_json_files_slices_and_pickles(tmp_path, metric):
 def test_statistics_written_before_settings_still_read():
     """JSON and files without settings (what earlier versions wrote) read back, of unknown settings."""
     old = Stats.from_json(json.dumps({"dtype": "int64", "columns": 10, "rows": [[3, 3, 3, 2, 1, 0, 3, 2, 1, 0]]}))
-    assert old.settings is None and (old + BLEU().stats(["a b c"], [["a b c"]])).settings is not None
-    assert BLEU().score_stats(old).score == BLEU().corpus_score(["a b c"], [["a b c"]]).score
+    assert old.settings is None and (old + BLEU().statistics(["a b c"], [["a b c"]])).settings is not None
+    assert BLEU().score_statistics(old).score == BLEU().corpus_score(["a b c"], [["a b c"]]).score
 
 
 BAD_JSON = {
@@ -478,7 +478,7 @@ def test_from_json_refuses_what_to_json_cannot_write(kind, case):
 
 def saved_bytes(tmp_path: Path) -> bytes:
     path = tmp_path / "valid.npz"
-    BLEU().stats(HYPOTHESES, REFERENCES).save(path)
+    BLEU().statistics(HYPOTHESES, REFERENCES).save(path)
     return path.read_bytes()
 
 

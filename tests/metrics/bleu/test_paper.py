@@ -24,7 +24,7 @@ def stats(candidates, references, *, tokenize="none", lowercase=True, max_order=
     """bleu's per-segment statistics; every candidate is scored against the same references."""
     metric = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase, max_order=max_order)
     streams = [[reference] * len(candidates) for reference in references]
-    return metric.stats(list(candidates), streams)
+    return metric.statistics(list(candidates), streams)
 
 
 def sentence(n_words: int, word: str = "w") -> str:
@@ -204,7 +204,7 @@ def test_corpus_brevity_penalty_sums_best_match_lengths():
         [sentence(15), sentence(16), sentence(14), sentence(20)],
         [sentence(17), sentence(12), None, None],
     ]
-    per_segment = mtscore.BLEU(tokenize="none").stats(candidates, references)
+    per_segment = mtscore.BLEU(tokenize="none").statistics(candidates, references)
     assert per_segment.ref_len.tolist() == [12, 12, 12, 8]
     score = mtscore.corpus_bleu(candidates, references, tokenize="none", max_order=1)
     c, r = 12 + 14 + 13 + 5, 12 + 12 + 12 + 8
@@ -225,7 +225,7 @@ def test_bleu_formula():
     candidates = [words(CANDIDATE_1), words(CANDIDATE_2)]
     references = [[words(r)] * 2 for r in REFERENCES_1]
     score = mtscore.corpus_bleu(candidates, references, tokenize="none", lowercase=True, smooth="none")
-    per_segment = mtscore.BLEU(tokenize="none", lowercase=True).stats(candidates, references)
+    per_segment = mtscore.BLEU(tokenize="none", lowercase=True).statistics(candidates, references)
     total = per_segment.total()
     p = total.matches[0] / total.totals[0]
     c, r = int(total.hyp_len[0]), int(total.ref_len[0])

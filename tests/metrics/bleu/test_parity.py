@@ -377,7 +377,7 @@ def test_statistics_generated(tokenize, lowercase, corpus):
     """Per-segment integer statistics equal sacrebleu's exactly, for max orders 1 to 5."""
     hypotheses, streams = corpus
     for max_order in MAX_ORDERS:
-        ours = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase, max_order=max_order).stats(hypotheses, streams)
+        ours = mtscore.BLEU(tokenize=tokenize, lowercase=lowercase, max_order=max_order).statistics(hypotheses, streams)
         theirs = sacre_rows(hypotheses, streams, tokenize=tokenize, lowercase=lowercase, max_order=max_order)
         assert our_rows(ours) == theirs, f"max_order={max_order}"
 
@@ -389,7 +389,7 @@ def test_statistics_prepared_references(max_order, corpus):
     """References prepared once (``BLEU(references)``) give the same statistics."""
     hypotheses, streams = corpus
     metric = mtscore.BLEU(streams, tokenize="13a", max_order=max_order)
-    assert our_rows(metric.stats(hypotheses)) == sacre_rows(hypotheses, streams, max_order=max_order)
+    assert our_rows(metric.statistics(hypotheses)) == sacre_rows(hypotheses, streams, max_order=max_order)
 
 
 @pytest.mark.parametrize("chunk_tokens", [1, 7, 40])
@@ -403,7 +403,7 @@ def test_statistics_in_small_chunks(chunk_tokens, corpus):
     hypotheses, streams = corpus
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(NUMPY, "chunk_tokens", chunk_tokens, raising=False)
-        ours = mtscore.BLEU(tokenize="13a").stats(hypotheses, streams)
+        ours = mtscore.BLEU(tokenize="13a").statistics(hypotheses, streams)
     assert our_rows(ours) == sacre_rows(hypotheses, streams)
 
 
@@ -435,7 +435,7 @@ def test_statistics_repeated_lines(tokenize, corpus, order):
     order.shuffle(segments)
     hypotheses = [hypotheses[i] for i in segments]
     streams = [[stream[i] for i in segments] for stream in streams]
-    ours = mtscore.BLEU(tokenize=tokenize, lowercase=True).stats(hypotheses, streams)
+    ours = mtscore.BLEU(tokenize=tokenize, lowercase=True).statistics(hypotheses, streams)
     assert our_rows(ours) == sacre_rows(hypotheses, streams, tokenize=tokenize, lowercase=True)
 
 

@@ -202,13 +202,13 @@ def test_wmt22_segment_stats_sum_to_the_corpus_score(name):
     for system in WMT_SYSTEMS[:2]:
         hypotheses = list(wmt_hypotheses(system))
         result = mtscore.sentence_scores(hypotheses, streams)
-        from_stats = corpus_metric.score_stats(result.stats, nrefs=len(streams))
+        from_stats = corpus_metric.score_statistics(result.stats, nrefs=len(streams))
         corpus = mtscore.corpus_bleu(hypotheses, streams)
         assert from_stats == corpus  # every field but the signature, exactly
         assert str(from_stats.signature) == str(corpus.signature)
         theirs = SacreBLEU().corpus_score(hypotheses, streams)
         assert abs(corpus.score - theirs.score) <= TOLERANCE
-        assert result.stats.total() == corpus_metric.stats(hypotheses, streams).total()
+        assert result.stats.total() == corpus_metric.statistics(hypotheses, streams).total()
 
 
 # ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ class BLEUMetric(Protocol):
 
     def tokenize(self, lines: list[str]) -> list[list[str]]: ...
 
-    def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str | None = None) -> BLEUScore: ...
+    def score_statistics(self, statistics: Stats, nrefs: int | str | None = None, kind: str | None = None) -> BLEUScore: ...
 
     def score_segments(self, stats: Stats, nrefs: int | str = 1, kind: str = "text") -> SentenceScores: ...
 
@@ -214,7 +214,7 @@ def explain(
         ref_len=[tables.ref_len for tables in segments],
     )
     segment_scores = sentence_metric.score_segments(stats, prepared.nrefs)
-    corpus = metric.score_stats(stats, prepared.nrefs)
+    corpus = metric.score_statistics(stats, prepared.nrefs)
     smooth = sentence_metric.scoring.smooth_label()
     eff = sentence_metric.scoring.effective_order
     hints = [hints_for(tables, segment_scores[i], smooth, eff, scoring.max_order) for i, tables in enumerate(segments)]

@@ -19,7 +19,9 @@ from ...core.inputs import (
 )
 from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
+from ...core.deprecation import warn_renamed
 from ...core.signature import Signature, tool_version
+from ...core.stats import Statistics
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import PAD_NOT_GIVEN, PadId, check_pad_id, id_rows, is_token_ids, refuse_text_array
 from ...engine.keys import TokenKeys, distinct_lines
@@ -100,7 +102,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         return split_lines(lines, self.tokenizer, self.lowercase).tokens()
 
     def keys(self, lines: list[str], references: bool = False) -> TokenKeys:
-        """The lines' tokens as keys, the form ``PreparedReferences.stats`` takes (a line that
+        """The lines' tokens as keys, the form ``PreparedReferences.statistics`` takes (a line that
         repeats is tokenized once); ``references``: tokenized as a compatibility mode's tool
         tokenizes references, where that differs."""
         distinct, rows = distinct_lines(lines)
@@ -138,7 +140,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             raise InputError("token ids are already tokenized: leave tokenize and lowercase unset")
 
     def _resolve(self, hypotheses: Any, references: Any) -> tuple[PreparedReferences, TokenKeys | tuple[Any, Any]]:
-        """The prepared references and the hypotheses in the form their ``stats`` takes."""
+        """The prepared references and the hypotheses in the form their ``statistics`` takes."""
         ids = is_token_ids(hypotheses)
         if ids:
             self._check_ids_options()
@@ -165,7 +167,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         return prepared, (flat, lengths)
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: TokenKeys | tuple[Any, Any]) -> np.ndarray:
-        return prepared.stats(hypotheses).to_matrix()
+        return prepared.statistics(hypotheses).to_matrix()
 
     def column_labels(self) -> tuple[str, ...]:
         """sacrebleu's layout: hypothesis length, closest reference length, matches and totals per order."""
@@ -181,16 +183,26 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """A hypothesis of L tokens has max(L - n + 1, 0) n-grams of order n."""
         check_totals(Stats.from_matrix(rows))
 
-    def stats(self, hypotheses: Any, references: Any = None) -> Stats:
-        """Per-segment sufficient statistics, which record ``statistics_settings``."""
+    def statistics(self, hypotheses: Any, references: Any = None) -> Stats:
+        """Per-segment sufficient statistics (``Stats``, the named form of ``segment_statistics``),
+        which record ``statistics_settings``.
+
+        Args:
+            hypotheses: The system's outputs (text, or token ids).
+            references: Reference streams; by default those given at creation.
+
+        Returns:
+            One row per segment: hypothesis length, reference length, matches and totals per order.
+        """
         prepared, resolved = self._resolve(hypotheses, references)
-        stats = prepared.stats(resolved)
+        stats = prepared.statistics(resolved)
         stats.settings = self.statistics_settings(self.signature(1, prepared.kind))
         return stats
 
-    def statistics(self, hypotheses: Any, references: Any = None) -> Stats:
-        """Per-segment sufficient statistics (``Stats``, the named form of ``segment_statistics``)."""
-        return self.stats(hypotheses, references)
+    def stats(self, hypotheses: Any, references: Any = None) -> Stats:
+        """Deprecated name of ``statistics`` (warns)."""
+        warn_renamed("BLEU.stats", "BLEU.statistics")
+        return self.statistics(hypotheses, references)
 
     def signature(self, nrefs: int | str | None = None, kind: str | None = None) -> Signature:
         """The reproducibility signature; ``nrefs`` and ``kind`` (``"text"``, or ``"ids"`` for token
@@ -239,10 +251,38 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             settings = self.statistics_settings(self.signature(1, "ids"))
         super().check_settings(statistics, settings)
 
+    def score_statistics(
+        self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None, kind: str | None = None
+    ) -> BLEUScore:
+        """The corpus score of already computed statistics (``Stats``, ``Statistics`` or a matrix).
+        Statistics counted with other settings (another tokenizer, case, order...) are refused.
+
+        Args:
+            statistics: Per-segment statistics, from ``statistics`` or ``segment_statistics``.
+            nrefs: The references per segment for the signature; by default those given at creation (else 1).
+            kind: ``"ids"`` for statistics of token ids, ``"text"`` for text; by default what the
+                statistics' settings say, else the kind of the references given at creation.
+
+        Returns:
+            The corpus result.
+        """
+        settings = getattr(statistics, "settings", None)
+        if isinstance(statistics, Stats):
+            stats = statistics
+        else:
+            matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
+            stats = Stats.from_matrix(matrix, settings)
+        if kind is None and (settings or {}).get("tok") != "ids":
+            kind = _nrefs_and_kind(self._references)[1]
+        return self._returned(self._score_stats(stats, self._nrefs() if nrefs is None else nrefs, kind))
+
     def score_stats(self, stats: Stats, nrefs: int | str = 1, kind: str | None = None) -> BLEUScore:
-        """The corpus score of already computed statistics; ``kind``: ``"ids"`` for statistics of token
-        ids, by default what the statistics' settings say (else ``"text"``). Statistics counted with
-        other settings (another tokenizer, case, order...) are refused."""
+        """Deprecated name of ``score_statistics`` (warns; ``nrefs`` defaults to 1 here)."""
+        warn_renamed("BLEU.score_stats", "BLEU.score_statistics")
+        return self._score_stats(stats, nrefs, kind)
+
+    def _score_stats(self, stats: Stats, nrefs: int | str, kind: str | None) -> BLEUScore:
+        """The corpus score of ``stats``; ``kind`` ``None``: what the statistics' settings say (else text)."""
         if kind is None:
             kind = "ids" if (stats.settings or {}).get("tok") == "ids" else "text"
         self.check_settings(stats, self.statistics_settings(self.signature(nrefs, kind)))
@@ -300,7 +340,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         return statistics, self._plain_nrefs(segments)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> BLEUScore:
-        return self.score_stats(Stats.from_matrix(statistics), *_nrefs_and_kind(references))
+        return self._score_stats(Stats.from_matrix(statistics), *_nrefs_and_kind(references))
 
     @classmethod
     def sentence_options(cls, options: dict[str, Any]) -> dict[str, Any]:
@@ -345,7 +385,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         signature, then the corpus's."""
         stats, info = Stats.from_matrix(statistics), _nrefs_and_kind(self._references)
         segments = self.segment_metric().score_segments(stats, *info)
-        return SegmentResults(list(segments), self.score_stats(stats, *info), segments.signature)
+        return SegmentResults(list(segments), self._score_stats(stats, *info), segments.signature)
 
     def systems_statistics(self, systems: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """``segment_statistics`` of each system, tokenized and counted together (a line that
@@ -357,7 +397,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         if prepared.kind != "text":
             raise InputError("references of token ids: score each system with segment_statistics")
         tokens = self.keys(list(chain.from_iterable(systems)))
-        return [stats.to_matrix() for stats in prepared.stats_of(tokens, len(systems))]
+        return [stats.to_matrix() for stats in prepared.statistics_of(tokens, len(systems))]
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """Scores of rows of summed statistics matrices (float32 sums: sacrebleu's resampling arithmetic)."""
@@ -386,7 +426,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             )
             return self.score_segments(Stats.from_matrix(matrix.astype(np.int64, copy=False)), nrefs, "text")
         prepared, encoded = self._resolve(hypotheses, references)
-        result = self.score_segments(prepared.stats(encoded), prepared.nrefs, prepared.kind)
+        result = self.score_segments(prepared.statistics(encoded), prepared.nrefs, prepared.kind)
         if prepared.ops is not NUMPY:
             scores = prepared.ops.torch.as_tensor(result.scores, device=prepared.ops.device)
             result = dataclasses.replace(result, scores=scores)

@@ -91,13 +91,13 @@ class PreparedReferences(References):
         present = np.stack([present for _, _, present in rows])
         return cls("ids", streams, present, table, max_order, ops)
 
-    def stats(self, hypotheses) -> Stats:
+    def statistics(self, hypotheses) -> Stats:
         """Statistics of hypotheses (``TokenKeys``, or (ids, lengths) for id references) aligned with these
         references."""
-        return self.stats_of(hypotheses, 1)[0]
+        return self.statistics_of(hypotheses, 1)[0]
 
-    def stats_of(self, hypotheses, n_systems: int) -> list[Stats]:
-        """Statistics of ``n_systems`` systems whose hypotheses (as ``stats`` takes them) come one
+    def statistics_of(self, hypotheses, n_systems: int) -> list[Stats]:
+        """Statistics of ``n_systems`` systems whose hypotheses (as ``statistics`` takes them) come one
         after another, counted together: the references are sorted once for all of them."""
         if self.kind == "text":
             ids, hyp_len = self.vocabulary.encode(hypotheses)
@@ -108,9 +108,9 @@ class PreparedReferences(References):
         systems = [(ids[ends[k] : ends[k + 1]], hyp_len[k * n : (k + 1) * n]) for k in range(n_systems)]
         matches = self.ngrams.matches_of(systems)
         hyp_len = self.ops.to_numpy(hyp_len).astype(np.int64).reshape(n_systems, n)
-        return [self.stats_from(matches[k], hyp_len[k]) for k in range(n_systems)]
+        return [self.statistics_from(matches[k], hyp_len[k]) for k in range(n_systems)]
 
-    def stats_from(self, matches: np.ndarray, hyp_len: np.ndarray) -> Stats:
+    def statistics_from(self, matches: np.ndarray, hyp_len: np.ndarray) -> Stats:
         """One system's statistics from its clipped matches and hypothesis lengths (NumPy int64):
         n-gram totals and the closest reference lengths added."""
         return Stats(

@@ -3,7 +3,7 @@
 ``benchmarks/stages.py`` times each stage through these functions, and this module is the only
 part of the library besides the public API that ``benchmarks/`` imports. Each stage's output
 feeds the next; together they do what ``BLEU.corpus_score`` does on text with one reference
-stream (``BLEU.keys``, ``BLEU.prepare``, ``PreparedReferences.stats``):
+stream (``BLEU.keys``, ``BLEU.prepare``, ``PreparedReferences.statistics``):
 
     read -> distinct -> tokenize -> keys -> references -> encode -> count -> stats -> score
 
@@ -72,9 +72,9 @@ def count(prepared: PreparedReferences, ids: np.ndarray, lengths: np.ndarray) ->
 
 def stats(prepared: PreparedReferences, matches: np.ndarray, lengths: np.ndarray) -> Stats:
     """The per-segment statistics: matches, n-gram totals, hypothesis and closest reference lengths."""
-    return prepared.stats_from(matches, lengths)
+    return prepared.statistics_from(matches, lengths)
 
 
 def score(metric: BLEU, statistics: Stats, prepared: PreparedReferences) -> BLEUScore:
     """The corpus score of the statistics."""
-    return metric.score_stats(statistics, prepared.nrefs)
+    return metric.score_statistics(statistics, prepared.nrefs)
