@@ -5,6 +5,12 @@ A page asks for a parser's reference with a marker on a line of its own::
     <!-- mtscore-cli: mtscore -->            the option tables and the full --help of `mtscore`
     <!-- mtscore-cli: mtscore explain -->    the same for `mtscore explain`
     <!-- mtscore-options: bleu -->           the options a metric declares (metrics/<name>/options.py)
+    <!-- mtscore-api-metrics -->             the API index's rows of the built-in metrics
+
+The nav's metric pages (``docs/metrics/<name>.md``) and API pages (``docs/api/<name>.md``) are
+listed from the registry (``mtscore.metrics.METRICS``) too: ``on_config`` puts them first in the
+sections ``Metrics`` and ``API reference`` (after its overview); a metric without its pages stops
+the build. A metric documented on another's pages says so in its options module (``DOCUMENTED_WITH``).
 
 Nothing of the help text is copied into the docs: every build reads it from the parsers and the
 metrics' option declarations, so the reference cannot drift from the command. The sources in
@@ -213,14 +219,101 @@ def function_reference(name: str) -> str:
     )
 
 
+METRICS_SECTION, API_SECTION, API_OVERVIEW = "Metrics", "API reference", "api/index.md"
+API_METRICS_MARKER = "<!-- mtscore-api-metrics -->"
+
+
+def metric_pages() -> dict[str, list[str]]:
+    """Docs page name -> the built-in metrics it documents, in registry order: a metric's own name,
+    unless its options module names the metric whose pages document it (``DOCUMENTED_WITH``)."""
+    from importlib import import_module
+
+    from mtscore.metrics import METRICS
+
+    pages: dict[str, list[str]] = {}
+    for name in METRICS:
+        if METRICS.is_builtin(name):
+            options = import_module(f"mtscore.metrics.{name}.options")
+            pages.setdefault(getattr(options, "DOCUMENTED_WITH", name), []).append(name)
+    return pages
+
+
+def check_metric_pages(docs_dir: Path) -> None:
+    """Raise ``FileNotFoundError`` naming every built-in metric without its guide or API page."""
+    missing = [
+        f"{folder}/{page}.md (for {', '.join(names)})"
+        for page, names in metric_pages().items()
+        for folder in ("metrics", "api")
+        if not (docs_dir / folder / f"{page}.md").is_file()
+    ]
+    if missing:
+        raise FileNotFoundError(f"docs/hooks.py: the registry's metrics lack their pages: {'; '.join(missing)}")
+
+
+def page_title(names: list[str]) -> str:
+    """A metric page's title in the nav: its metrics' titles (``WER and CER``)."""
+    from mtscore.metrics import metric_title
+
+    return " and ".join(metric_title(name) for name in names)
+
+
+def _section(nav: list, title: str) -> list:
+    for entry in nav:
+        if isinstance(entry, dict) and title in entry:
+            return entry[title]
+    raise KeyError(f"docs/hooks.py: mkdocs.yml's nav has no section {title!r} for the metrics' pages")
+
+
+def _is_page(entry: str | dict, path: str) -> bool:
+    """Whether a nav entry (``path`` or ``{title: path}``) is the page ``path``."""
+    return entry == path or (isinstance(entry, dict) and path in entry.values())
+
+
+def metrics_nav(nav: list) -> list:
+    """``nav`` with the metric guides first in the ``Metrics`` section and the metric API pages after
+    the API overview (those sections keep their other pages)."""
+    pages = metric_pages()
+    guides = [{page_title(names): f"metrics/{page}.md"} for page, names in pages.items()]
+    api = [{page_title(names): f"api/{page}.md"} for page, names in pages.items()]
+    metrics_section, api_section = _section(nav, METRICS_SECTION), _section(nav, API_SECTION)
+    metrics_section[:0] = guides
+    overview = next(i for i, entry in enumerate(api_section) if _is_page(entry, API_OVERVIEW))
+    api_section[overview + 1 : overview + 1] = api
+    return nav
+
+
+def api_metric_rows() -> str:
+    """The API index's rows of the built-in metrics: each page's public names (its metrics' ``__all__``)."""
+    from importlib import import_module
+
+    rows = []
+    for page, names in metric_pages().items():
+        exported = [name for metric in names for name in import_module(f"mtscore.metrics.{metric}").__all__]
+        classes = ", ".join(f"`{name}`" for name in exported if not name[0].islower())
+        functions = ", ".join(f"`{name}`" for name in exported if name[0].islower())
+        title = page_title(names)
+        what = f"{title}: the metric, its result, its functions"
+        rows.append(f"| {functions}; {classes} | {what} | [{title}]({page}.md) |")
+    return "\n".join(rows)
+
+
+def on_config(config):
+    """The nav's metric pages, from the registry (and a check that each metric has its pages)."""
+    check_metric_pages(Path(config["docs_dir"]))
+    config["nav"] = metrics_nav(config["nav"])
+    return config
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
     """Replace each ``<!-- mtscore-cli: PROG -->`` marker by PROG's generated reference, each
     ``<!-- mtscore-options: METRIC -->`` marker by the metric's options table, each
-    ``<!-- mtscore-function: NAME -->`` by the reference of a generated function, and
-    ``<!-- mtscore-extras -->`` by the table of optional extras."""
+    ``<!-- mtscore-function: NAME -->`` by the reference of a generated function,
+    ``<!-- mtscore-extras -->`` by the table of optional extras and ``<!-- mtscore-api-metrics -->``
+    by the API index's rows of the metrics."""
     markdown = MARKER.sub(lambda match: reference(match["prog"]), markdown)
     markdown = FUNCTION_MARKER.sub(lambda match: function_reference(match["name"]), markdown)
     markdown = markdown.replace(EXTRAS_MARKER, extras_table()) if EXTRAS_MARKER in markdown else markdown
+    markdown = markdown.replace(API_METRICS_MARKER, api_metric_rows()) if API_METRICS_MARKER in markdown else markdown
     return OPTIONS_MARKER.sub(lambda match: metric_options_table(match["metric"]), markdown)
 
 

@@ -416,8 +416,10 @@ def test_settings_that_only_change_scoring_are_added_and_scored():
     picks another best reference per segment, so its statistics differ and are refused."""
     hyps, refs = segments("bleu")
     smoothed = BLEU(smooth="floor")
-    assert BLEU().statistics(hyps, refs) + smoothed.statistics(hyps, refs) == BLEU().statistics(hyps * 2, [r * 2 for r in refs])
-    assert smoothed.score_statistics(BLEU().statistics(hyps, refs), nrefs=2).score == smoothed.corpus_score(hyps, refs).score
+    doubled = BLEU().statistics(hyps * 2, [r * 2 for r in refs])
+    assert BLEU().statistics(hyps, refs) + smoothed.statistics(hyps, refs) == doubled
+    from_statistics = smoothed.score_statistics(BLEU().statistics(hyps, refs), nrefs=2)
+    assert from_statistics.score == smoothed.corpus_score(hyps, refs).score
     with pytest.raises(InputError, match="eff 'yes' and 'no'"):
         CHRF(eps_smoothing=True).score_statistics(CHRF().statistics(hyps, refs))
 
@@ -428,7 +430,8 @@ def test_statistics_of_token_ids_keep_their_kind():
     metric = BLEU(pad_id=0)
     stats = metric.statistics(ids, refs)
     assert stats.settings["tok"] == "ids"
-    assert str(BLEU(pad_id=0).score_statistics(stats, nrefs=1).signature) == str(metric.corpus_score(ids, refs).signature)
+    from_statistics = BLEU(pad_id=0).score_statistics(stats, nrefs=1)
+    assert str(from_statistics.signature) == str(metric.corpus_score(ids, refs).signature)
     with pytest.raises(InputError, match="tok 'ids' and '13a'"):
         stats + BLEU().statistics(["a b c d", "e f g"], [["a b c e", "e f"]])
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ... import tokenizers
+from ...core.deprecation import warn_renamed
 from ...core.inputs import (
     check_hypotheses,
     check_references,
@@ -19,7 +20,6 @@ from ...core.inputs import (
 )
 from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
-from ...core.deprecation import warn_renamed
 from ...core.signature import Signature, tool_version
 from ...core.stats import Statistics
 from ...engine.backend import NUMPY, NumpyOps, TorchOps

@@ -5,4 +5,5 @@ from __future__ import annotations
 from ...core.options import Option
 
 TITLE = "CER"  # how the command line's help names the metric
+DOCUMENTED_WITH = "wer"  # its docs pages are WER's (docs/metrics/wer.md, docs/api/wer.md)
 OPTIONS: tuple[Option, ...] = ()
