@@ -101,6 +101,10 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         """Each line's tokens: lowercased (if asked) and tokenized."""
         return split_lines(lines, self.tokenizer, self.lowercase).tokens()
 
+    def tokens(self, line: str) -> list[str]:
+        """The tokens of one line, as BLEU counts them (``tokenize`` of that line)."""
+        return self.tokenize([line])[0]
+
     def keys(self, lines: list[str], references: bool = False) -> TokenKeys:
         """The lines' tokens as keys, the form ``PreparedReferences.statistics`` takes (a line that
         repeats is tokenized once); ``references``: tokenized as a compatibility mode's tool

@@ -113,6 +113,10 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         distinct, rows = distinct_lines(lines)
         return TokenKeys.of(split_lines(distinct, self.tokenizer, self.lowercase), rows)
 
+    def tokens(self, line: str) -> list[str]:
+        """The tokens of one line, as Google-BLEU counts them (lowercased if asked, then tokenized)."""
+        return split_lines([line], self.tokenizer, self.lowercase).tokens()[0]
+
     def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> PreparedReferences:
         """Check, tokenize and count reference streams; ``None`` marks a missing reference. The streams
         prepared last are kept: given again (the same lines, the same options), as when systems are

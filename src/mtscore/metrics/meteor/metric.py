@@ -185,6 +185,10 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         self.lexicon = Lexicon(find_wordnet(wordnet) if self.synonyms else None)
         super().__init__(references)
 
+    def tokens(self, line: str) -> list[str]:
+        """The words of one line, as METEOR matches them: tokenized, lowercased, split on whitespace."""
+        return self.tokenizer.batch([line])[0].lower().split()
+
     def _ids(self, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The word ids of the lines, tokenized, lowercased (NLTK's default ``preprocess``) and split
         on whitespace, flat, and each line's length. A few thousand lines at a time: their words as

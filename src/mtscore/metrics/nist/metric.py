@@ -190,6 +190,10 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         distinct, rows = distinct_lines(lines)
         return split_lines(distinct, self.tokenizer), rows
 
+    def tokens(self, line: str) -> list[str]:
+        """The tokens of one line, as NIST counts them (A-Z lowercased unless case-sensitive, then tokenized)."""
+        return self.split([line])[0].tokens()[0]
+
     def keys(self, lines: list[str]) -> TokenKeys:
         """The lines' tokens as keys (``split``'s)."""
         return TokenKeys.of(*self.split(lines))

@@ -226,6 +226,10 @@ class TER(Metric[TERReferences, TERScore]):
         """The edits (the reference length is an average over the references)."""
         return (0,)
 
+    def tokens(self, line: str) -> list[str]:
+        """The words of one line, as TER aligns them (tercom's tokenisation, with this metric's options)."""
+        return self.tokenizer(line)
+
     def _statistics(self, prepared: TERReferences, hypotheses: Sequence[str]) -> np.ndarray:
         """(segments, 2) float64: sacrebleu's [fewest edits over the references, average reference length]."""
         return prepared.statistics(map(self.tokenizer, hypotheses))
