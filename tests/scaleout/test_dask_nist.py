@@ -49,10 +49,10 @@ def test_nist_of_a_frame_and_a_bag_is_the_in_memory_score(collections, engine_co
         corpus_score(bag, metric, split_every=3),
     ):
         assert ours.score == pytest.approx(whole.score, rel=0, abs=1e-9)
-        assert (ours.matches, ours.totals, ours.sys_len, ours.ref_len) == (
+        assert (ours.matches, ours.totals, ours.hyp_len, ours.ref_len) == (
             whole.matches,
             whole.totals,
-            whole.sys_len,
+            whole.hyp_len,
             whole.ref_len,
         )
         assert ours == single  # any tree of merges: the whole corpus's single state

@@ -39,10 +39,10 @@ def test_nist_of_a_dataset_is_the_in_memory_score(dataset, engine_corpus, varian
     ours = corpus_score(dataset, "nist", references=["ref", "ref_b"], merge=merge, variant=variant)
     whole = metric.corpus_score(hypotheses, streams)
     assert ours.score == pytest.approx(whole.score, rel=0, abs=1e-9)
-    assert (ours.matches, ours.totals, ours.sys_len, ours.ref_len) == (
+    assert (ours.matches, ours.totals, ours.hyp_len, ours.ref_len) == (
         whole.matches,
         whole.totals,
-        whole.sys_len,
+        whole.hyp_len,
         whole.ref_len,
     )
     # Whatever order the blocks came in, the very numbers of the whole corpus's single state.

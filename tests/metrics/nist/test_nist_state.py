@@ -29,7 +29,7 @@ def shard_states(metric: NIST, hypotheses: list, streams: list, cuts: list[int])
 def assert_same_result(ours, whole) -> None:
     """Integer sums equal; information, reference length (mteval: a mean, 1/3 is inexact) and
     score within 1e-9 (summed in another order)."""
-    assert (ours.matches, ours.totals, ours.sys_len) == (whole.matches, whole.totals, whole.sys_len)
+    assert (ours.matches, ours.totals, ours.hyp_len) == (whole.matches, whole.totals, whole.hyp_len)
     assert ours.ref_len == pytest.approx(whole.ref_len, rel=TOLERANCE, abs=TOLERANCE)
     assert ours.info == pytest.approx(whole.info, rel=TOLERANCE, abs=TOLERANCE)
     assert ours.score == pytest.approx(whole.score, rel=0, abs=TOLERANCE)

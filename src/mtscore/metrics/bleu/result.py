@@ -26,6 +26,11 @@ class BLEUScore(SacrebleuFormat):
     name: str = "BLEU"
 
     @property
+    def hyp_len(self) -> int:
+        """The hypotheses' tokens (``sys_len``, sacrebleu's name, is the same number)."""
+        return self.sys_len
+
+    @property
     def ratio(self) -> float:
         return self.sys_len / self.ref_len if self.ref_len else 0.0
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from ... import tokenizers
 from ...core.aggregation import CORPUS_WEIGHTED
+from ...core.deprecation import warn_renamed
 from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
@@ -58,20 +59,26 @@ class NISTScore(SacrebleuFormat):
     info: list[float]  # per order, the information of the matched n-grams
     matches: list[int]
     totals: list[int]  # per order, the hypothesis n-grams
-    sys_len: int
+    hyp_len: int
     ref_len: float  # mteval: the average reference length; NLTK: the summed chosen lengths
     signature: Signature = field(compare=False)
 
     @property
     def verbose(self) -> str:
         precisions = "/".join(f"{i / max(t, 1):.3f}" for i, t in zip(self.info, self.totals, strict=True))
-        lengths = f"hyp_len = {self.sys_len} ref_len = {self.ref_len:g}"
+        lengths = f"hyp_len = {self.hyp_len} ref_len = {self.ref_len:g}"
         return f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} {lengths})"
 
     @property
     def ratio(self) -> float:
         order = 1 if self.name == "NIST" else len(self.totals)
-        return order * self.sys_len / self.ref_len if self.ref_len else 0.0
+        return order * self.hyp_len / self.ref_len if self.ref_len else 0.0
+
+    @property
+    def sys_len(self) -> int:
+        """Deprecated name of ``hyp_len`` (warns)."""
+        warn_renamed("NISTScore.sys_len", "NISTScore.hyp_len")
+        return self.hyp_len
 
     def to_dict(self) -> dict:
         """The score at full precision with the corpus sums."""
@@ -82,7 +89,7 @@ class NISTScore(SacrebleuFormat):
             "info": self.info,
             "matches": self.matches,
             "totals": self.totals,
-            "sys_len": self.sys_len,
+            "sys_len": self.hyp_len,  # the key of earlier outputs, kept so that they stay byte-identical
             "ref_len": self.ref_len,
         }
 
@@ -115,7 +122,8 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     )
 
     options = OPTIONS
-    tsv_fields = ("score", "bp", "sys_len", "ref_len", "matches", "totals", "info")
+    # The column of the hypotheses' length keeps its name of earlier outputs (``sys_len``).
+    tsv_fields = ("score", "bp", "sys_len:hyp_len", "ref_len", "matches", "totals", "info")
     aggregation = CORPUS_WEIGHTED  # the rows carry the corpus's information weights
     integer_statistics = False
 

@@ -41,6 +41,11 @@ class TERScore(SacrebleuFormat):
     signature: Signature = field(compare=False)
     name: str = "TER"
 
+    @property
+    def ref_len(self) -> float:
+        """The average reference length in words (``ref_length``, sacrebleu's name, is the same number)."""
+        return self.ref_length
+
     def to_dict(self) -> dict:
         """The numbers at full precision: score, num_edits, ref_length."""
         return {"score": self.score, "num_edits": self.num_edits, "ref_length": self.ref_length}
