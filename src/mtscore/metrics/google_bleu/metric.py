@@ -142,12 +142,8 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         prepared = references_for(len(systems[0]), None, self._references, self.prepare)
         return prepared.statistics_of(self.keys(list(chain.from_iterable(systems))), len(systems))
 
-    def column_labels(self) -> tuple[str, ...]:
-        return ("n_match", "n_all")
-
-    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
-        """The matched n-grams are at most the n-grams counted."""
-        return ((0, 1),)
+    column_labels = ("n_match", "n_all")
+    statistic_bounds = ((0, 1),)  # the matched n-grams are at most the n-grams counted
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """100 * n_match / n_all of each row of summed statistics (0 where n_all is 0), float64."""
