@@ -245,6 +245,10 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         creation (1 without them)."""
         return self._signature(self._nrefs() if nrefs is None else nrefs)
 
+    def signature_of(self, references: PreparedT | None) -> Signature:
+        """The signature of a result scored against prepared ``references`` (``None``: not known, 1 reference)."""
+        return self.signature(1 if references is None else references.nrefs)
+
     def _nrefs(self) -> int | str:
         """References per segment of the references given at creation (``"var"`` if it varies; 1 without)."""
         return 1 if self._references is None else self._references.nrefs

@@ -227,9 +227,8 @@ class ExternalScores(Metric[References, ExternalScore]):
         sums = statistics.sum(axis=0)
         if sums[1] == 0:
             raise InputError(f"{self.name}: none of these {counted(len(statistics), 'segment')} has a score")
-        nrefs = 1 if references is None else references.nrefs
         mean = float(self.scores_of_sums(sums))
-        return ExternalScore(mean, int(sums[1]), len(statistics), self.signature(nrefs), self.name)
+        return ExternalScore(mean, int(sums[1]), len(statistics), self.signature_of(references), self.name)
 
 
 def _rows(values: Sequence[float | None]) -> np.ndarray:

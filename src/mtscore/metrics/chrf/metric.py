@@ -218,8 +218,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         if statistics.ndim != 2 or statistics.shape[1] != width:
             raise InputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
         score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
-        nrefs = 1 if references is None else references.nrefs
-        return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))
+        return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature_of(references))
 
 
 # The functional layer, made from CHRF's constructor (``core.functional``).

@@ -172,8 +172,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
         if statistics.ndim != 2 or statistics.shape[1] != 2:
             raise InputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
-        nrefs = 1 if references is None else references.nrefs
-        return self._result(statistics.sum(axis=0), self.signature(nrefs))
+        return self._result(statistics.sum(axis=0), self.signature_of(references))
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
         """Each segment's result with its n_match and n_all (so ``-sl`` lists them), then the corpus's."""

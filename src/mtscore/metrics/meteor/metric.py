@@ -285,9 +285,8 @@ class METEOR(Metric[METEORReferences, METEORScore]):
             )
         sums = statistics.sum(axis=0)
         matches, chunks, hyp_len, ref_len = (int(value) for value in sums[2:])
-        nrefs = 1 if references is None else references.nrefs
         score = float(self.scores_of_sums(sums))
-        return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature(nrefs))
+        return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature_of(references))
 
 
 # The functional layer, made from METEOR's constructor (``core.functional``).

@@ -223,8 +223,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         statistics = np.asarray(statistics)
         if statistics.ndim != 2 or statistics.shape[1] != columns(n):
             raise InputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
-        nrefs = 1 if references is None else references.nrefs
-        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature(nrefs))
+        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature_of(references))
 
     def _result(self, sums: np.ndarray, signature: Signature) -> NISTScore:
         """The result of one row of summed statistics."""
