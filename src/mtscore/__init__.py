@@ -3,9 +3,10 @@
 Every metric of ``mtscore.metrics.BUILTIN`` is here by the names its package exports: its class
 (``BLEU``, ``CHRF``, ``TER``, ``GoogleBLEU``, ``WER``, ``CER``, ``METEOR``, ``NIST``: references
 prepared once), its result class, and ``corpus_X``, ``sentence_X`` and ``sentence_Xs`` (every
-segment at once); ``explain`` and ``tokenize`` take any metric's name (``metric=``, BLEU by
-default); BLEU adds ``sentence_scores``, ``Stats`` and ``SentenceScores``. Then ``paired_test`` (significance), ``Signature``, the errors and
-``__version__``. ``mtscore.nltk`` and ``mtscore.sacrebleu`` are drop-ins for NLTK's and sacrebleu's.
+segment at once). ``explain`` and ``tokenize`` take any metric's name (``metric=``, BLEU by
+default); BLEU adds ``sentence_scores``, ``Stats`` and ``SentenceScores``. Then ``paired_test``
+(significance), ``Signature``, the errors and ``__version__``. ``mtscore.nltk`` and
+``mtscore.sacrebleu`` are drop-ins for NLTK's and sacrebleu's.
 
 Everything but the errors is imported on first use (the version too: it is read from the installed
 metadata), so that ``import mtscore`` and the command line start without loading NumPy. The imports

@@ -79,10 +79,10 @@ class ColumnScorer:
 
     def empty_context(self) -> Any:
         """The context of no rows."""
-        return self.metric.empty_sentence_context()
+        return self.metric.aggregation.empty_sentence_context(self.metric)
 
     def context(self, batch: Any) -> Any:
-        """The batch's part of the sentence scores' context (``Metric.sentence_context``; only the
+        """The batch's part of the sentence scores' context (``Aggregation.sentence_context``; only the
         reference columns are read)."""
         return context_of(self.metric, [lines_of(batch[name]) for name in self.references])
 
@@ -97,11 +97,13 @@ class ColumnScorer:
                 f"{self.metric.name}'s segment scores depend on the whole reference corpus: count every batch's "
                 "references first (the engines do when given the whole dataset)"
             )
-        return ColumnScorer(self.metric.in_context(context), {}, self.hypothesis, self.references)
+        return ColumnScorer(
+            self.metric.aggregation.in_context(self.metric, context), {}, self.hypothesis, self.references
+        )
 
     def empty(self) -> Any:
         """The state of no rows."""
-        return self.metric.empty_shard_state()
+        return self.metric.aggregation.empty_shard_state(self.metric)
 
     def segments(self, batch: Any) -> tuple[list[Any], list[list[Any]]]:
         """The hypotheses and reference streams of a batch of rows."""
@@ -109,8 +111,8 @@ class ColumnScorer:
         return hypotheses, [lines_of(batch[name]) for name in self.references]
 
     def state(self, batch: Any) -> Any:
-        """The batch's mergeable state (``Metric.shard_state``)."""
-        return self.metric.shard_state(*self.segments(batch))
+        """The batch's mergeable state (``Aggregation.shard_state``)."""
+        return self.metric.aggregation.shard_state(self.metric, *self.segments(batch))
 
     def scores(self, batch: Any) -> np.ndarray:
         """Every row's sentence score (the metric's ``sentence_scores``), float64."""

@@ -103,7 +103,8 @@ class _RecordsState:
             return context_of(self.scorer.metric, streams)
         if not hypotheses:
             return self.scorer.empty()
-        return self.scorer.metric.shard_state(hypotheses, streams)
+        metric = self.scorer.metric
+        return metric.aggregation.shard_state(metric, hypotheses, streams)
 
 
 class _SentenceScores:

@@ -40,12 +40,12 @@ class StreamingScore:
         """``metric``: a metric object without references, or a name (``"bleu"``, ``"chrf"``, ...)
         with its options as keywords."""
         self.metric = metric_object(metric, options)
-        self.empty = self.metric.empty_shard_state()
+        self.empty = self.metric.aggregation.empty_shard_state(self.metric)
         self.total = self.empty  # the merged state of every batch
 
     def update(self, hypotheses: Any, references: Any) -> None:
         """Add a batch: hypotheses (text, or token ids as the metric takes them) and its reference streams."""
-        self.merge_state(self.metric.shard_state(hypotheses, references))
+        self.merge_state(self.metric.aggregation.shard_state(self.metric, hypotheses, references))
 
     def merge_state(self, state: Any) -> None:
         """Add another scorer's ``state()``, as if its batches had been given here."""
@@ -150,7 +150,8 @@ def _torchmetrics_class(higher_is_better: bool) -> type:
                 self.frames = [self._frame(self.scorer.empty)]
 
         def update(self, hypotheses: Any, references: Any) -> None:
-            batch = self.scorer.metric.shard_state(hypotheses, references)
+            metric = self.scorer.metric
+            batch = metric.aggregation.shard_state(metric, hypotheses, references)
             if self.summed:
                 self.sums = self.sums + torch.as_tensor(batch, device=self.sums.device)
                 return

@@ -199,12 +199,15 @@ def test_shard_tokens_with_empty_shards_and_missing_references(variant):
     whole = NIST(refs, variant=variant)
     merged = NIST(variant=variant)
     parts = [
-        [merged.shard_arrays(hyps[a:b], [s[a:b] for s in refs]) for a, b in itertools.pairwise(cuts)]
+        [
+            merged.aggregation.shard_arrays(merged, hyps[a:b], [s[a:b] for s in refs])
+            for a, b in itertools.pairwise(cuts)
+        ]
         for hyps in systems
     ]
     for system in parts:  # as written and read
         system[1:] = [ShardTokens.from_arrays(part).to_arrays() for part in system[1:]]
-    rows = merged.joined_statistics(parts)
+    rows = merged.aggregation.joined_statistics(merged, parts)
     expected = whole.systems_statistics(systems)
     for ours, theirs in zip(rows, expected, strict=True):
         assert np.array_equal(ours, theirs)

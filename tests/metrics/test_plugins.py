@@ -72,7 +72,7 @@ def test_api_scores_streams_and_sums_the_plugin_metric(registered, files):
     assert list(metric.sentence_scores(SYSTEMS["hyp1"], [REF])) == [100.0, 100.0, 0.0, 100.0]
     halves = metric.statistics(SYSTEMS["hyp1"][:2], [REF[:2]]) + metric.statistics(SYSTEMS["hyp1"][2:], [REF[2:]])
     assert metric.score_statistics(halves).score == 75.0
-    states = [metric.shard_state(SYSTEMS["hyp1"][i : i + 1], [REF[i : i + 1]]) for i in range(4)]
+    states = [metric.aggregation.shard_state(metric, SYSTEMS["hyp1"][i : i + 1], [REF[i : i + 1]]) for i in range(4)]
     assert score_state(metric, merge_states(states)).score == 75.0
     (streamed,) = stream_scores(
         lambda references: [metric_class("exact")(references)],

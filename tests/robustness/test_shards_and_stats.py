@@ -123,7 +123,7 @@ def with_tokens(name: str, change: Callable[[np.ndarray], np.ndarray]) -> Callab
 
 def count_column(metric: Any) -> int:
     """A column that holds a whole count: the first for integer statistics, else the first whole one."""
-    return 0 if metric.integer_statistics else metric.whole_columns()[0]
+    return 0 if metric.integer_statistics else metric.whole_columns[0]
 
 
 def set_cell(rows: np.ndarray, column: int, value: Any, dtype: Any = None) -> np.ndarray:
@@ -133,7 +133,7 @@ def set_cell(rows: np.ndarray, column: int, value: Any, dtype: Any = None) -> np
 
 
 def above_bound(rows: np.ndarray, metric: Any) -> np.ndarray:
-    smaller, larger = metric.statistic_bounds()[0]
+    smaller, larger = metric.statistic_bounds[0]
     rows[0, smaller] = rows[0, larger] + 1
     return rows
 
@@ -181,7 +181,7 @@ DAMAGES = [
     Damage("a vector, not rows", has_statistics, with_statistics(lambda rows, m: rows[0]), ("columns per segment",)),
     Damage(
         "matches above what they are counted among",
-        lambda m: has_statistics(m) and bool(m.statistic_bounds()),
+        lambda m: has_statistics(m) and bool(m.statistic_bounds),
         with_statistics(above_bound),
         ("above",),
     ),

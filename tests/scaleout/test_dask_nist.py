@@ -43,7 +43,7 @@ def test_nist_of_a_frame_and_a_bag_is_the_in_memory_score(collections, engine_co
     frame, bag = collections
     metric = NIST(variant=variant)
     whole = metric.corpus_score(hypotheses, streams)
-    single = metric.score_shard_state(metric.shard_state(hypotheses, streams))
+    single = metric.aggregation.score_shard_state(metric, metric.aggregation.shard_state(metric, hypotheses, streams))
     for ours in (
         corpus_score(frame, "nist", references=["ref", "ref_b"], split_every=2, variant=variant),
         corpus_score(bag, metric, split_every=3),

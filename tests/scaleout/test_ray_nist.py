@@ -46,7 +46,9 @@ def test_nist_of_a_dataset_is_the_in_memory_score(dataset, engine_corpus, varian
         whole.ref_len,
     )
     # Whatever order the blocks came in, the very numbers of the whole corpus's single state.
-    assert ours == metric.score_shard_state(metric.shard_state(hypotheses, streams))
+    assert ours == metric.aggregation.score_shard_state(
+        metric, metric.aggregation.shard_state(metric, hypotheses, streams)
+    )
 
 
 def test_nist_objects_travel_and_sentence_scores_need_the_dataset(dataset, engine_corpus):

@@ -40,8 +40,8 @@ def test_states_merge_in_any_grouping_to_the_corpus_score(name):
     metric = metric_class(name)()
     refs = references_taken(name, REFS)
     whole = metric.corpus_score(HYPS, refs)
-    parts = [metric.shard_state(HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
-    assert [metric.state_segments(part) for part in parts] == [b - a for a, b in pairwise(CUTS)]
+    parts = [metric.aggregation.shard_state(metric, HYPS[a:b], [s[a:b] for s in refs]) for a, b in pairwise(CUTS)]
+    assert [metric.aggregation.state_segments(metric, part) for part in parts] == [b - a for a, b in pairwise(CUTS)]
     left, right = merge_states(parts), merge_states([parts[0], merge_states(parts[1:])])
     for total in (left, right, merge_states([state_from_bytes(state_bytes(part)) for part in parts[::-1]])):
         assert score_state(metric, total).score == pytest.approx(whole.score, rel=0, abs=1e-9)
@@ -60,16 +60,24 @@ def test_shard_arrays_join_to_the_whole_corpus_statistics(name, tmp_path):
     for number, hyps in enumerate(systems):
         parts = []
         for a, b in pairwise(CUTS):
-            np.savez(tmp_path / f"{number}.{a}.{b}.npz", **metric.shard_arrays(hyps[a:b], [s[a:b] for s in refs]))
+            np.savez(
+                tmp_path / f"{number}.{a}.{b}.npz",
+                **metric.aggregation.shard_arrays(metric, hyps[a:b], [s[a:b] for s in refs]),
+            )
             with np.load(tmp_path / f"{number}.{a}.{b}.npz", allow_pickle=False) as data:
                 parts.append(dict(data))
         joined.append(parts)
     whole = metric_class(name)(refs)
-    for ours, theirs in zip(metric.joined_statistics(joined), whole.systems_statistics(systems), strict=True):
+    for ours, theirs in zip(
+        metric.aggregation.joined_statistics(metric, joined), whole.systems_statistics(systems), strict=True
+    ):
         assert np.array_equal(ours, theirs)
         assert metric.score_statistics(ours).score == whole.score_statistics(theirs).score
         weights = np.random.default_rng(3).integers(0, 3, size=(4, len(HYPS)))
-        assert np.array_equal(metric.resampled_scores(ours, weights), whole.resampled_scores(theirs, weights))
+        assert np.array_equal(
+            metric.aggregation.resampled_scores(metric, ours, weights),
+            whole.aggregation.resampled_scores(whole, theirs, weights),
+        )
 
 
 def test_a_metric_not_additive_without_its_own_state_is_refused():
@@ -82,7 +90,7 @@ def test_a_metric_not_additive_without_its_own_state_is_refused():
     metric = Whole()
     for hyps in (HYPS, []):
         with pytest.raises(InputError, match="depend on the whole corpus and it defines no mergeable state"):
-            metric.shard_state(hyps, [stream[: len(hyps)] for stream in REFS])
+            metric.aggregation.shard_state(metric, hyps, [stream[: len(hyps)] for stream in REFS])
 
 
 @pytest.mark.parametrize("name", list(METRICS))
@@ -93,7 +101,9 @@ def test_shards_scored_in_context_are_the_whole_corpus(name):
     assert needs_context(metric) == (name == "nist")
     scorer = metric
     if needs_context(metric):
-        scorer = metric.in_context(merge_states([context_of(metric, streams) for _, streams in shards]))
+        scorer = metric.aggregation.in_context(
+            metric, merge_states([context_of(metric, streams) for _, streams in shards])
+        )
         assert not needs_context(scorer)
     ours = np.concatenate([sentence_score_array(scorer, hyps, streams) for hyps, streams in shards])
     expected = sentence_score_array(metric, HYPS, refs)

@@ -19,8 +19,8 @@ REFS = [["the cat sat on a mat", "a dog ran", "hello"], ["the cat", None, "world
 
 def test_states_of_shards_add_up_to_the_corpus_score():
     bleu = metric_class("bleu")()
-    parts = [bleu.shard_state(HYPS[a:b], [s[a:b] for s in REFS]) for a, b in ((0, 0), (0, 1), (1, 3))]
-    assert parts[0].tolist() == bleu.empty_shard_state().tolist() and parts[0].dtype == np.int64
+    parts = [bleu.aggregation.shard_state(bleu, HYPS[a:b], [s[a:b] for s in REFS]) for a, b in ((0, 0), (0, 1), (1, 3))]
+    assert parts[0].tolist() == bleu.aggregation.empty_shard_state(bleu).tolist() and parts[0].dtype == np.int64
     assert score_state(bleu, sum(parts)) == bleu.corpus_score(HYPS, REFS)
     with pytest.raises(InputError, match="nothing to score"):
         score_state(bleu, parts[0])

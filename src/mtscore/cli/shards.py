@@ -2,10 +2,10 @@
 shards scored together later, exactly as the whole corpus would have been.
 
 ``stats`` writes one ``.npz`` holding what the metric keeps of the shard's segments
-(``Metric.shard_arrays``: their statistics; NIST, whose rows depend on the whole corpus, keeps
+(``Aggregation.shard_arrays``: their statistics; NIST, whose rows depend on the whole corpus, keeps
 their tokens) and what made them (the metric, its options, references per segment, the system's
 name, a hash of each reference line); ``merge`` refuses shards made with other metrics or options,
-joins each system's shards in the order given (``Metric.joined_statistics``: the whole corpus's
+joins each system's shards in the order given (``Aggregation.joined_statistics``: the whole corpus's
 statistics, as the in-memory API gives them), and scores them, with ``--confidence`` or a paired
 test where asked (a paired test only for systems counted against the same references).
 """
@@ -62,7 +62,7 @@ def run_stats(argv: list[str]) -> int:
     from ..core.inputs import check_references  # NumPy: not at --help
     from ..core.references import References
 
-    arrays = metric.shard_arrays(hypotheses, references)
+    arrays = metric.aggregation.shard_arrays(metric, hypotheses, references)
     meta = {
         "format": FORMAT_VERSION,
         "metric": args.metric,
@@ -212,7 +212,7 @@ def run_merge(argv: list[str]) -> int:
     import dataclasses  # here: it costs start-up time that --help need not pay
 
     args = build_merge_parser().parse_args(argv)
-    from ..core.metric import check_count_array  # NumPy: not at --help
+    from ..core.validation import check_count_array  # NumPy: not at --help
 
     given = merge_modes(args)  # checked before any shard is read
     loaded = [(path, *_load(path)) for path in args.shards]
@@ -232,7 +232,9 @@ def run_merge(argv: list[str]) -> int:
         raise InputError(f"{first_path}: its {first['metric']} options do not make a metric ({error})") from None
     for path, _, arrays in shards:
         try:
-            metric.check_shard_arrays({name: values for name, values in arrays.items() if name != _HASHES})
+            metric.aggregation.check_shard_arrays(
+                metric, {name: values for name, values in arrays.items() if name != _HASHES}
+            )
         except InputError as error:
             raise InputError(f"{path}: not a shard 'mtscore stats' could have written: {error}") from None
     systems: dict[str, list[dict[str, Any]]] = {}
@@ -246,7 +248,7 @@ def run_merge(argv: list[str]) -> int:
     check_modes(modes, len(names), [metric])
     form = Form(modes.format, modes.width, modes.score_only, False, modes.extended)
     try:
-        matrices = metric.joined_statistics(list(systems.values()))
+        matrices = metric.aggregation.joined_statistics(metric, list(systems.values()))
     except KeyError as error:
         raise InputError(f"a {first['metric']} shard lacks its {error} array") from None
     if metric.aggregation.additive:  # the shards kept rows: their sums must not overflow

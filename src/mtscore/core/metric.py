@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -25,6 +25,7 @@ from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
 from .stats import Statistics, check_same_settings
+from .validation import RowCheck
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 FunctionT = TypeVar("FunctionT", bound=Callable[..., Any])
@@ -70,11 +71,20 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     tsv_fields: ClassVar[tuple[str, ...]] = ()
     # How resamples, streamed blocks and shards are scored (``core.aggregation``): ``Additive()``, rows
     # that add up; ``CorpusWeighted()`` for rows that depend on the whole corpus (NIST's information
-    # weights), whose metric scores resamples itself (``resampled_scores``) and gives its own shard state.
+    # weights), a subclass of it holding the metric's own resampling and shard state.
     aggregation: Aggregation = ADDITIVE
     # Whether the statistics are integers (an integer dtype); False: float64 rows (some columns may
     # still be whole numbers: ``whole_columns``).
     integer_statistics: ClassVar[bool] = True
+    # What valid rows satisfy, checked on statistics from outside (``core.validation``): pairs of
+    # columns (smaller, larger) as matches are at most the n-grams they are found among, the columns
+    # of float rows that hold whole numbers, functions that raise ``InputError`` on rows breaking a
+    # relation of the metric's own, and what messages call each column (``statistic_names`` if none).
+    # A metric whose columns depend on its options sets these on the metric when it is made.
+    statistic_bounds: tuple[tuple[int, int], ...] = ()
+    whole_columns: tuple[int, ...] = ()
+    row_checks: tuple[RowCheck, ...] = ()
+    column_labels: tuple[str, ...] = ()
     # Signature fields that change how statistics are scored but not the statistics (left out of
     # ``statistics_settings``: statistics that differ only there may be added).
     scoring_fields: ClassVar[tuple[str, ...]] = ()
@@ -190,138 +200,6 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         (BLEU: the n-gram tables; WER and CER: the alignments)."""
         raise InputError(f"mtscore explain does not cover {self.name} yet")
 
-    def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """The score of each resample of per-segment ``statistics`` (as ``segment_statistics`` gives
-        them), each row of ``weights`` holding the multiplicity of every segment: by default, the rows
-        summed with the weights (float64). A ``CorpusWeighted`` metric gives its own, which its
-        strategy calls, chunk by chunk of the draws that significance tests share."""
-        return self.scores_of_sums(np.asarray(weights, dtype=np.float64) @ np.asarray(statistics, dtype=np.float64))
-
-    def shared_resampled_scores(self, systems: Sequence[np.ndarray], weights: np.ndarray) -> np.ndarray:
-        """``resampled_scores`` of each system's ``statistics`` on the same resamples (systems x
-        resamples); a metric may give its own that shares work between the systems."""
-        return np.stack([self.resampled_scores(statistics, weights) for statistics in systems])
-
-    # Mergeable states: what scale-out engines (``core.sums``) move between workers and add with ``+``.
-
-    def shard_state(self, hypotheses: Any, references: Any) -> Any:
-        """A shard's mergeable state: by default one row, its statistics' column sums (int64 where
-        they are integers: exact however many shards are added), then its number of segments. A metric
-        whose ``aggregation`` is not additive must give its own (sums of its rows would not score the corpus)."""
-        self._check_summable()
-        if len(hypotheses) == 0:
-            return self.empty_shard_state()
-        rows = np.asarray(self.segment_statistics(hypotheses, references))
-        kind = np.int64 if rows.dtype.kind in "iu" else np.float64
-        return np.append(rows.sum(axis=0, dtype=kind), len(rows)).astype(kind, copy=False)
-
-    def empty_shard_state(self) -> Any:
-        """The state of no segments, of the type ``shard_state`` gives (columns found on a one-word segment)."""
-        self._check_summable()
-        probe = self.segment_statistics(["a"], [["a"]])
-        return np.zeros(probe.shape[1] + 1, dtype=np.int64 if probe.dtype.kind in "iu" else np.float64)
-
-    def _check_summable(self) -> None:
-        """Refuse the default (summed) state for a metric whose ``aggregation`` is not additive."""
-        if not self.aggregation.additive:
-            raise InputError(
-                f"{self.name}'s statistics depend on the whole corpus and it defines no mergeable state: "
-                "score the whole corpus at once instead"
-            )
-
-    def state_segments(self, state: Any) -> int:
-        """The number of segments a state counts."""
-        return int(state[-1])
-
-    def score_shard_state(self, state: Any) -> ScoreT:
-        """The corpus result of a (merged) state."""
-        return self.score_statistics(np.asarray(state)[None, :-1])
-
-    # Shard files (``mtscore stats`` writes, ``mtscore merge`` joins): what a shard keeps of its
-    # segments, and the whole corpus's statistics from shards joined in order.
-
-    def shard_arrays(self, hypotheses: Any, references: Any) -> dict[str, np.ndarray]:
-        """What a shard file keeps of its segments (arrays by name): by default their statistics
-        (none for a shard without segments)."""
-        if len(hypotheses) == 0:
-            empty = self.empty_shard_state()
-            return {"statistics": np.zeros((0, len(empty) - 1), dtype=empty.dtype)}
-        return {"statistics": np.asarray(self.segment_statistics(hypotheses, references))}
-
-    def check_shard_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
-        """Raise ``InputError`` saying what is wrong unless ``arrays`` could be this metric's
-        ``shard_arrays``: by default exactly one array, ``statistics``, valid as ``check_statistics`` says."""
-        check_array_names(arrays, ("statistics",))
-        self.check_statistics(arrays["statistics"])
-
-    def joined_statistics(self, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]) -> list[np.ndarray]:
-        """Each system's ``segment_statistics`` of the whole corpus, from its shards' ``shard_arrays``
-        joined in order (what resampling needs included)."""
-        return [np.concatenate([shard["statistics"] for shard in shards]) for shards in systems]
-
-    # What valid statistics are, checked where they come from outside (shard files, saved
-    # ``Statistics``): counts that were altered but still load are refused, not scored.
-
-    def statistics_width(self) -> int:
-        """The number of columns of ``segment_statistics`` with these options (found on a one-word segment)."""
-        return int(self.segment_statistics(["a"], [["a"]]).shape[1])
-
-    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
-        """Pairs of columns (smaller, larger) such that in every valid row the first is at most the
-        second, as n-gram matches are at most the n-grams they are found among; none by default."""
-        return ()
-
-    def column_labels(self) -> tuple[str, ...]:
-        """What each column of the statistics is called in messages: ``statistic_names``, or the
-        column's number where the metric names none."""
-        return self.statistic_names() or tuple(f"column {n}" for n in range(self.statistics_width()))
-
-    def whole_columns(self) -> tuple[int, ...]:
-        """The columns of float statistics that hold whole numbers (counts); none by default."""
-        return ()
-
-    def check_rows(self, rows: np.ndarray) -> None:
-        """Raise ``InputError`` if valid-looking ``rows`` (checked by ``check_statistics``) break a
-        relation between columns of the metric's own; nothing by default."""
-
-    def check_statistics(self, rows: Any) -> None:
-        """Raise ``InputError`` saying what is wrong unless ``rows`` could be this metric's
-        ``segment_statistics``: a (segments x columns) matrix of as many columns, integers where the
-        metric counts integers, finite, non-negative, within ``statistic_bounds``, small enough that
-        column sums cannot overflow, and consistent as ``check_rows`` requires."""
-        rows = np.asarray(rows)
-        width = self.statistics_width()
-        if rows.ndim != 2 or rows.shape[1] != width:
-            raise InputError(f"{self.name} statistics have {width} columns per segment, got shape {rows.shape}")
-        check_count_array(rows, "statistics", integers=self.integer_statistics)
-        rows = rows.astype(np.int64 if self.integer_statistics else np.float64, copy=False)
-        whole = list(self.whole_columns())
-        if whole and not np.array_equal(rows[:, whole], np.floor(rows[:, whole])):
-            raise InputError(f"{self.name} statistics hold a fraction where counts must be whole numbers")
-        for smaller, larger in self.statistic_bounds():
-            if (rows[:, smaller] > rows[:, larger]).any():
-                names = self.column_labels()
-                raise InputError(f"{self.name} statistics with {names[smaller]} above {names[larger]}")
-        self.check_rows(rows)
-
-    # Sentence scores of a shard that depend on the whole corpus: engines reduce every shard's
-    # ``sentence_context`` with ``+`` first, then score shards with ``in_context(merged)``.
-
-    def empty_sentence_context(self) -> Any:
-        """The context of no references (``+``'s neutral element); ``None``, the default: the sentence
-        scores need nothing from the corpus, a shard alone gives its segments' scores."""
-        return None
-
-    def sentence_context(self, references: Any) -> Any:
-        """What the sentence scores need from the whole corpus, of a shard's reference streams:
-        merged with ``+`` over every shard (``None`` when ``empty_sentence_context`` is)."""
-        return None
-
-    def in_context(self, context: Any) -> Metric:
-        """The metric whose ``sentence_scores`` of a shard are this one's of the same segments within
-        the whole corpus, ``context`` being every shard's ``sentence_context`` merged (this one by default)."""
-        return self
-
     # A metric may score a call of a few segments in plain Python, without ``prepare`` and ``_score``
     # (BLEU, chrF): a subclass that changes what these do must allow it (``plain_path_allowed``).
 
@@ -366,6 +244,10 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The reproducibility signature; ``nrefs`` defaults to that of the references given at
         creation (1 without them)."""
         return self._signature(self._nrefs() if nrefs is None else nrefs)
+
+    def signature_of(self, references: PreparedT | None) -> Signature:
+        """The signature of a result scored against prepared ``references`` (``None``: not known, 1 reference)."""
+        return self.signature(1 if references is None else references.nrefs)
 
     def _nrefs(self) -> int | str:
         """References per segment of the references given at creation (``"var"`` if it varies; 1 without)."""
@@ -446,11 +328,66 @@ class _DeprecatedAdditive:
 
 Metric.additive = _DeprecatedAdditive()  # type: ignore[attr-defined]
 
+# Hooks of the base that moved to the metric's strategy (``Metric.aggregation``); those the
+# documentation named stay one release as methods that warn and call the strategy's.
+STRATEGY_HOOKS = (
+    "shard_state",
+    "empty_shard_state",
+    "state_segments",
+    "score_shard_state",
+    "shard_arrays",
+    "check_shard_arrays",
+    "joined_statistics",
+    "resampled_scores",
+    "shared_resampled_scores",
+    "empty_sentence_context",
+    "sentence_context",
+    "in_context",
+)
+_DOCUMENTED_STRATEGY_HOOKS = (
+    "shard_state",
+    "score_shard_state",
+    "shard_arrays",
+    "joined_statistics",
+    "resampled_scores",
+    "shared_resampled_scores",
+    "sentence_context",
+    "in_context",
+)
+
+
+class _DeprecatedStrategyHook:
+    """``Metric.X(...)`` for a hook ``X`` that moved to the strategy, kept one release: it warns,
+    then calls ``metric.aggregation.X(metric, ...)``."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, metric: Metric | None, owner: type[Metric]) -> Any:
+        if metric is None:
+            return self
+        name = self.name
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            warnings.warn(
+                f"Metric.{name}(...) is deprecated: call metric.aggregation.{name}(metric, ...)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(metric.aggregation, name)(metric, *args, **kwargs)
+
+        return call
+
+
+for _hook in _DOCUMENTED_STRATEGY_HOOKS:
+    setattr(Metric, _hook, _DeprecatedStrategyHook(_hook))
+
 
 def _adopt_legacy_declarations(cls: type[Metric]) -> None:
     """A subclass written for the old flags keeps its behaviour, with a warning: ``additive = False``
     declares ``CorpusWeighted()`` (``True``: ``Additive()``), and its own ``can_stream`` is asked when
-    a metric is made (``Metric.__init__``)."""
+    a metric is made (``Metric.__init__``). One that defines a hook the strategy gives now
+    (``STRATEGY_HOOKS``) is refused: the strategy would not call it."""
     legacy = cls.__dict__.get("additive")
     if isinstance(legacy, bool):
         warnings.warn(
@@ -461,6 +398,12 @@ def _adopt_legacy_declarations(cls: type[Metric]) -> None:
         )
         delattr(cls, "additive")
         cls.aggregation = ADDITIVE if legacy else CORPUS_WEIGHTED
+    moved = sorted(set(cls.__dict__) & set(STRATEGY_HOOKS))
+    if moved:
+        raise TypeError(
+            f"{cls.__name__} defines {', '.join(moved)}, which the metric's strategy gives now: declare "
+            "aggregation = a subclass of CorpusWeighted (or Additive) holding them (mtscore.core.aggregation)"
+        )
     if "can_stream" in cls.__dict__:
         warnings.warn(
             f"{cls.__name__}.can_stream is deprecated: declare aggregation = Additive(streams=False) "
@@ -468,35 +411,6 @@ def _adopt_legacy_declarations(cls: type[Metric]) -> None:
             DeprecationWarning,
             stacklevel=4,  # the class statement, past __init_subclass__ and ABCMeta.__new__
         )
-
-
-# Counts are refused when their number times the largest reaches this: a sum of them (int64, or
-# float64 in resampling) could then be inexact or overflow.
-COUNT_LIMIT = 2**53
-
-
-def check_count_array(values: Any, what: str, integers: bool = True) -> None:
-    """Raise ``InputError`` unless ``values`` are counts: numbers (integers if ``integers``),
-    finite, non-negative, and whose sum stays below ``COUNT_LIMIT`` (so no sum of them overflows)."""
-    values = np.asarray(values)
-    kinds = "iu" if integers else "iuf"
-    if values.dtype.kind not in kinds:
-        expected = "integers" if integers else "numbers"
-        raise InputError(f"{what} must be {expected}, got values of type {values.dtype}")
-    if values.dtype.kind == "f" and not np.isfinite(values).all():
-        raise InputError(f"{what} must be finite numbers, got inf or NaN")
-    if values.size and values.min() < 0:
-        raise InputError(f"{what} must be non-negative, got {values.min()}")
-    if values.size and float(values.max()) * values.size >= COUNT_LIMIT:
-        raise InputError(f"{what} hold counts so large that their sums would overflow")
-
-
-def check_array_names(arrays: Mapping[str, Any], names: Sequence[str]) -> None:
-    """Raise ``InputError`` unless ``arrays`` hold exactly the arrays called ``names``."""
-    missing, unknown = set(names) - set(arrays), set(arrays) - set(names)
-    if missing or unknown:
-        found = ", ".join(sorted(arrays)) or "none"
-        raise InputError(f"expected the arrays {', '.join(names)}, found {found}")
 
 
 def check_systems(systems: Sequence[Sequence[str]]) -> None:

@@ -1,6 +1,6 @@
 """Mergeable states: what an engine moves between workers to score a corpus split anywhere.
 
-A metric says what a shard's state is (``Metric.shard_state``): for most, one row, the column sums
+A metric says what a shard's state is (``metric.aggregation.shard_state``): for most, one row, the column sums
 of its per-segment statistics, then its number of segments (int64 where the statistics are
 integers, so sums stay exact however many shards are added; float64 otherwise); for NIST, n-gram
 tables (``metrics.nist.state``). States merge with ``+`` (exact and associative); the corpus
@@ -26,16 +26,16 @@ from .metric import Metric
 
 def needs_context(metric: Metric) -> bool:
     """Whether a shard's sentence scores need something of the whole corpus, reduced over every
-    shard first (``Metric.empty_sentence_context``: NIST's reference counts, for its weights)."""
-    return metric.empty_sentence_context() is not None
+    shard first (``Aggregation.empty_sentence_context``: NIST's reference counts, for its weights)."""
+    return metric.aggregation.empty_sentence_context(metric) is not None
 
 
 def context_of(metric: Metric, references: Sequence[Sequence[Any]]) -> Any:
-    """A shard's part of what the sentence scores need from the whole corpus (``Metric.sentence_context``),
+    """A shard's part of what the sentence scores need from the whole corpus (``Aggregation.sentence_context``),
     merged with ``merge_states``; the empty context for a shard without segments."""
     if len(references) == 0 or len(references[0]) == 0:
-        return metric.empty_sentence_context()
-    return metric.sentence_context(references)
+        return metric.aggregation.empty_sentence_context(metric)
+    return metric.aggregation.sentence_context(metric, references)
 
 
 def merge_states(states: Iterable[Any]) -> Any:
@@ -46,9 +46,9 @@ def merge_states(states: Iterable[Any]) -> Any:
 def score_state(metric: Metric, state: Any, nothing: str = "nothing to score: no segments") -> Any:
     """The corpus result of a state; ``nothing``: the message of the error raised when the state
     counts no segment."""
-    if metric.state_segments(state) == 0:
+    if metric.aggregation.state_segments(metric, state) == 0:
         raise InputError(nothing)
-    return metric.score_shard_state(state)
+    return metric.aggregation.score_shard_state(metric, state)
 
 
 def state_bytes(state: Any) -> bytes:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aggregation import Additive
+from ..core.aggregation import Additive, AggregatedMetric
 from ..core.inputs import check_hypotheses, check_references
 from ..core.metric import Metric
 from ..core.references import References
@@ -75,6 +75,28 @@ def file_names(path: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([path, base, Path(base).stem or base]))
 
 
+@dataclass(frozen=True)
+class ScoreRows(Additive):
+    """Rows that add up, but hold scores of any sign, not counts: a score and 1, or 0 and 0 (not rated)."""
+
+    def empty_shard_state(self, metric: AggregatedMetric) -> np.ndarray:
+        """No segments: zero sums and a count of 0."""
+        return np.zeros(len(COLUMNS) + 1, dtype=np.float64)
+
+    def check_statistics(self, metric: AggregatedMetric, rows: Any) -> None:
+        """Rows of two finite numbers: a score and 1, or 0 and 0 (not rated)."""
+        rows = np.asarray(rows)
+        if rows.ndim != 2 or rows.shape[1] != len(COLUMNS) or rows.dtype.kind not in "iuf":
+            raise InputError(
+                f"{metric.name} statistics have {len(COLUMNS)} numbers per segment, got shape {rows.shape}"
+            )
+        if not np.isfinite(rows).all():
+            raise InputError(f"{metric.name} statistics must be finite numbers, got inf or NaN")
+        rated = rows[:, 1]
+        if not np.isin(rated, (0, 1)).all() or (rows[rated == 0, 0] != 0).any():
+            raise InputError(f"{metric.name} statistics are a score and 1, or 0 and 0 for a segment not rated")
+
+
 class ExternalScores(Metric[References, ExternalScore]):
     """Segment scores read from a file (``read_segment_scores``), averaged over each system's rated
     segments; name the systems (``name_systems``) before scoring their outputs.
@@ -89,7 +111,7 @@ class ExternalScores(Metric[References, ExternalScore]):
     """
 
     # Scores are looked up per system in memory, not counted block by block.
-    aggregation = Additive(streams=False)
+    aggregation = ScoreRows(streams=False)
 
     corpus_summary = "The mean of the segment scores a file gives the system of ``hypotheses``."
     integer_statistics = False
@@ -191,24 +213,6 @@ class ExternalScores(Metric[References, ExternalScore]):
         """The segment's score (0 when not rated) and whether it was rated (1 or 0)."""
         return COLUMNS
 
-    def statistics_width(self) -> int:
-        return len(COLUMNS)
-
-    def empty_shard_state(self) -> Any:
-        """No segments: zero sums and a count of 0."""
-        return np.zeros(len(COLUMNS) + 1, dtype=np.float64)
-
-    def check_statistics(self, rows: Any) -> None:
-        """Rows of two finite numbers: a score and 1, or 0 and 0 (not rated)."""
-        rows = np.asarray(rows)
-        if rows.ndim != 2 or rows.shape[1] != len(COLUMNS) or rows.dtype.kind not in "iuf":
-            raise InputError(f"{self.name} statistics have {len(COLUMNS)} numbers per segment, got shape {rows.shape}")
-        if not np.isfinite(rows).all():
-            raise InputError(f"{self.name} statistics must be finite numbers, got inf or NaN")
-        rated = rows[:, 1]
-        if not np.isin(rated, (0, 1)).all() or (rows[rated == 0, 0] != 0).any():
-            raise InputError(f"{self.name} statistics are a score and 1, or 0 and 0 for a segment not rated")
-
     def _signature(self, nrefs: int | str) -> Signature:
         return Signature(
             {"nrefs": str(nrefs), "file": os.path.basename(self.path), "sha256": self.digest, "version": tool_version()}
@@ -223,9 +227,8 @@ class ExternalScores(Metric[References, ExternalScore]):
         sums = statistics.sum(axis=0)
         if sums[1] == 0:
             raise InputError(f"{self.name}: none of these {counted(len(statistics), 'segment')} has a score")
-        nrefs = 1 if references is None else references.nrefs
         mean = float(self.scores_of_sums(sums))
-        return ExternalScore(mean, int(sums[1]), len(statistics), self.signature(nrefs), self.name)
+        return ExternalScore(mean, int(sums[1]), len(statistics), self.signature_of(references), self.name)
 
 
 def _rows(values: Sequence[float | None]) -> np.ndarray:

@@ -87,9 +87,9 @@ def test_resampling_detail_is_made_when_asked(variant: str) -> None:
     pending = statistics.detail
     assert "detail" not in vars(pending)
     weights = np.array([[1, 1], [2, 0]])
-    first = metric.resampled_scores(statistics, weights)
+    first = metric.aggregation.resampled_scores(metric, statistics, weights)
     made = vars(pending)["detail"]
-    assert metric.resampled_scores(statistics, weights).tolist() == first.tolist()
+    assert metric.aggregation.resampled_scores(metric, statistics, weights).tolist() == first.tolist()
     assert pending.detail is made
 
 

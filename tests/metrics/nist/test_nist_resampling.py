@@ -32,7 +32,7 @@ def test_small_corpus_against_brute_force(variant: str) -> None:
     statistics = metric.segment_statistics(HYPS)
     rng = np.random.default_rng(1)
     weights = np.stack([np.ones(5, dtype=int)] + [rng.multinomial(5, [0.2] * 5) for _ in range(30)])
-    fast = metric.resampled_scores(statistics, weights)
+    fast = metric.aggregation.resampled_scores(metric, statistics, weights)
     assert fast[0] == pytest.approx(metric.corpus_score(HYPS).score, abs=TOLERANCE)
     for row, score in zip(weights, fast, strict=True):
         assert score == pytest.approx(_brute({"variant": variant}, HYPS, REFS, row), abs=TOLERANCE)
@@ -47,7 +47,9 @@ def test_nltk_near_tie_under_resampling() -> None:
     options = {"variant": "nltk", "max_order": 1}
     metric = NIST(refs, **options)
     weights = np.array([[1, 1], [2, 2], [3, 3], [1, 0], [2, 1], [1, 3], [0, 2]])
-    for row, score in zip(weights, metric.resampled_scores(metric.segment_statistics(hyps), weights), strict=True):
+    for row, score in zip(
+        weights, metric.aggregation.resampled_scores(metric, metric.segment_statistics(hyps), weights), strict=True
+    ):
         assert score == pytest.approx(_brute(options, hyps, refs, row), abs=TOLERANCE)
         rows = np.repeat(np.arange(2), row)
         if row[0]:  # NLTK divides by zero without hypothesis words
@@ -65,7 +67,7 @@ def test_wmt22_against_brute_force(variant: str) -> None:
     statistics = metric.segment_statistics(hyps)
     rng = np.random.default_rng(7)
     weights = np.stack([np.bincount(rng.integers(0, len(hyps), len(hyps)), minlength=len(hyps)) for _ in range(2)])
-    for row, score in zip(weights, metric.resampled_scores(statistics, weights), strict=True):
+    for row, score in zip(weights, metric.aggregation.resampled_scores(metric, statistics, weights), strict=True):
         assert score == pytest.approx(_brute({"variant": variant}, hyps, streams, row), abs=TOLERANCE)
 
 
@@ -73,7 +75,7 @@ def test_rows_without_detail_are_refused() -> None:
     metric = NIST(REFS)
     statistics = metric.segment_statistics(HYPS)
     with pytest.raises(InputError, match="matches per n-gram"):
-        metric.resampled_scores(np.asarray(statistics)[:3], np.ones((1, 3)))
+        metric.aggregation.resampled_scores(metric, np.asarray(statistics)[:3], np.ones((1, 3)))
     with pytest.raises(InputError, match="matches per n-gram"):
         bootstrap_confidence(metric, metric.statistics(HYPS).matrix, 10)
 
@@ -134,10 +136,10 @@ def test_systems_resampled_together_score_as_each_alone(variant: str, chunk_valu
     statistics = [metric.segment_statistics(hyps) for hyps in SYSTEMS] + [other.segment_statistics(SYSTEMS[1])]
     rng = np.random.default_rng(3)
     weights = np.stack([rng.multinomial(5, [0.2] * 5) for _ in range(23)])
-    together = metric.shared_resampled_scores(statistics, weights)
+    together = metric.aggregation.shared_resampled_scores(metric, statistics, weights)
     assert together.shape == (len(statistics), len(weights))
     for system, scores in zip(statistics, together, strict=True):
-        assert scores.tobytes() == metric.resampled_scores(system, weights).tobytes()
+        assert scores.tobytes() == metric.aggregation.resampled_scores(metric, system, weights).tobytes()
     for hyps, scores in zip(SYSTEMS, together, strict=False):
         for row, score in zip(weights, scores, strict=True):
             assert score == pytest.approx(_brute({"variant": variant}, hyps, REFS, row), abs=TOLERANCE)
@@ -154,6 +156,6 @@ def test_wmt22_systems_resampled_together_score_as_each_alone() -> None:
     n = len(statistics[0])
     rng = np.random.default_rng(11)
     weights = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(120)])
-    together = metric.shared_resampled_scores(statistics, weights)
+    together = metric.aggregation.shared_resampled_scores(metric, statistics, weights)
     for system, scores in zip(statistics, together, strict=True):
-        assert scores.tobytes() == metric.resampled_scores(system, weights).tobytes()
+        assert scores.tobytes() == metric.aggregation.resampled_scores(metric, system, weights).tobytes()

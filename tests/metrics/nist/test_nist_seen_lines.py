@@ -57,7 +57,8 @@ def test_rows_of_lines_seen_before_equal_a_fresh_count(data, variant: str, kept:
             ours, theirs = metric.segment_statistics(hyps), fresh.segment_statistics(hyps)
             np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
             np.testing.assert_array_equal(
-                metric.resampled_scores(ours, weights), fresh.resampled_scores(theirs, weights)
+                metric.aggregation.resampled_scores(metric, ours, weights),
+                fresh.aggregation.resampled_scores(fresh, theirs, weights),
             )
         assert len(metric._references.seen) <= kept
 

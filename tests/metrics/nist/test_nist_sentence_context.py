@@ -18,6 +18,7 @@ from nist_corpora import CUTS, VARIANTS, en_de_with_gaps, split_corpora
 
 from mtscore.errors import InputError
 from mtscore.metrics.nist import NIST
+from mtscore.metrics.nist.aggregation import NIST_AGGREGATION
 from mtscore.metrics.nist.state import NISTState
 
 TOLERANCE = 1e-9
@@ -26,8 +27,8 @@ TOLERANCE = 1e-9
 def shard_rows(metric: NIST, hypotheses: list, streams: list, cuts: list[int]) -> np.ndarray:
     """Every shard's rows, weighed with the merge of every shard's references (two passes)."""
     shards = [(hypotheses[a:b], [s[a:b] for s in streams]) for a, b in pairwise(cuts)]
-    context = reduce(NISTState.__add__, [metric.sentence_context(refs) for _, refs in shards[::-1]])
-    weighted = metric.in_context(context)
+    context = reduce(NISTState.__add__, [metric.aggregation.sentence_context(metric, refs) for _, refs in shards[::-1]])
+    weighted = metric.aggregation.in_context(metric, context)
     return np.concatenate([weighted.segment_statistics(hyps, refs) for hyps, refs in shards])
 
 
@@ -49,7 +50,7 @@ def test_shards_score_their_segments_as_the_whole_corpus(en_de, variant):
     scores = metric.scores_of_sums(rows)
     np.testing.assert_allclose(scores, metric.sentence_scores(hypotheses, streams), rtol=0, atol=TOLERANCE)
     # The weighted metric's corpus score of the whole corpus is NIST's.
-    weighted = metric.in_context(metric.sentence_context(streams))
+    weighted = metric.aggregation.in_context(metric, metric.aggregation.sentence_context(metric, streams))
     ours, expected = weighted.corpus_score(hypotheses, streams), metric.corpus_score(hypotheses, streams)
     assert ours.score == pytest.approx(expected.score, rel=0, abs=TOLERANCE) and ours.signature == expected.signature
 
@@ -57,15 +58,18 @@ def test_shards_score_their_segments_as_the_whole_corpus(en_de, variant):
 def test_what_the_weighted_metric_refuses(en_de):
     hypotheses, streams = en_de
     part = (hypotheses[:20], [s[:20] for s in streams])
-    context = NIST().sentence_context([s[:10] for s in streams])
-    weighted = NIST().in_context(context)
+    context = NIST_AGGREGATION.sentence_context(NIST(), [s[:10] for s in streams])
+    weighted = NIST_AGGREGATION.in_context(NIST(), context)
     with pytest.raises(InputError, match="not among those of the corpus"):
         weighted.sentence_scores(*part)  # segments 10-19's references were not counted
     with pytest.raises(InputError, match="other options"):
-        NIST(max_order=4).in_context(context)
+        NIST_AGGREGATION.in_context(NIST(max_order=4), context)
     with pytest.raises(InputError, match="no references"):
         weighted.sentence_scores(part[0][:10])
-    assert weighted.empty_sentence_context() is None and NIST().empty_sentence_context() is not None
+    assert (
+        weighted.aggregation.empty_sentence_context(weighted) is None
+        and NIST_AGGREGATION.empty_sentence_context(NIST()) is not None
+    )
     assert weighted.sentence_scores([], [[], []]).shape == (0,)
 
 

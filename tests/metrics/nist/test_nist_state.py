@@ -17,13 +17,16 @@ from shared_data import SHARED_DIR, oracles_dir, read_lines, references, system_
 
 from mtscore.errors import InputError
 from mtscore.metrics.nist import NIST
+from mtscore.metrics.nist.aggregation import NIST_AGGREGATION
 from mtscore.metrics.nist.state import NISTState
 
 TOLERANCE = 1e-9
 
 
 def shard_states(metric: NIST, hypotheses: list, streams: list, cuts: list[int]) -> list[NISTState]:
-    return [metric.shard_state(hypotheses[a:b], [s[a:b] for s in streams]) for a, b in pairwise(cuts)]
+    return [
+        metric.aggregation.shard_state(metric, hypotheses[a:b], [s[a:b] for s in streams]) for a, b in pairwise(cuts)
+    ]
 
 
 def assert_same_result(ours, whole) -> None:
@@ -49,9 +52,9 @@ def test_shards_merge_to_the_in_memory_score(en_de, variant):
     states = shard_states(metric, hypotheses, streams, CUTS)
     assert [s.segments for s in states] == [b - a for a, b in pairwise(CUTS)]
     merged = sum(states[1:], states[0])
-    assert_same_result(metric.score_shard_state(merged), whole)
+    assert_same_result(metric.aggregation.score_shard_state(metric, merged), whole)
     # The state of the whole corpus at once is the merge of its shards.
-    assert metric.shard_state(hypotheses, streams) == merged
+    assert metric.aggregation.shard_state(metric, hypotheses, streams) == merged
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -60,26 +63,31 @@ def test_merge_is_associative_and_commutative(en_de, variant):
     metric = NIST(variant=variant)
     a, b, c = shard_states(metric, hypotheses, streams, [0, 500, 501, 2037])
     assert (a + b) + c == a + (b + c)
-    empty = metric.empty_shard_state()
+    empty = metric.aggregation.empty_shard_state(metric)
     assert a + empty == a and empty + a == a
     if variant == "mteval":  # tables only: the very same state
         assert a + b == b + a and (c + a) + b == a + (b + c)
     else:  # NLTK keeps its segments in the order merged: another order, the same score
-        assert metric.score_shard_state(b + a).score == metric.score_shard_state(a + b).score
+        assert (
+            metric.aggregation.score_shard_state(metric, b + a).score
+            == metric.aggregation.score_shard_state(metric, a + b).score
+        )
     whole = metric.corpus_score(hypotheses, streams)
     for merged in (c + (b + a), (c + a) + b):
-        assert metric.score_shard_state(merged).score == pytest.approx(whole.score, rel=0, abs=TOLERANCE)
+        assert metric.aggregation.score_shard_state(metric, merged).score == pytest.approx(
+            whole.score, rel=0, abs=TOLERANCE
+        )
 
 
 def test_states_made_differently_do_not_merge(en_de):
     hypotheses, streams = en_de
     part = (hypotheses[:20], [s[:20] for s in streams])
     with pytest.raises(InputError, match="different options"):
-        NIST().shard_state(*part) + NIST(max_order=4).shard_state(*part)
+        NIST_AGGREGATION.shard_state(NIST(), *part) + NIST_AGGREGATION.shard_state(NIST(max_order=4), *part)
     with pytest.raises(InputError, match="different options"):
-        NIST().shard_state(*part) + NIST(variant="nltk").shard_state(*part)
+        NIST_AGGREGATION.shard_state(NIST(), *part) + NIST_AGGREGATION.shard_state(NIST(variant="nltk"), *part)
     with pytest.raises(InputError, match="cannot be scored"):
-        NIST(case_sensitive=True).score_shard_state(NIST().shard_state(*part))
+        NIST_AGGREGATION.score_shard_state(NIST(case_sensitive=True), NIST_AGGREGATION.shard_state(NIST(), *part))
 
 
 def _oracle_rows() -> list[dict[str, str]]:
@@ -99,7 +107,9 @@ def test_mteval_oracle_from_merged_shards(row):
     hypotheses = read_lines(system_output(row["pair"], row["system"]))
     metric = NIST(case_sensitive=True)
     cuts = [0, 333, 1000, len(hypotheses)]
-    result = metric.score_shard_state(reduce(NISTState.__add__, shard_states(metric, hypotheses, streams, cuts)))
+    result = metric.aggregation.score_shard_state(
+        metric, reduce(NISTState.__add__, shard_states(metric, hypotheses, streams, cuts))
+    )
     assert result.matches == [int(x) for x in row["matches_1-5"].split(",")]
     assert result.totals == [int(x) for x in row["hyp_ngrams_1-5"].split(",")]
     info = [float(x) for x in row["info_gain_1-5"].split(",")]
@@ -121,7 +131,9 @@ def test_nltk_near_ties_after_a_merge():
             whole = metric.corpus_score(hyps, streams)
             merged = reduce(NISTState.__add__, shard_states(metric, hyps, streams, [0, 0, 1, 2]))
             # The other pick would be 0.1336 instead of 0.0805: within 1e-9 is the same pick.
-            assert metric.score_shard_state(merged).score == pytest.approx(whole.score, rel=0, abs=TOLERANCE)
+            assert metric.aggregation.score_shard_state(metric, merged).score == pytest.approx(
+                whole.score, rel=0, abs=TOLERANCE
+            )
 
 
 @fixed(max_examples=150)
@@ -130,4 +142,4 @@ def test_generated_corpora_split_anywhere(corpus):
     metric, hypotheses, streams, cuts = corpus
     whole = metric.corpus_score(hypotheses, streams)
     states = shard_states(metric, hypotheses, streams, cuts)
-    assert_same_result(metric.score_shard_state(sum(states[1:], states[0])), whole)
+    assert_same_result(metric.aggregation.score_shard_state(metric, sum(states[1:], states[0])), whole)

@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from .explanation import Explanation
 
 
+def _check_totals_of_rows(rows: np.ndarray) -> None:
+    """A hypothesis of L tokens has max(L - n + 1, 0) n-grams of order n."""
+    check_totals(Stats.from_matrix(rows))
+
+
 class BLEU(Metric[PreparedReferences, BLEUScore]):
     """BLEU with fixed options; give ``references`` once to score many systems against them.
 
@@ -63,6 +68,7 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
     )
     tsv_fields = ("score", "bp", "sys_len", "ref_len", "counts", "totals", "precisions")
     scoring_fields = ("eff", "smooth", "weights")
+    row_checks = (_check_totals_of_rows,)
 
     def __init__(
         self,
@@ -93,6 +99,15 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             self.lowercase = lowercase
         check_pad_id(pad_id)
         self.pad_id = pad_id
+        order = self.scoring.max_order
+        # sacrebleu's layout: hypothesis length, closest reference length, matches and totals per order;
+        # each order's matches are at most its n-grams.
+        self.column_labels = (
+            "hyp_len",
+            "ref_len",
+            *(f"{kind}{n}" for kind in ("matches", "totals") for n in range(1, order + 1)),
+        )
+        self.statistic_bounds = tuple((2 + n, 2 + order + n) for n in range(order))
         if self.scoring.nltk_method is not None:  # NLTK's corpus smoothing is scored in memory
             self.aggregation = self.aggregation.without_streaming()
         super().__init__(references)
@@ -172,20 +187,6 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
 
     def _statistics(self, prepared: PreparedReferences, hypotheses: TokenKeys | tuple[Any, Any]) -> np.ndarray:
         return prepared.statistics(hypotheses).to_matrix()
-
-    def column_labels(self) -> tuple[str, ...]:
-        """sacrebleu's layout: hypothesis length, closest reference length, matches and totals per order."""
-        orders = range(1, (self.statistics_width() - 2) // 2 + 1)
-        return ("hyp_len", "ref_len", *(f"matches{n}" for n in orders), *(f"totals{n}" for n in orders))
-
-    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
-        """Each order's matches are at most its n-grams."""
-        order = (self.statistics_width() - 2) // 2
-        return tuple((2 + n, 2 + order + n) for n in range(order))
-
-    def check_rows(self, rows: np.ndarray) -> None:
-        """A hypothesis of L tokens has max(L - n + 1, 0) n-grams of order n."""
-        check_totals(Stats.from_matrix(rows))
 
     def statistics(self, hypotheses: Any, references: Any = None) -> Stats:
         """Per-segment sufficient statistics (``Stats``, the named form of ``segment_statistics``),

@@ -118,6 +118,9 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         self.char_order, self.word_order, self.beta = int(char_order), int(word_order), beta
         self.lowercase, self.whitespace, self.eps_smoothing = lowercase, whitespace, eps_smoothing
         self.name = f"chrF{beta}" + "+" * self.word_order
+        # Per order, hypothesis, reference and matched n-grams: the matches are at most either.
+        starts = range(0, 3 * (self.char_order + self.word_order), 3)
+        self.statistic_bounds = tuple(pair for start in starts for pair in ((start + 2, start), (start + 2, start + 1)))
         super().__init__(references)
 
     def _lines(self, lines: Iterable[str]) -> list[str]:
@@ -147,11 +150,6 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
             f"word{n}" for n in range(1, self.word_order + 1)
         ]
         return tuple(f"{order}_{count}" for order in orders for count in ("hyp", "ref", "match"))
-
-    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
-        """Each order's matches are at most its hypothesis and its reference n-grams."""
-        starts = range(0, self.statistics_width(), 3)
-        return tuple(pair for start in starts for pair in ((start + 2, start), (start + 2, start + 1)))
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
@@ -220,8 +218,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         if statistics.ndim != 2 or statistics.shape[1] != width:
             raise InputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
         score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
-        nrefs = 1 if references is None else references.nrefs
-        return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature(nrefs))
+        return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature_of(references))
 
 
 # The functional layer, made from CHRF's constructor (``core.functional``).

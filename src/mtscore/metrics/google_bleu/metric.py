@@ -146,12 +146,8 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         prepared = references_for(len(systems[0]), None, self._references, self.prepare)
         return prepared.statistics_of(self.keys(list(chain.from_iterable(systems))), len(systems))
 
-    def column_labels(self) -> tuple[str, ...]:
-        return ("n_match", "n_all")
-
-    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
-        """The matched n-grams are at most the n-grams counted."""
-        return ((0, 1),)
+    column_labels = ("n_match", "n_all")
+    statistic_bounds = ((0, 1),)  # the matched n-grams are at most the n-grams counted
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """100 * n_match / n_all of each row of summed statistics (0 where n_all is 0), float64."""
@@ -180,8 +176,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
         if statistics.ndim != 2 or statistics.shape[1] != 2:
             raise InputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
-        nrefs = 1 if references is None else references.nrefs
-        return self._result(statistics.sum(axis=0), self.signature(nrefs))
+        return self._result(statistics.sum(axis=0), self.signature_of(references))
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:
         """Each segment's result with its n_match and n_all (so ``-sl`` lists them), then the corpus's."""

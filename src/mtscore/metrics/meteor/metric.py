@@ -150,6 +150,14 @@ def _check_options(alpha: float, beta: float, gamma: float) -> None:
             raise InputError(f"METEOR's {name} must be {limits}, got {value!r}")
 
 
+def _check_one_segment_per_row(rows: np.ndarray) -> None:
+    """Each row is one segment, whose sentence score is between 0 and 1."""
+    if len(rows) and not (rows[:, 1] == 1).all():
+        raise InputError("METEOR statistics must count 1 segment per row")
+    if (rows[:, 0] > 1).any():
+        raise InputError("METEOR statistics with a sentence score above 1")
+
+
 class METEOR(Metric[METEORReferences, METEORScore]):
     """METEOR as NLTK 3.10's ``meteor_score`` on whitespace-split words (``tokenize``: a tokenizer
     first); give ``references`` once to score many systems against them. WordNet 3.0 is found as
@@ -243,20 +251,9 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         matches, chunks and lengths."""
         return ("meteor", "segments", "matches", "chunks", "hyp_len", "ref_len")
 
-    def whole_columns(self) -> tuple[int, ...]:
-        """Everything but the sentence score: the segment's count, matches, chunks and lengths."""
-        return (1, 2, 3, 4, 5)
-
-    def statistic_bounds(self) -> tuple[tuple[int, int], ...]:
-        """Chunks are at most the matches, which are at most either length."""
-        return ((3, 2), (2, 4), (2, 5))
-
-    def check_rows(self, rows: np.ndarray) -> None:
-        """Each row is one segment, whose sentence score is between 0 and 1."""
-        if len(rows) and not (rows[:, 1] == 1).all():
-            raise InputError("METEOR statistics must count 1 segment per row")
-        if (rows[:, 0] > 1).any():
-            raise InputError("METEOR statistics with a sentence score above 1")
+    whole_columns = (1, 2, 3, 4, 5)  # everything but the sentence score: count, matches, chunks, lengths
+    statistic_bounds = ((3, 2), (2, 4), (2, 5))  # chunks are at most the matches, at most either length
+    row_checks = (_check_one_segment_per_row,)
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """METEOR (percent) of each row of summed statistics: 100 x the mean sentence score."""
@@ -292,9 +289,8 @@ class METEOR(Metric[METEORReferences, METEORScore]):
             )
         sums = statistics.sum(axis=0)
         matches, chunks, hyp_len, ref_len = (int(value) for value in sums[2:])
-        nrefs = 1 if references is None else references.nrefs
         score = float(self.scores_of_sums(sums))
-        return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature(nrefs))
+        return METEORScore(score, matches, chunks, hyp_len, ref_len, self.signature_of(references))
 
 
 # The functional layer, made from METEOR's constructor (``core.functional``).

@@ -6,9 +6,9 @@ reference words). A segment's row holds, per order, its clipped matches, its hyp
 the information of its matches, then its length and reference length; the corpus score is
 sum_n info_n / max(hyp_ngrams_n, 1) times the brevity penalty exp(beta log(min(1, hyp/ref))^2),
 beta giving 0.5 at a ratio of 2/3. The rows add up to the corpus numbers, but only for the
-reference corpus they were counted against: a resample has other weights, scored by
-``resampled_scores`` from the matches per n-gram the rows carry. ``CorpusWeightedNIST`` scores a batch
-with a whole corpus's weights (how Ray and Dask give NIST's sentence scores).
+reference corpus they were counted against: a resample has other weights, scored by its strategy
+(``aggregation.NISTAggregation``) from the matches per n-gram the rows carry. ``CorpusWeightedNIST``
+scores a batch with a whole corpus's weights (how Ray and Dask give NIST's sentence scores).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from ... import tokenizers
-from ...core.aggregation import CORPUS_WEIGHTED
 from ...core.deprecation import warn_renamed
 from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_references
@@ -36,11 +35,10 @@ from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import InputError
 from ...tokenizers.lines import Split, split_lines
 from . import state
+from .aggregation import NIST_AGGREGATION, WEIGHTED_NIST_AGGREGATION
 from .options import OPTIONS, VARIANTS
-from .references import Detail, PreparedReferences, columns
-from .resampling import resampled_rows, shared_resampled_rows
+from .references import PreparedReferences, columns
 from .state import NISTState
-from .tokens import ShardTokens, check_shard_tokens, corpus_keys, same_keys, shard_tokens
 
 __all__ = ["NIST", "NISTScore", "corpus_nist", "sentence_nist", "sentence_nists"]
 
@@ -124,7 +122,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     options = OPTIONS
     # The column of the hypotheses' length keeps its name of earlier outputs (``sys_len``).
     tsv_fields = ("score", "bp", "sys_len:hyp_len", "ref_len", "matches", "totals", "info")
-    aggregation = CORPUS_WEIGHTED  # the rows carry the corpus's information weights
+    aggregation = NIST_AGGREGATION  # the rows carry the corpus's information weights
     integer_statistics = False
 
     def __init__(
@@ -141,54 +139,6 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         self.tokenizer = tokenizers.get(tokenize)
         self.name = "NIST" if variant == "mteval" else "NIST-nltk"
         super().__init__(references)
-
-    def shard_state(self, hypotheses: Sequence[str], references: ReferenceStreams) -> NISTState:
-        """A shard's n-gram tables, merged exactly with ``+`` and scored with the whole corpus's weights."""
-        return state.shard_state(self, hypotheses, references)
-
-    def empty_shard_state(self) -> NISTState:
-        return state.empty_state(self)
-
-    def state_segments(self, shard: NISTState) -> int:
-        return shard.segments
-
-    def score_shard_state(self, shard: NISTState) -> NISTScore:
-        return self.score_statistics(state.summed_row(self, shard)[None, :])
-
-    def shard_arrays(self, hypotheses: Sequence[str], references: ReferenceStreams) -> dict[str, np.ndarray]:
-        """A shard file keeps its segments' tokens (``tokens.ShardTokens``), smaller than its text: joined,
-        they are the whole corpus, whose resamples recompute the information weights."""
-        return shard_tokens(self, hypotheses, references).to_arrays()
-
-    def check_shard_arrays(self, arrays: Mapping[str, np.ndarray]) -> None:
-        """A shard's tokens must be consistent: ``tokens.check_shard_tokens``."""
-        check_shard_tokens(arrays)
-
-    def joined_statistics(self, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]) -> list[np.ndarray]:
-        """Each system's rows of its shards' tokens joined in order, as the in-memory API gives them
-        for the whole files (to the bit, resamples included); references the same as the previous
-        system's are counted once."""
-        rows: list[np.ndarray] = []
-        known: tuple[TokenKeys, np.ndarray] | None = None
-        prepared: PreparedReferences | None = None
-        for shards in systems:
-            references, present, hypotheses = corpus_keys([ShardTokens.from_arrays(shard) for shard in shards])
-            if known is None or not (np.array_equal(known[1], present) and same_keys(known[0], references)):
-                known, prepared = (references, present), self.prepare_keys(references, present)
-            assert prepared is not None
-            rows.append(self.key_statistics(prepared, hypotheses))
-        return rows
-
-    def empty_sentence_context(self) -> NISTState:
-        return state.empty_state(self)
-
-    def sentence_context(self, references: ReferenceStreams) -> NISTState:
-        """A shard's reference n-gram counts: merged over the corpus, its segments' information weights."""
-        return state.reference_state(self, references)
-
-    def in_context(self, context: NISTState) -> NIST:
-        """NIST with the information weights of ``context`` (``sentence_context`` of every shard, merged)."""
-        return CorpusWeightedNIST(self, context)
 
     def split(self, lines: list[str]) -> tuple[Split, np.ndarray | None]:
         """The lines' tokens (lowercased A-Z unless case-sensitive), a repeated line tokenized once:
@@ -262,18 +212,6 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             )
         return super().score_statistics(statistics, nrefs)
 
-    def resampled_scores(self, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """Exact NIST of each resample (float64): the information weights recomputed from the
-        resampled reference corpus, from the matches per n-gram that ``segment_statistics`` carries."""
-        return self.scores_of_sums(resampled_rows(np.asarray(statistics), _detail(statistics), weights, self.max_order))
-
-    def shared_resampled_scores(self, systems: Sequence[np.ndarray], weights: np.ndarray) -> np.ndarray:
-        """``resampled_scores`` of each system's statistics on the same resamples (systems x resamples),
-        the same numbers: systems counted against the same references share each resample's
-        reference counts and information weights, computed once for all of them."""
-        details = [(np.asarray(statistics), _detail(statistics)) for statistics in systems]
-        return np.stack([self.scores_of_sums(sums) for sums in shared_resampled_rows(details, weights, self.max_order)])
-
     def _signature(self, nrefs: int | str) -> Signature:
         return Signature(
             {
@@ -297,8 +235,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         statistics = np.asarray(statistics)
         if statistics.ndim != 2 or statistics.shape[1] != columns(n):
             raise InputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
-        nrefs = 1 if references is None else references.nrefs
-        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature(nrefs))
+        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature_of(references))
 
     def _result(self, sums: np.ndarray, signature: Signature) -> NISTScore:
         """The result of one row of summed statistics."""
@@ -315,17 +252,6 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             float(sums[-1]),
             signature,
         )
-
-
-def _detail(statistics: np.ndarray) -> Detail:
-    """The matches per n-gram that ``segment_statistics`` rows carry, which resampling needs."""
-    pending = getattr(statistics, "detail", None)  # a references.PendingDetail
-    if pending is None:
-        raise InputError(
-            "NIST resamples need the statistics of segment_statistics (they carry the matches per n-gram): "
-            "rows alone, sliced, merged or loaded, cannot be resampled exactly"
-        )
-    return pending.detail
 
 
 class NISTStatistics(Statistics):
@@ -384,12 +310,7 @@ class CorpusWeightedNIST(NIST):
             raise InputError(f"NIST weights counted with other options than this metric's ({context.options})")
         self.context = context
 
-    def empty_sentence_context(self) -> Any:
-        """None: the sentence scores need nothing more of the corpus, they have its weights."""
-        return None
-
-    def sentence_context(self, references: Any) -> Any:
-        return None
+    aggregation = WEIGHTED_NIST_AGGREGATION  # the weights are the corpus's already
 
     def segment_statistics(self, hypotheses: Any, references: Any = None) -> np.ndarray:
         """Each segment's row: its matches and lengths against ``references``, the corpus's weights

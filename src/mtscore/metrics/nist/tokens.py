@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...core.inputs import check_hypotheses, check_references
-from ...core.metric import check_array_names, check_count_array
+from ...core.validation import check_array_names, check_count_array
 from ...engine.keys import TokenKeys, Vocabulary, ranges
 from ...errors import InputError
 from ...tokenizers.lines import Split

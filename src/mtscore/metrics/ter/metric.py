@@ -227,9 +227,7 @@ class TER(Metric[TERReferences, TERScore]):
         """The fewest edits over the references, and the average reference length."""
         return ("edits", "ref_length")
 
-    def whole_columns(self) -> tuple[int, ...]:
-        """The edits (the reference length is an average over the references)."""
-        return (0,)
+    whole_columns = (0,)  # the edits (the reference length is an average over the references)
 
     def tokens(self, line: str) -> list[str]:
         """The words of one line, as TER aligns them (tercom's tokenisation, with this metric's options)."""
@@ -277,12 +275,11 @@ class TER(Metric[TERReferences, TERScore]):
         if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
             raise InputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
         sums = np.cumsum(statistics, axis=0)[-1]
-        nrefs = 1 if references is None else references.nrefs
         return TERScore(
             score=float(self.scores_of_sums(sums)),
             num_edits=int(sums[0]),
             ref_length=float(sums[1]),
-            signature=self.signature(nrefs),
+            signature=self.signature_of(references),
         )
 
 
