@@ -981,6 +981,27 @@ ELSEWHERE = [
         "names the pair given twice, or asks for two or more",
         "tests/metaeval/test_metaeval_tasksets.py::test_task_sets_refuse_one_pair_pairs_twice_and_foreign_score_files",
     ),
+    CheckedElsewhere(
+        "`mtscore.explain(..., metric=NAME)` for a metric without an explanation (chrF, TER, Google-BLEU, METEOR, "
+        "NIST), or `mtscore.tokenize(line, metric=\"chrf\")`",
+        "2",
+        "`InputError` naming the metrics that explain (bleu, wer, cer) or that tokenize a line",
+        "tests/metrics/test_one_api_shape.py::test_explain_of_a_metric_without_explanation_names_those_that_explain",
+    ),
+    CheckedElsewhere(
+        "`mtscore.explain`/`mtscore.tokenize` with an unknown metric, or an option the metric does not declare",
+        "2",
+        "`InputError` naming the metric and its options",
+        "tests/metrics/test_one_api_shape.py::test_explain_and_tokenize_refuse_unknown_metrics_and_options",
+    ),
+    CheckedElsewhere(
+        "shards (`mtscore stats`, a merged state) of a plugin metric that declares `CorpusWeighted()` and no state "
+        "of its own",
+        "2",
+        "refused: its statistics depend on the whole corpus and it defines no mergeable state; score the whole "
+        "corpus at once",
+        "tests/scaleout/test_state_hooks.py::test_a_metric_not_additive_without_its_own_state_is_refused",
+    ),
 ]
 
 

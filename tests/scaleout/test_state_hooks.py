@@ -81,8 +81,8 @@ def test_shard_arrays_join_to_the_whole_corpus_statistics(name, tmp_path):
 
 
 def test_a_metric_not_additive_without_its_own_state_is_refused():
-    """Sums of rows would score such a metric wrongly: the default state refuses it, for a shard with
-    segments and for an empty one, instead of giving a plausible number."""
+    """Sums of rows would score such a metric wrongly: the default state and shard file refuse it, for a
+    shard with segments and for an empty one, instead of giving a plausible number."""
     from mtscore.core.aggregation import CorpusWeighted
 
     base = metric_class("bleu")
@@ -91,6 +91,8 @@ def test_a_metric_not_additive_without_its_own_state_is_refused():
     for hyps in (HYPS, []):
         with pytest.raises(InputError, match="depend on the whole corpus and it defines no mergeable state"):
             metric.aggregation.shard_state(metric, hyps, [stream[: len(hyps)] for stream in REFS])
+        with pytest.raises(InputError, match="depend on the whole corpus and it defines no mergeable state"):
+            metric.aggregation.shard_arrays(metric, hyps, [stream[: len(hyps)] for stream in REFS])
 
 
 @pytest.mark.parametrize("name", list(METRICS))
