@@ -983,7 +983,7 @@ ELSEWHERE = [
     ),
     CheckedElsewhere(
         "`mtscore.explain(..., metric=NAME)` for a metric without an explanation (chrF, TER, Google-BLEU, METEOR, "
-        "NIST), or `mtscore.tokenize(line, metric=\"chrf\")`",
+        'NIST), or `mtscore.tokenize(line, metric="chrf")`',
         "2",
         "`InputError` naming the metrics that explain (bleu, wer, cer) or that tokenize a line",
         "tests/metrics/test_one_api_shape.py::test_explain_of_a_metric_without_explanation_names_those_that_explain",
