@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +164,7 @@ class MetaEvaluation:
     signatures: dict[str, str]
     # System level, per metric: the rated systems, the metric's scores and the human scores (``figure``).
     system_points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = field(default_factory=dict)
+    domain: str | None = None  # the only domain counted, or None for every segment
 
     def ranking(self, level: str, statistic: str, avg_by: str | None = None, variant: str | None = None) -> Ranking:
         """The ranking of ``statistic`` at ``level``, grouped by ``avg_by`` (default: the statistic's
@@ -188,6 +189,7 @@ class MetaEvaluation:
                 {
                     "test_set": self.test_set,
                     "lang": self.lp,
+                    **({"domain": self.domain} if self.domain is not None else {}),
                     "level": ranking.level,
                     "human": selection.include_human,
                     "avg_by": ranking.avg_by,
@@ -211,6 +213,7 @@ class MetaEvaluation:
         return {
             "test_set": self.test_set,
             "lang": self.lp,
+            **({"domain": self.domain} if self.domain is not None else {}),
             "seed": self.seed,
             "selections": {
                 level: {
@@ -244,6 +247,7 @@ def evaluate(
     permutation: PermutationSettings | None = None,
     pval: float = 0.05,
     seed: int = 0,
+    domain: str | None = None,
 ) -> MetaEvaluation:
     """Meta-evaluate metrics against the human scores of ``evs``, as mt-metrics-eval does.
 
@@ -264,6 +268,10 @@ def evaluate(
         permutation: The PERM-BOTH draws (``k=0``: no significance test).
         pval: The significance level of the clusters.
         seed: Seed of the permutation draws.
+        domain: Only the segments of this domain (``documents/<lp>.docs``), as mt-metrics-eval's
+            ``domain``: segment level over its segments; system level against the domain-level human
+            scores, mtscore's metrics scored on its segments. Score files at segment level are cut to
+            its segments; system-level score files are refused (they score every segment).
 
     Returns:
         Every ranking, with the systems and settings used.
@@ -276,6 +284,9 @@ def evaluate(
     wanted = [statistic_task(spec) for spec in (statistics if statistics is not None else list(STATISTICS))]
     if not metrics and not scores:
         raise InputError("nothing to meta-evaluate: give metrics to score or score files")
+    whole = evs
+    if domain is not None:
+        evs = evs.in_domain(domain)
     levels = sorted({data_level(level, statistic) for level, statistic, *_ in wanted}, reverse=True)  # sys first
     choice = {
         "gold": gold,
@@ -294,7 +305,7 @@ def evaluate(
             continue
         name, options = (metric, {}) if isinstance(metric, str) else metric
         scored.append(score_metric(name, options, evs, std_ref, systems))
-    scored += read_scores_files(scores, evs, std_ref)
+    scored += [_in_domain(metric, whole, domain) for metric in read_scores_files(scores, whole, std_ref)]
     names = [metric.name for metric in scored]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
@@ -315,7 +326,23 @@ def evaluate(
                 kept = ~np.isnan(human[:, 0])
                 shown = tuple(name for name, keep in zip(selections["sys"].systems, kept, strict=True) if keep)
                 points[metric.name] = (shown, tuple(values[kept, 0].tolist()), tuple(human[kept, 0].tolist()))
-    return MetaEvaluation(evs.test_set, evs.lp, selections, rankings, permutation, pval, seed, signatures, points)
+    return MetaEvaluation(
+        evs.test_set, evs.lp, selections, rankings, permutation, pval, seed, signatures, points, domain
+    )
+
+
+def _in_domain(metric: MetricScores, evs: EvalSet, domain: str | None) -> MetricScores:
+    """``metric``'s segment scores of ``domain`` only; system-level scores cannot be cut to a domain."""
+    mask = evs.segment_mask(domain)
+    if mask is None:
+        return metric
+    if metric.sys:
+        raise InputError(
+            f"{metric.source}: system-level scores of {metric.name} are over every segment; in domain {domain!r} "
+            "give its segment-level scores (system level then needs mtscore's own metrics, or leave --domain out)"
+        )
+    keep = np.asarray(mask)
+    return replace(metric, seg={system: values[keep] for system, values in metric.seg.items()})
 
 
 def _vectors(evs: EvalSet, level: str, selection: Selection, metric: MetricScores) -> tuple[np.ndarray, np.ndarray]:
