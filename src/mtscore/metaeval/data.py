@@ -376,9 +376,10 @@ def read_plain_eval_set(
         human_scores={(gold_name, "seg"): segment_scores, (gold_name, "sys"): system_scores},
     )
     if documents is not None:
-        evs.domains = _read_domains(Path(documents), length, required=True)
+        domains = _read_domains(Path(documents), length, required=True) or []
+        evs.domains = domains
         evs.human_scores[(gold_name, DOMAIN_LEVEL)] = {
-            system: [_mean_in(values, evs.domains, domain) for domain in evs.domain_names]
+            system: [_mean_in(values, domains, domain) for domain in evs.domain_names]
             for system, values in segment_scores.items()
         }
     return evs
