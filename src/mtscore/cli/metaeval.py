@@ -105,6 +105,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--block-size", type=int, default=100, help="draws between early stops (default: 100)")
     parser.add_argument("--pval", type=float, default=0.05, help="significance level of clusters (default: 0.05)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the permutation draws (default: 0)")
+    parser.add_argument(
+        "--sample-rate",
+        type=float,
+        default=1.0,
+        help="acc-t: share of segment pairs drawn to find the tie threshold, in (0, 1] "
+        "(mt-metrics-eval's sample_rate; default: 1, every pair)",
+    )
     parser.add_argument("-f", "--format", choices=["text", "json"], default="text", help="output format")
     parser.add_argument(
         "--svg",
@@ -125,6 +132,8 @@ def run(argv: list[str]) -> int:
         raise UsageError("-k must be 0 or more and --block-size 1 or more")
     if not 0 < args.pval < 1:
         raise UsageError("--pval must be between 0 and 1")
+    if not 0 < args.sample_rate <= 1:
+        raise UsageError(f"--sample-rate must be in (0, 1], got {args.sample_rate:g}")
     metrics = [(name, _options(args, name)) for name in args.metrics]
     _check_data_source(args)
     args.language_pair = [lp for value in args.language_pair or [] for lp in value.split(",")]
@@ -152,6 +161,7 @@ def run(argv: list[str]) -> int:
         pval=args.pval,
         seed=args.seed,
         domain=args.domain,
+        sample_rate=args.sample_rate,
     )
     if args.svg:
         from ..metaeval.figure import scatter_svg
@@ -218,6 +228,8 @@ def _run_task_set(args: argparse.Namespace, metrics: list[tuple[str, dict[str, A
     from ..metaeval.tasksets import evaluate_tasks
 
     one_pair = (("--statistics", args.statistics), ("--svg", args.svg), ("--outliers", args.outliers))
+    if args.sample_rate != 1:
+        raise UsageError("--sample-rate is for one language pair; WMT23's task set draws every pair")
     for flag, value in (*one_pair, ("--domain", args.domain)):
         if value is not None:
             raise UsageError(f"{flag} is for one language pair; several run WMT23's task set")
@@ -253,6 +265,10 @@ def _run_task_set(args: argparse.Namespace, metrics: list[tuple[str, dict[str, A
     lines += ["", "weighted average (each value on [0, 1]: a correlation c as (c + 1) / 2)"]
     width = max(len(name) for name in result.average)
     lines += [f"{i:>3}  {name:<{width}}  {value: .6f}" for i, (name, value) in enumerate(result.average.items(), 1)]
+    lines += ["", "weighted average rank (each task's significance cluster; without a test, its position)"]
+    lines += [
+        f"{i:>3}  {name:<{width}}  {value: .6f}" for i, (name, value) in enumerate(result.average_ranks.items(), 1)
+    ]
     lines += ["", f"columns: position, significance cluster (PERM-BOTH, p <= {args.pval}, at most {args.k} draws, "
               f"seed {args.seed}; '-': no test), metric, value"]  # fmt: skip
     print("\n".join(lines))
