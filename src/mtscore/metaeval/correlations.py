@@ -445,7 +445,7 @@ def group_sizes(gold: np.ndarray, average_by: str) -> tuple[np.ndarray, list[int
         Flat indices into ``gold`` of the rated entries, group after group, and the size of each group
         that has a rated entry.
     """
-    flat = np.arange(gold.size).reshape(gold.shape)
+    flat: np.ndarray = np.arange(gold.size).reshape(gold.shape)
     if average_by == "item":
         flat, gold = flat.T, gold.T
     elif average_by == "none":

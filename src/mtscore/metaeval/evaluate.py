@@ -417,8 +417,8 @@ def _rank(
         draw_matrix = np.zeros((len(order), len(order)), dtype=np.int64)
         for i, better in enumerate(order):
             for j in range(i + 1, len(order)):
-                result = test(better, order[j])
-                matrix[i, j], draw_matrix[i, j] = result.pvalue, result.draws
+                outcome = test(better, order[j])
+                matrix[i, j], draw_matrix[i, j] = outcome.pvalue, outcome.draws
         pvalues, draws = matrix.tolist(), draw_matrix.tolist()
         ranks = dict(zip(order, assign_ranks(matrix, pval), strict=True))
     return Ranking(
