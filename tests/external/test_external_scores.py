@@ -195,3 +195,29 @@ def test_bars_of_negative_values_go_down_from_zero():
     # without negative values the axis starts at 0: 50 fills the plot (y = 22, height 198)
     svg = grouped_bars(["g"], ["pos"], np.array([[50.0]]))
     assert 'y="22.0" width=' in svg and 'height="198.0"' in svg
+
+
+def test_scores_on_the_unit_scale_show_four_decimals_unless_width_is_given(capsys, tmp_path):
+    """A mean of 0.65625 shown with one decimal would read 0.7; scores in [-1, 1] show 4 unless -w says."""
+    reference = write(tmp_path / "ref.txt", ["a b c", "d e f", "g h"])
+    output = write(tmp_path / "A.txt", ["a b c", "d e", "g"])
+    judge = write(tmp_path / "judge.tsv", ["A\t1\t0.8125", "A\t2\tNone", "A\t3\t0.5"])
+    code, out, err = run(capsys, reference, "-i", output, "-m", "bleu", "--scores-file", judge, "-b")
+    assert code == 0, err
+    assert json.loads(out) == [0.0, 0.6562] and "0.0000" in out
+    code, out, err = run(capsys, reference, "-i", output, "-m", "bleu", "--scores-file", judge, "-b", "-w", "1")
+    assert code == 0, err
+    assert json.loads(out) == [0.0, 0.7]
+    wide = write(tmp_path / "mqm.tsv", ["A\t1\t-5", "A\t2\t", "A\t3\t-2"])  # empty: not rated, as None
+    code, out, err = run(capsys, reference, "-i", output, "-m", "bleu", "--scores-file", wide, "-b")
+    assert code == 0, err
+    assert json.loads(out) == [0.0, -3.5] and "-3.5\n" in out
+
+
+def test_system_level_tsv_is_refused_for_segment_scores(capsys, tmp_path):
+    reference = write(tmp_path / "ref.txt", ["a b c"])
+    output = write(tmp_path / "A.txt", ["a b c"])
+    judge = write(tmp_path / "judge.tsv", ["system\tscore", "A\t0.5"])
+    code, out, err = run(capsys, reference, "-i", output, "--scores-file", judge)
+    assert (code, out) == (2, "")
+    assert "holds one score per system (system<TAB>score)" in err

@@ -6,6 +6,7 @@ segment's score (``-sl``), bootstrap confidence intervals and paired significanc
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import stat
 import sys
@@ -118,8 +119,23 @@ def add_scores_file_option(parser: argparse.ArgumentParser) -> None:
         help="segment scores computed elsewhere (COMET, an LLM judge, MQM), each file one more metric whose corpus "
         "score is the mean: mt-metrics-eval's NAME.seg.score, or a TSV file of system, segment (from 1), score; "
         "each -i file's scores are those of the system named as the file, its base name or that less its "
-        "extension; None: a segment not rated, left out of the mean",
+        "extension; None: a segment not rated, left out of the mean. Scores all within [-1, 1] show 4 decimals "
+        "unless -w is given",
     )
+
+
+# Decimals shown when a --scores-file metric's scores all lie in [-1, 1] and -w is not given.
+UNIT_SCALE_WIDTH = 4
+
+
+def _external_width(modes: Modes, externals: list[Metric], argv: list[str] | None, args: argparse.Namespace) -> Modes:
+    """``modes`` showing ``UNIT_SCALE_WIDTH`` decimals when a score file's scores all lie in [-1, 1] (COMET's
+    0.8412 would print as 0.8) and -w does not say otherwise; unchanged without such a file."""
+    if not any(getattr(metric, "on_unit_scale", False) for metric in externals):
+        return modes
+    if "width" in given_options(build_parser(), argv, args):
+        return modes
+    return dataclasses.replace(modes, width=max(modes.width, UNIT_SCALE_WIDTH))
 
 
 def external_metrics(paths: list[str]) -> list[Metric]:
@@ -357,6 +373,7 @@ def run(argv: list[str] | None) -> int:
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
     externals = external_metrics(args.scores_file)
     configured += externals
+    modes = _external_width(modes, externals, argv, args)
     check_modes(modes, len(sources), configured)
     _check_names_fit_rows(modes, sources)
     form = Form(modes.format, modes.width, modes.score_only, args.short, extended)

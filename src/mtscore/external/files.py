@@ -5,9 +5,10 @@
 - a TSV file (any other name): ``<system> TAB <segment> TAB <score>`` per line, segments numbered
   from 1 in any order, after an optional header line ``system TAB segment TAB score``.
 
-``None`` as a score marks a segment nobody rated (human scores): it is left out of the system's
-mean. A ``.sys.score`` file (one number per system) is refused: resampling and paired tests need
-the segments. Every system must list every one of its segments once; a NaN, an infinity, a score
+``None`` or an empty score marks a segment nobody rated (human scores): it is left out of the system's
+mean. A ``.sys.score`` file or a system-level TSV (``<system> TAB <score>``, one number per system) is
+refused here: resampling and paired tests need the segments (``read_tsv_scores`` reads both levels,
+for meta-evaluation). Every system must list every one of its segments once; a NaN, an infinity, a score
 that is not a number or a malformed line is an input error naming the file and the line.
 """
 
@@ -22,6 +23,7 @@ from ..files.scores import parse_score
 
 SegmentScores = dict[str, list[float | None]]  # system -> each segment's score (None: not rated)
 TSV_HEADER = ["system", "segment", "score"]
+SYSTEM_TSV_HEADER = ["system", "score"]
 
 
 def read_segment_scores(path: str | os.PathLike[str]) -> SegmentScores:
@@ -46,7 +48,15 @@ def read_segment_scores(path: str | os.PathLike[str]) -> SegmentScores:
     lines = read_lines(path)
     if not lines:
         raise InputError(f"{path} is empty: no scores")
-    scores = _read_seg_score(path, lines) if path.name.endswith(".seg.score") else _read_tsv(path, lines)
+    if path.name.endswith(".seg.score"):
+        scores = _read_seg_score(path, lines)
+    else:
+        level, scores = read_tsv_scores(path, lines)
+        if level == "sys":
+            raise InputError(
+                f"{path} holds one score per system (system<TAB>score); mtscore needs each segment's score to "
+                "resample and compare systems: give system<TAB>segment<TAB>score lines"
+            )
     unrated = sorted(system for system, values in scores.items() if all(value is None for value in values))
     if unrated:
         raise InputError(f"{path}: no segment of {', '.join(unrated)} has a score (all None): no mean to compute")
@@ -64,26 +74,54 @@ def _read_seg_score(path: Path, lines: list[str]) -> SegmentScores:
     return scores
 
 
-def _read_tsv(path: Path, lines: list[str]) -> SegmentScores:
-    """``system TAB segment TAB score`` lines, segments numbered from 1, in any order."""
+def read_tsv_scores(path: Path, lines: list[str], *, allow_none: bool = True) -> tuple[str, SegmentScores]:
+    """The scores of a TSV file: ``system TAB segment TAB score`` lines (segment level, segments numbered
+    from 1 in any order) or ``system TAB score`` lines (system level), after an optional header line.
+    The first line decides the level; every line must have as many fields.
+
+    Args:
+        path: The file, for messages.
+        lines: Its lines.
+        allow_none: Whether ``None`` or an empty score (not rated) is allowed (human scores).
+
+    Returns:
+        ``("seg", system -> scores of segments 1..n)`` or ``("sys", system -> [its score])``.
+
+    Raises:
+        InputError: a line with another number of fields, an empty system name, a bad segment number,
+            a segment or system given twice, a missing segment, or a score that is not a finite number.
+    """
+    header = lines[0].split("\t") if lines else []
+    start = 1 if header in (TSV_HEADER, SYSTEM_TSV_HEADER) else 0
+    body = lines[start:]
+    if not body:
+        raise InputError(f"{path} has no scores")
+    fields_per_line = len(header) if start else len(body[0].split("\t"))
+    if fields_per_line not in (2, 3):
+        raise InputError(
+            f"{path} line {start + 1}: expected 'system<TAB>segment<TAB>score' or 'system<TAB>score' (a TSV score "
+            f"file; mt-metrics-eval's files end in .seg.score or .sys.score), got {body[0]!r}"
+        )
+    level = "seg" if fields_per_line == 3 else "sys"
+    layout = "system<TAB>segment<TAB>score" if level == "seg" else "system<TAB>score"
     by_segment: dict[str, dict[int, float | None]] = {}
-    start = 1 if lines[0].split("\t") == TSV_HEADER else 0
-    for number, line in enumerate(lines[start:], start + 1):
+    for number, line in enumerate(body, start + 1):
         fields = line.split("\t")
-        if len(fields) != 3:
-            raise InputError(
-                f"{path} line {number}: expected 'system<TAB>segment<TAB>score' (a TSV score file; "
-                f"mt-metrics-eval's files end in .seg.score), got {line!r}"
-            )
-        system, segment_text, score_text = fields
+        if len(fields) != fields_per_line:
+            raise InputError(f"{path} line {number}: expected '{layout}' as on the lines before, got {line!r}")
+        system = fields[0]
         if not system:
             raise InputError(f"{path} line {number}: the system's name is empty")
-        segment = _segment_number(segment_text, path, number)
+        segment = _segment_number(fields[1], path, number) if level == "seg" else 1
         segments = by_segment.setdefault(system, {})
         if segment in segments:
-            raise InputError(f"{path} line {number}: segment {segment} of {system!r} is given twice")
-        segments[segment] = parse_score(score_text.strip(), path, number)
-    return {system: _in_order(path, system, segments) for system, segments in by_segment.items()}
+            given = f"segment {segment} of {system!r}" if level == "seg" else f"the system {system!r}"
+            raise InputError(f"{path} line {number}: {given} is given twice")
+        score_text = fields[-1].strip()
+        if allow_none and not score_text:
+            score_text = "None"
+        segments[segment] = parse_score(score_text, path, number, allow_none)
+    return level, {system: _in_order(path, system, segments) for system, segments in by_segment.items()}
 
 
 def _segment_number(text: str, path: Path, number: int) -> int:

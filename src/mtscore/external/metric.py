@@ -137,6 +137,11 @@ class ExternalScores(Metric[References, ExternalScore]):
         self._named: list[tuple[str, Sequence[str], np.ndarray]] = []
         super().__init__(references)
 
+    @property
+    def on_unit_scale(self) -> bool:
+        """Whether every score lies in [-1, 1] (COMET, BLEURT, a probability): one decimal would hide them."""
+        return all(-1.0 <= value <= 1.0 for values in self.scores.values() for value in values if value is not None)
+
     def name_systems(self, systems: Mapping[SystemNames, Sequence[str]]) -> None:
         """Say which system each output is: its name in the file (or names to try, first found wins)
         -> its lines, whose number must be the number of scores the file gives it.

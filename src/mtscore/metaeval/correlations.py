@@ -9,6 +9,7 @@ vectors against one gold vector at once (the draws of a permutation test).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -279,28 +280,41 @@ class TiesOptimised:
     items: int  # the items with at least one pair of rated systems
 
 
-def acc_t(gold: np.ndarray, metric: np.ndarray) -> TiesOptimised:
+def acc_t(
+    gold: np.ndarray, metric: np.ndarray, sample_rate: float = 1.0, rng: np.random.Generator | None = None
+) -> TiesOptimised:
     """Pairwise accuracy with ties (acc23) averaged over items, with the metric tie threshold epsilon
     that maximises it (Deutsch et al., 2023): mt-metrics-eval's ``KendallWithTiesOpt`` with
-    ``average_by='item'`` and sample rate 1.
+    ``average_by='item'``.
 
     Within each item (segment), every pair of systems that both have a gold score counts: right when
     gold and metric order it alike or both tie it. Metric differences up to epsilon count as ties; the
     candidates are 0 and every metric difference, and the first that gives the highest average wins.
+    With a sample rate below 1, each pair counts with that probability (a fresh draw per call), and
+    only the items with a drawn pair are averaged, as there.
 
     Args:
         gold: Human scores, systems x items, NaN where unrated.
         metric: Metric scores, systems x items.
+        sample_rate: The share of pairs drawn, in (0, 1].
+        rng: The source of the draws; needed with a sample rate below 1.
 
     Returns:
         The accuracy, the threshold, and the number of items averaged.
 
     Raises:
-        InputError: no item has two rated systems.
+        InputError: no item has two rated systems (or, sampling, no pair was drawn), or a sample rate
+            outside (0, 1].
     """
+    if not 0 < sample_rate <= 1:
+        raise InputError(f"the sample rate of acc-t must be in (0, 1], got {sample_rate}")
     first, second = np.triu_indices(gold.shape[0], 1)
     gold_a, gold_b, metric_a, metric_b = gold[first], gold[second], metric[first], metric[second]
     valid = ~np.isnan(gold_a) & ~np.isnan(gold_b)
+    if sample_rate < 1:
+        if rng is None:
+            raise InputError("acc-t with a sample rate below 1 needs a random generator")
+        valid &= rng.random(valid.shape) <= sample_rate
     item_pairs = valid.sum(axis=0)
     items = np.flatnonzero(item_pairs)
     if len(items) == 0:
@@ -324,6 +338,31 @@ def acc_t(gold: np.ndarray, metric: np.ndarray) -> TiesOptimised:
     return TiesOptimised(float(totals[1][best]) / len(items), float(thresholds[best]), len(items))
 
 
+def pair_agreement(gold: np.ndarray, metric: np.ndarray, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """Whether the metric, its differences up to ``epsilon`` counting as ties, orders each pair of rated
+    systems within an item as the gold does (both ahead the same way, or both tied): the pairwise
+    comparisons that mt-metrics-eval's ``PairwisePermutationSigDiff`` swaps between two metrics.
+
+    Args:
+        gold: Human scores, systems x items, NaN where unrated.
+        metric: Metric scores, systems x items.
+        epsilon: The metric's tie threshold.
+
+    Returns:
+        For each pair of systems both rated in an item (pairs in a fixed order, the same for every
+        metric): whether the metric agrees with the gold, and the item's index.
+    """
+    first, second = np.triu_indices(gold.shape[0], 1)
+    gold_a, gold_b = gold[first], gold[second]
+    valid = ~np.isnan(gold_a) & ~np.isnan(gold_b)
+    difference = metric[first] - metric[second]
+    metric_sign = np.where(np.abs(difference) <= epsilon, 0.0, np.sign(difference))
+    with np.errstate(invalid="ignore"):
+        gold_sign = np.sign(gold_a - gold_b)
+    items = np.broadcast_to(np.arange(gold.shape[1]), valid.shape)
+    return (metric_sign == gold_sign)[valid], items[valid]
+
+
 def _candidate_totals(
     right: np.ndarray, pairs: np.ndarray, change: np.ndarray, change_pairs: np.ndarray, closes: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -339,3 +378,108 @@ def _candidate_totals(
         return exact, exact / common
     fractions = np.r_[(right / pairs).sum(), (right / pairs).sum() + np.cumsum(change / change_pairs)[closes]]
     return fractions, fractions
+
+
+# Groups with more pairs than this are scored one draw at a time in O(n log n); smaller ones all draws at once.
+_PAIR_SIGN_LIMIT = 20_000
+
+
+def kendall_variant_rows(gold: np.ndarray, rows: np.ndarray, variant: str = "b") -> np.ndarray:
+    """``kendall_variant`` of ``gold`` with each row of ``rows``: every row at once from the signs of all
+    pairs where the vectors are short, a row at a time (O(n log n) each) where they are long.
+
+    Args:
+        gold: The gold scores (no NaN).
+        rows: Metric scores, one vector per row.
+        variant: ``b``, ``c``, ``23`` or ``acc23``.
+
+    Returns:
+        One value per row, NaN where ``kendall_variant`` gives NaN.
+    """
+    n = len(gold)
+    total = n * (n - 1) // 2
+    if total > _PAIR_SIGN_LIMIT:
+        return np.array([kendall_variant(gold, row, variant) for row in rows])
+    if n < 2:
+        return np.full(len(rows), np.nan)
+    gold_signs = _pair_signs(gold).astype(np.int64)
+    signs = _pair_signs(rows).astype(np.int64)
+    difference = signs @ gold_signs  # concordant - discordant
+    metric_ties = np.count_nonzero(signs == 0, axis=1)
+    gold_ties = int(np.count_nonzero(gold_signs == 0))
+    both_tied = np.count_nonzero((signs == 0) & (gold_signs == 0), axis=1)
+    untied_either = total - metric_ties - gold_ties + both_tied  # concordant + discordant
+    concordant, discordant = (untied_either + difference) // 2, (untied_either - difference) // 2
+    undefined = (metric_ties == total) | (gold_ties == total)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if variant == "b":
+            values = difference / np.sqrt(total - metric_ties) / math.sqrt(total - gold_ties)
+        elif variant == "c":
+            classes = np.minimum(_distinct_per_row(rows), len(np.unique(gold)))
+            values = 2 * difference / (n**2 * (classes - 1) / classes)
+        elif variant == "23":
+            values = (concordant + both_tied - discordant - (metric_ties - both_tied) - (gold_ties - both_tied)) / total
+            undefined = np.zeros(len(rows), dtype=bool)
+        elif variant == "acc23":
+            values = (concordant + both_tied) / total
+            undefined = np.zeros(len(rows), dtype=bool)
+        else:
+            raise InputError(f"unknown Kendall variant {variant!r}; variants: {', '.join(KENDALL_VARIANTS)}")
+    return np.where(undefined, np.nan, values)
+
+
+def _distinct_per_row(rows: np.ndarray) -> np.ndarray:
+    ordered = np.sort(rows, axis=1)
+    return 1 + np.count_nonzero(ordered[:, 1:] != ordered[:, :-1], axis=1)
+
+
+def group_sizes(gold: np.ndarray, average_by: str) -> tuple[np.ndarray, list[int]]:
+    """The order and group sizes of the rated entries of a systems x items gold matrix, as
+    mt-metrics-eval's ``_ReshapeAndFilter`` packs them for a permutation test.
+
+    Args:
+        gold: Human scores, systems x items, NaN where unrated.
+        average_by: ``none`` (one group), ``sys`` (a group per system) or ``item`` (a group per item).
+
+    Returns:
+        Flat indices into ``gold`` of the rated entries, group after group, and the size of each group
+        that has a rated entry.
+    """
+    flat: np.ndarray = np.arange(gold.size).reshape(gold.shape)
+    if average_by == "item":
+        flat, gold = flat.T, gold.T
+    elif average_by == "none":
+        flat, gold = flat.reshape(1, -1), gold.reshape(1, -1)
+    keep = ~np.isnan(gold)
+    sizes = [int(count) for count in keep.sum(axis=1) if count]
+    return flat[keep], sizes
+
+
+def grouped_rows(group_statistic: RowStatistic, sizes: list[int]) -> RowStatistic:
+    """A row statistic that averages ``group_statistic`` over consecutive groups of ``sizes`` entries,
+    as mt-metrics-eval's permutation test averages a grouped correlation: a group with fewer than two
+    entries or a NaN value is left out; with none left the value is 0.
+
+    Args:
+        group_statistic: Gold vector and rows of metric scores of one group -> one value per row.
+        sizes: The sizes of the consecutive groups.
+
+    Returns:
+        Gold vector and rows over all groups -> each row's average.
+    """
+    bounds = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+
+    def statistic(gold: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        totals = np.zeros(len(rows))
+        counts = np.zeros(len(rows), dtype=np.int64)
+        for start, end in itertools.pairwise(bounds):
+            if end - start < 2:
+                continue
+            values = group_statistic(gold[start:end], rows[:, start:end])
+            defined = ~np.isnan(values)
+            totals += np.where(defined, values, 0.0)
+            counts += defined
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(counts > 0, totals / counts, 0.0)
+
+    return statistic

@@ -13,16 +13,19 @@ Those are the default tasks. More can be asked for as ``(level, corr_fcn, avg_by
 ``pce``: soft pairwise accuracy (WMT24), computed from the segment scores of the systems that have
 segment-level human scores, as mt-metrics-eval's ``pce`` task does.
 
-PERM-BOTH clusters are computed for the system-level statistics (soft pairwise accuracy included: its
-draws swap segment scores) and segment-level Pearson without grouping (``k`` draws at most); the other
-statistics rank the metrics by value only (``rank`` is ``None``).
+PERM-BOTH clusters (``k`` draws at most) are computed as mt-metrics-eval's task sets compute them: for
+the system-level statistics (soft pairwise accuracy included: its draws swap segment scores), for the
+segment-level statistics grouped by system or item and for Pearson and Spearman without grouping
+(``PermutationSigDiff`` with ``average_by``), and for acc-t by swapping pairwise comparisons
+(``PairwisePermutationSigDiff``, WMT23's ``perm_test='pairs'``). Segment-level Kendall without grouping
+ranks the metrics by value only (``rank`` is ``None``).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +39,14 @@ from .correlations import (
     acc_t,
     accuracy_rows,
     correlation,
+    group_sizes,
     grouped,
+    grouped_rows,
     kendall_rows,
     kendall_tau_b,
     kendall_variant,
+    kendall_variant_rows,
+    pair_agreement,
     pearson,
     pearson_rows,
     rated,
@@ -49,7 +56,7 @@ from .correlations import (
 from .data import EvalSet
 from .scoring import MetricScores, read_scores_files, score_metric
 from .selection import Selection, select
-from .significance import PermutationSettings, assign_ranks, perm_both
+from .significance import PermutationResult, PermutationSettings, assign_ranks, perm_both, perm_both_pairs
 from .soft_accuracy import soft_accuracy_rows, soft_pairwise_accuracy
 
 # (level, statistic): the row statistic PERM-BOTH uses, or None where the statistic has no test here.
@@ -129,6 +136,7 @@ class Ranking:
         epsilons: acc-t's optimised metric tie threshold per metric (empty for other statistics).
         systems: The systems counted.
         variant: The Kendall variant (``b``, ``c``, ``23``, ``acc23``) where one was asked for.
+        sample_rate: acc-t's share of pairs drawn to find its threshold (1: every pair).
     """
 
     level: str
@@ -141,12 +149,13 @@ class Ranking:
     epsilons: dict[str, float] = field(default_factory=dict)
     systems: tuple[str, ...] = ()
     variant: str | None = None
+    sample_rate: float = 1.0
 
     @property
     def corr_fcn_args(self) -> dict[str, Any]:
         """mt-metrics-eval's extra arguments of the correlation function."""
         if self.statistic == "KendallWithTiesOpt":
-            return {"sample_rate": 1.0}
+            return {"sample_rate": self.sample_rate}
         return {"variant": self.variant} if self.variant is not None else {}
 
 
@@ -164,6 +173,7 @@ class MetaEvaluation:
     signatures: dict[str, str]
     # System level, per metric: the rated systems, the metric's scores and the human scores (``figure``).
     system_points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = field(default_factory=dict)
+    domain: str | None = None  # the only domain counted, or None for every segment
 
     def ranking(self, level: str, statistic: str, avg_by: str | None = None, variant: str | None = None) -> Ranking:
         """The ranking of ``statistic`` at ``level``, grouped by ``avg_by`` (default: the statistic's
@@ -188,6 +198,7 @@ class MetaEvaluation:
                 {
                     "test_set": self.test_set,
                     "lang": self.lp,
+                    **({"domain": self.domain} if self.domain is not None else {}),
                     "level": ranking.level,
                     "human": selection.include_human,
                     "avg_by": ranking.avg_by,
@@ -211,6 +222,7 @@ class MetaEvaluation:
         return {
             "test_set": self.test_set,
             "lang": self.lp,
+            **({"domain": self.domain} if self.domain is not None else {}),
             "seed": self.seed,
             "selections": {
                 level: {
@@ -244,6 +256,8 @@ def evaluate(
     permutation: PermutationSettings | None = None,
     pval: float = 0.05,
     seed: int = 0,
+    domain: str | None = None,
+    sample_rate: float = 1.0,
 ) -> MetaEvaluation:
     """Meta-evaluate metrics against the human scores of ``evs``, as mt-metrics-eval does.
 
@@ -264,6 +278,12 @@ def evaluate(
         permutation: The PERM-BOTH draws (``k=0``: no significance test).
         pval: The significance level of the clusters.
         seed: Seed of the permutation draws.
+        domain: Only the segments of this domain (``documents/<lp>.docs``), as mt-metrics-eval's
+            ``domain``: segment level over its segments; system level against the domain-level human
+            scores, mtscore's metrics scored on its segments. Score files at segment level are cut to
+            its segments; system-level score files are refused (they score every segment).
+        sample_rate: acc-t's share of pairs drawn, in (0, 1], as ``KendallWithTiesOpt``'s
+            ``sample_rate`` (below 1 the threshold and value depend on the seed).
 
     Returns:
         Every ranking, with the systems and settings used.
@@ -276,6 +296,9 @@ def evaluate(
     wanted = [statistic_task(spec) for spec in (statistics if statistics is not None else list(STATISTICS))]
     if not metrics and not scores:
         raise InputError("nothing to meta-evaluate: give metrics to score or score files")
+    whole = evs
+    if domain is not None:
+        evs = evs.in_domain(domain)
     levels = sorted({data_level(level, statistic) for level, statistic, *_ in wanted}, reverse=True)  # sys first
     choice = {
         "gold": gold,
@@ -294,7 +317,7 @@ def evaluate(
             continue
         name, options = (metric, {}) if isinstance(metric, str) else metric
         scored.append(score_metric(name, options, evs, std_ref, systems))
-    scored += read_scores_files(scores, evs, std_ref)
+    scored += [_in_domain(metric, whole, domain) for metric in read_scores_files(scores, whole, std_ref)]
     names = [metric.name for metric in scored]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
@@ -305,7 +328,7 @@ def evaluate(
         level = data_level(task[0], task[1])
         available = [metric for metric in scored if metric.level(level)]
         if available:
-            rankings.append(_rank(evs, task, selections[level], available, permutation, pval, rng))
+            rankings.append(_rank(evs, task, selections[level], available, permutation, pval, rng, sample_rate))
     signatures = {metric.name: metric.signature or metric.source for metric in scored}
     points: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, ...]]] = {}
     if "sys" in selections:
@@ -315,7 +338,23 @@ def evaluate(
                 kept = ~np.isnan(human[:, 0])
                 shown = tuple(name for name, keep in zip(selections["sys"].systems, kept, strict=True) if keep)
                 points[metric.name] = (shown, tuple(values[kept, 0].tolist()), tuple(human[kept, 0].tolist()))
-    return MetaEvaluation(evs.test_set, evs.lp, selections, rankings, permutation, pval, seed, signatures, points)
+    return MetaEvaluation(
+        evs.test_set, evs.lp, selections, rankings, permutation, pval, seed, signatures, points, domain
+    )
+
+
+def _in_domain(metric: MetricScores, evs: EvalSet, domain: str | None) -> MetricScores:
+    """``metric``'s segment scores of ``domain`` only; system-level scores cannot be cut to a domain."""
+    mask = evs.segment_mask(domain)
+    if mask is None:
+        return metric
+    if metric.sys:
+        raise InputError(
+            f"{metric.source}: system-level scores of {metric.name} are over every segment; in domain {domain!r} "
+            "give its segment-level scores (system level then needs mtscore's own metrics, or leave --domain out)"
+        )
+    keep = np.asarray(mask)
+    return replace(metric, seg={system: values[keep] for system, values in metric.seg.items()})
 
 
 def _vectors(evs: EvalSet, level: str, selection: Selection, metric: MetricScores) -> tuple[np.ndarray, np.ndarray]:
@@ -348,6 +387,7 @@ def _rank(
     permutation: PermutationSettings,
     pval: float,
     rng: np.random.Generator,
+    sample_rate: float = 1.0,
 ) -> Ranking:
     level, statistic, avg_by, variant = task
     default = (level, statistic) in STATISTICS and (avg_by, variant) == (AVERAGE_BY.get(statistic, "none"), None)
@@ -359,7 +399,7 @@ def _rank(
         elif not default:
             values[name] = grouped(_grouped_statistic(statistic, variant), gold, scores, avg_by)
         elif statistic == "KendallWithTiesOpt":
-            result = acc_t(gold, scores)
+            result = acc_t(gold, scores, sample_rate, rng)
             values[name], epsilons[name] = result.accuracy, result.epsilon
         elif level == "seg" and statistic == "kendall":
             flat_gold, flat_scores = rated(gold.ravel(), scores.ravel())
@@ -368,21 +408,17 @@ def _rank(
         else:
             values[name] = correlation(STATISTICS[(level, statistic)], gold.ravel(), scores.ravel())  # type: ignore[arg-type]
     order = sorted(values, key=lambda name: (-values[name], name))
-    row_statistic = STATISTICS.get((level, statistic)) if default else None
-    if statistic == "pce":
-        row_statistic = functools.partial(soft_accuracy_rows, systems=len(selection.systems))
+    test = _significance_test(task, default, len(selection.systems), vectors, epsilons, permutation, rng, sample_rate)
     pvalues: list[list[float]] = []
     draws: list[list[int]] = []
     ranks: dict[str, int | None] = dict.fromkeys(order)
-    if row_statistic is not None and permutation.k > 0 and len(order) > 1:
+    if test is not None and permutation.k > 0 and len(order) > 1:
         matrix = np.zeros((len(order), len(order)))
         draw_matrix = np.zeros((len(order), len(order)), dtype=np.int64)
         for i, better in enumerate(order):
             for j in range(i + 1, len(order)):
-                gold, better_scores = rated(vectors[better][0].ravel(), vectors[better][1].ravel())
-                _, worse_scores = rated(vectors[order[j]][0].ravel(), vectors[order[j]][1].ravel())
-                test = perm_both(row_statistic, gold, better_scores, worse_scores, permutation, rng)
-                matrix[i, j], draw_matrix[i, j] = test.pvalue, test.draws
+                outcome = test(better, order[j])
+                matrix[i, j], draw_matrix[i, j] = outcome.pvalue, outcome.draws
         pvalues, draws = matrix.tolist(), draw_matrix.tolist()
         ranks = dict(zip(order, assign_ranks(matrix, pval), strict=True))
     return Ranking(
@@ -396,4 +432,99 @@ def _rank(
         {name: epsilons[name] for name in order} if epsilons else {},
         selection.systems,
         variant,
+        sample_rate if statistic == "KendallWithTiesOpt" else 1.0,
     )
+
+
+# Segment-level statistics with a grouped PERM-BOTH test: corr_fcn -> the groupings tested.
+_GROUPED_TESTS = {
+    "pearson": GROUPINGS,
+    "spearman": GROUPINGS,
+    "kendall": ("sys", "item"),
+    "KendallVariants": ("sys", "item"),
+}
+
+
+def _significance_test(
+    task: Task,
+    default: bool,
+    systems: int,
+    vectors: dict[str, tuple[np.ndarray, np.ndarray]],
+    epsilons: dict[str, float],
+    permutation: PermutationSettings,
+    rng: np.random.Generator,
+    sample_rate: float,
+) -> Callable[[str, str], PermutationResult] | None:
+    """The PERM-BOTH test of a task, as mt-metrics-eval's task sets run it: a function of the better and
+    the worse metric's names, or None where the task has no test here (segment-level Kendall without
+    grouping: a Kendall's tau of every segment per draw).
+
+    Scores are swapped entry by entry for every statistic but acc-t, whose pairwise comparisons are
+    swapped (``perm_test='pairs'``, as WMT23's tasks do). Grouped statistics pack the rated entries
+    group after group, standardise them together and average the groups' values per draw
+    (``PermutationSigDiff`` with ``average_by``).
+    """
+    level, statistic, avg_by, variant = task
+    if statistic == "KendallWithTiesOpt":
+        return _ties_test(vectors, epsilons, permutation, rng, sample_rate)
+    if statistic == "pce":
+        row_statistic: RowStatistic | None = functools.partial(soft_accuracy_rows, systems=systems)
+    elif default:
+        row_statistic = STATISTICS[(level, statistic)]
+    elif level == "sys" and statistic == "KendallVariants":
+        row_statistic = functools.partial(kendall_variant_rows, variant=variant or "b")
+    elif avg_by in _GROUPED_TESTS.get(statistic, ()):
+        return _grouped_test(_group_statistic(statistic, variant), avg_by, vectors, permutation, rng)
+    else:
+        return None
+    if row_statistic is None:
+        return None
+    flat = {name: rated(gold.ravel(), scores.ravel()) for name, (gold, scores) in vectors.items()}
+    test_statistic = row_statistic
+    return lambda better, worse: perm_both(
+        test_statistic, flat[better][0], flat[better][1], flat[worse][1], permutation, rng
+    )
+
+
+def _group_statistic(statistic: str, variant: str | None) -> RowStatistic:
+    if statistic in ("kendall", "KendallVariants"):
+        return functools.partial(kendall_variant_rows, variant=variant or "b")
+    return {"pearson": pearson_rows, "spearman": spearman_rows}[statistic]
+
+
+def _grouped_test(
+    group_statistic: RowStatistic,
+    avg_by: str,
+    vectors: dict[str, tuple[np.ndarray, np.ndarray]],
+    permutation: PermutationSettings,
+    rng: np.random.Generator,
+) -> Callable[[str, str], PermutationResult]:
+    gold_matrix = next(iter(vectors.values()))[0]
+    indices, sizes = group_sizes(gold_matrix, avg_by)
+    statistic = grouped_rows(group_statistic, sizes)
+    gold = gold_matrix.ravel()[indices]
+    packed = {name: scores.ravel()[indices] for name, (_, scores) in vectors.items()}
+    return lambda better, worse: perm_both(statistic, gold, packed[better], packed[worse], permutation, rng)
+
+
+def _ties_test(
+    vectors: dict[str, tuple[np.ndarray, np.ndarray]],
+    epsilons: dict[str, float],
+    permutation: PermutationSettings,
+    rng: np.random.Generator,
+    sample_rate: float,
+) -> Callable[[str, str], PermutationResult]:
+    """acc-t's test: each metric's comparisons at its own threshold, found again per test when pairs
+    are sampled (``PairwisePermutationSigDiff`` calibrates both metrics each time)."""
+
+    def agreement(name: str) -> tuple[np.ndarray, np.ndarray]:
+        gold, scores = vectors[name]
+        epsilon = epsilons[name] if sample_rate == 1 else acc_t(gold, scores, sample_rate, rng).epsilon
+        return pair_agreement(gold, scores, epsilon)
+
+    def test(better: str, worse: str) -> PermutationResult:
+        better_agrees, items = agreement(better)
+        worse_agrees, _ = agreement(worse)
+        return perm_both_pairs(better_agrees, worse_agrees, items, permutation, rng)
+
+    return test

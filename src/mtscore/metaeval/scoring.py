@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, counted
+from ..external.files import read_tsv_scores
+from ..files.read import read_lines
 from ..metrics import METRICS, canonical, metric_class
 from .data import EvalSet, Scores, parse_score_lines
 
@@ -85,9 +87,12 @@ def score_metric(
 
 
 def read_scores_files(paths: Sequence[str | Path], evs: EvalSet, reference: str) -> list[MetricScores]:
-    """Metrics from mt-metrics-eval score files ``<metric>-<ref>.<sys|seg>.score`` (``<system> <score>``
-    per line; ``.seg.score``: one line per segment of each system, in order). A metric's ``.sys`` and
-    ``.seg`` files make one metric.
+    """Metrics from score files computed elsewhere: mt-metrics-eval's ``<metric>-<ref>.<sys|seg>.score``
+    (``<system> <score>`` per line; ``.seg.score``: one line per segment of each system, in order), or
+    TSV files (any other name) of ``system TAB segment TAB score`` (segment level, segments from 1) or
+    ``system TAB score`` (system level), named by the file's base name less its extension and less a
+    ``.seg`` or ``.sys`` before it (``COMET.seg.tsv`` and ``COMET.sys.tsv``: ``COMET``). A metric's system-
+    and segment-level files make one metric.
 
     Args:
         paths: The score files.
@@ -98,31 +103,54 @@ def read_scores_files(paths: Sequence[str | Path], evs: EvalSet, reference: str)
         One ``MetricScores`` per metric name, in the order first seen.
 
     Raises:
-        InputError: a badly named or malformed file, a metric given twice at one level, scores
-            against another reference, or scores for systems without output.
+        InputError: a malformed file, a metric given twice at one level, scores against another
+            reference, or scores for systems without output.
     """
     metrics: dict[str, MetricScores] = {}
     for path in map(Path, paths):
-        match = _SCORE_FILE.match(path.name)
-        if not match:
-            raise InputError(
-                f"{path}: a score file is named <metric>-<reference>.<sys|seg>.score (mt-metrics-eval's names)"
-            )
-        name, refs, level = match["name"], match["refs"], match["level"]
-        if refs not in (None, "src", reference) and refs not in evs.references:
-            name, refs = f"{name}-{refs}", None  # a hyphen in the metric's own name
-        if refs not in (None, "src", reference):
-            raise InputError(
-                f"{path} holds scores against reference {refs!r}, but the standard reference is {reference!r}: "
-                "a metric must use the reference that is left out of the systems"
-            )
         if not path.is_file():
             raise InputError(f"{path}: no such score file")
+        match = _SCORE_FILE.match(path.name)
+        if match:
+            name, level = _score_file_metric(path, match, evs, reference)
+            values = parse_score_lines(path, allow_none=False)
+        else:
+            name = _tsv_metric_name(path)
+            lines = read_lines(path)
+            if not lines:
+                raise InputError(f"{path} is empty: no scores")
+            level, values = read_tsv_scores(path, lines, allow_none=False)
         scores = metrics.setdefault(name, MetricScores(name, source=str(path)))
         if scores.level(level):
             raise InputError(f"{path}: {level}-level scores of {name!r} given twice")
-        _check_systems(path, parse_score_lines(path, allow_none=False), evs, level, scores)
+        _check_systems(path, values, evs, level, scores)
     return list(metrics.values())
+
+
+def _score_file_metric(path: Path, match: re.Match[str], evs: EvalSet, reference: str) -> tuple[str, str]:
+    """The metric name and level of an mt-metrics-eval score file, its reference checked."""
+    name, refs, level = match["name"], match["refs"], match["level"]
+    if refs not in (None, "src", reference) and refs not in evs.references:
+        name, refs = f"{name}-{refs}", None  # a hyphen in the metric's own name
+    if refs not in (None, "src", reference):
+        raise InputError(
+            f"{path} holds scores against reference {refs!r}, but the standard reference is {reference!r}: "
+            "a metric must use the reference that is left out of the systems"
+        )
+    return name, level
+
+
+def _tsv_metric_name(path: Path) -> str:
+    """A TSV score file's metric: its base name less compression, extension, and ``.seg``/``.sys``."""
+    name = path.name
+    for suffix in (".gz", ".bz2", ".xz"):
+        name = name.removesuffix(suffix)
+    name = Path(name).stem or name
+    for level in (".seg", ".sys"):
+        name = name.removesuffix(level)
+    if not name:
+        raise InputError(f"{path}: the file's name gives the metric its name; this one is empty")
+    return name
 
 
 def _check_systems(path: Path, values: Scores, evs: EvalSet, level: str, scores: MetricScores) -> None:

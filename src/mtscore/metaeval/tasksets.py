@@ -3,6 +3,9 @@
 (``tasks.WMT23``: pooled accuracy weighted by the number of language pairs, then for each pair
 system-level Pearson, segment-level Pearson and acc-t, weighted 1 each; the weights sum to 1).
 
+The average rank is mt-metrics-eval's ``AverageRanks``: each task's significance cluster of the metric
+times the task's weight, summed, for the metrics that every task has.
+
 The average is mt-metrics-eval's ``AverageCorrs``: each task's value mapped onto [0, 1] (a correlation
 ``c`` becomes ``(c + 1) / 2``; accuracies stay), times the task's weight, summed, for the metrics that
 every task has.
@@ -11,7 +14,7 @@ every task has.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +45,8 @@ class TaskSetResult:
         evaluations: Language pair -> its tasks (system-level Pearson, segment-level Pearson, acc-t).
         weights: The weight of each task, in the order of ``tasks``.
         average: Metric -> its weighted average over the tasks, by decreasing value.
+        average_ranks: Metric -> its weighted average significance cluster over the tasks, by increasing
+            rank (mt-metrics-eval's ``AverageRanks``; see ``average_ranks``).
     """
 
     test_set: str
@@ -51,6 +56,7 @@ class TaskSetResult:
     evaluations: dict[str, MetaEvaluation]
     weights: tuple[float, ...]
     average: dict[str, float]
+    average_ranks: dict[str, float] = field(default_factory=dict)
 
     @property
     def tasks(self) -> list[tuple[str, Ranking]]:
@@ -100,6 +106,7 @@ class TaskSetResult:
             "signatures": {k: v for e in self.evaluations.values() for k, v in e.signatures.items()},
             "tasks": tasks,
             "average_corrs": self.average,
+            "average_ranks": self.average_ranks,
         }
 
 
@@ -184,6 +191,7 @@ def evaluate_tasks(
     weights = [weight / sum(weights) for weight in weights]
     result = TaskSetResult(test_sets[0], tuple(lps), accuracy, accuracy_selections, evaluations, tuple(weights), {})
     result.average.update(_average(result))
+    result.average_ranks.update(average_ranks(result.tasks, result.weights))
     return result
 
 
@@ -276,3 +284,32 @@ def _average(result: TaskSetResult) -> dict[str, float]:
             parts.setdefault(name, []).append((value - low) / (high - low) * weight)
     averages = {name: sum(values) for name, values in parts.items() if len(values) == len(tasks)}
     return dict(sorted(averages.items(), key=lambda item: (-item[1], item[0])))
+
+
+def average_ranks(tasks: Sequence[tuple[str, Ranking]], weights: Sequence[float]) -> dict[str, float]:
+    """mt-metrics-eval's ``TaskSetResults.AverageRanks``: the sum over tasks of weight x the metric's rank,
+    for the metrics that every task ranks; by increasing average rank (equal ones in the order the first
+    task lists them, as there).
+
+    A task ranks by its significance clusters. A task without a test (``k`` = 0, or a statistic without
+    one) ranks by position (1, 2, ...), as mt-metrics-eval does with ``k`` = 0: its empty significance
+    matrix reads as every difference significant.
+
+    Args:
+        tasks: ``(language pairs, ranking)`` of each task (``TaskSetResult.tasks``).
+        weights: The weight of each task, same order.
+
+    Returns:
+        Metric -> its weighted rank.
+
+    Raises:
+        InputError: a different number of tasks and weights.
+    """
+    if len(tasks) != len(weights):
+        raise InputError(f"{len(tasks)} tasks but {len(weights)} weights")
+    parts: dict[str, list[float]] = {}
+    for (_, ranking), weight in zip(tasks, weights, strict=True):
+        for position, (name, rank) in enumerate(ranking.ranks.items(), 1):
+            parts.setdefault(name, []).append((rank if rank is not None else position) * weight)
+    ranks = {name: sum(values) for name, values in parts.items() if len(values) == len(tasks)}
+    return dict(sorted(ranks.items(), key=lambda item: item[1]))
