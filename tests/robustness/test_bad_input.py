@@ -799,12 +799,14 @@ ELSEWHERE = [
         "1",
         "usage error naming `-sv`, floor and the range 0 to 1 (above 1 a precision can pass 100%; below 0 sacrebleu "
         "fails)",
+        ""
         "tests/robustness/test_options_and_signatures.py::test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused",
     ),
     CheckedElsewhere(
         "`-s add-k -sv` below 0 or above 1e36",
         "1",
         "usage error naming `-sv`, add-k and the range 0 to 1e+36; within it, sacrebleu's scores and intervals",
+        ""
         "tests/robustness/test_options_and_signatures.py::test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused",
     ),
     CheckedElsewhere(
@@ -812,6 +814,7 @@ ELSEWHERE = [
         "`--seed` without resampling",
         "0",
         "sacrebleu's output; a warning on standard error naming the option and what it acts with",
+        ""
         "tests/robustness/test_options_and_signatures.py::test_an_option_that_acts_only_with_another_is_said_to_be_ignored",
     ),
     CheckedElsewhere(
@@ -819,6 +822,7 @@ ELSEWHERE = [
         "0",
         "the output unchanged; a warning naming the option and its metric, and the selected metric's own option "
         "where it has one (`--chrf-lowercase`)",
+        ""
         "tests/robustness/test_options_and_signatures.py::test_an_option_of_a_metric_not_selected_is_said_to_be_ignored",
     ),
     CheckedElsewhere(
@@ -826,6 +830,7 @@ ELSEWHERE = [
         "0",
         "stripped as sacrebleu's command line strips them: chrF with `--chrf-whitespace` gives sacrebleu's command "
         "line's score",
+        ""
         "tests/robustness/test_options_and_signatures.py::test_trailing_whitespace_is_read_as_sacrebleus_command_line_reads_it",
     ),
     CheckedElsewhere(
@@ -850,6 +855,7 @@ ELSEWHERE = [
         'a metric\'s on/off option given anything but True or False (`corpus_ter(normalized="no")`, `None`)',
         "API",
         "`InputError` naming the option: normalized must be True or False",
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_switch_given_anything_but_true_or_false_is_refused_by_name",
     ),
     CheckedElsewhere(
@@ -868,18 +874,21 @@ ELSEWHERE = [
         "a test-set cache folder that cannot be entered",
         "2",
         "names the folder and the reason (give yourself access, or point `$SACREBLEU` elsewhere)",
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_cache_folder_that_cannot_be_entered_is_an_input_error_naming_it",
     ),
     CheckedElsewhere(
         "standard output in ASCII (`PYTHONIOENCODING=ascii`) with `--confidence -f text`",
         "0",
         "writes UTF-8, as sacrebleu's command line does (the same bytes as sacrebleu)",
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_an_ascii_standard_output_gets_the_utf8_results_as_sacrebleu_writes_them",
     ),
     CheckedElsewhere(
         "a small gzip, bzip2 or xz file that expands to gigabytes",
         "0",
         "measured as it expands and scored block by block in bounded memory, like a large plain file",
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_gzip_that_expands_to_far_more_than_it_weighs_is_read_in_bounded_memory",
     ),
     CheckedElsewhere(
@@ -892,6 +901,7 @@ ELSEWHERE = [
         "a `mtscore report` argument with U+202E or control characters",
         "0",
         "each argument of the shown command isolated (`<bdi>`), hidden characters shown as `$'\\u202e'`",
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_the_report_shows_each_argument_of_its_command_isolated_and_visible",
     ),
     CheckedElsewhere(
@@ -899,6 +909,7 @@ ELSEWHERE = [
         "0",
         "sacrebleu's table unchanged, and a warning that one segment cannot support a significance claim (also in "
         "the fuller text, the report and the API)",
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_paired_test_on_one_segment_says_it_cannot_support_its_p_values",
     ),
     CheckedElsewhere(
@@ -1001,6 +1012,64 @@ ELSEWHERE = [
         "refused: its statistics depend on the whole corpus and it defines no mergeable state; score the whole "
         "corpus at once",
         "tests/scaleout/test_state_hooks.py::test_a_metric_not_additive_without_its_own_state_is_refused",
+    ),
+    CheckedElsewhere(
+        "`meta-eval --human-scores` naming a system that has no `-i` file, or an `-i` system without human scores",
+        "2",
+        "names the systems and the file",
+        "tests/metaeval/test_metaeval_plain_files.py::test_system_without_human_scores_is_an_input_error",
+    ),
+    CheckedElsewhere(
+        "`meta-eval --human-scores` with a missing, extra or repeated segment, `nan` or a non-number",
+        "2",
+        "names the file and line; `None` or an empty score means not rated",
+        "tests/metaeval/test_metaeval_plain_files.py::test_bad_human_score_files_are_input_errors",
+    ),
+    CheckedElsewhere(
+        "`meta-eval -i` with two files of one name, a system named like the reference, or an output whose "
+        "length differs from the reference's",
+        "2",
+        "says which; `--names` sets names apart",
+        "tests/metaeval/test_metaeval_plain_files.py::test_bad_system_files_are_input_errors",
+    ),
+    CheckedElsewhere(
+        "`meta-eval` with a system whose human scores are all `None` or empty",
+        "0 (2 if fewer than 3 systems are left)",
+        "left out, as mt-metrics-eval does, and listed as unrated",
+        "tests/metaeval/test_metaeval_plain_files.py::test_unrated_system_is_left_out_and_fewer_than_three_is_an_error",
+    ),
+    CheckedElsewhere(
+        "`meta-eval --scores` TSV with `None`, NaN, a system given twice, a system without output, or a "
+        "wrong segment count",
+        "2",
+        "names the file, line or system",
+        "tests/metaeval/test_metaeval_plain_files.py::test_bad_tsv_metric_scores_are_input_errors",
+    ),
+    CheckedElsewhere(
+        "`meta-eval --domain` unknown, without a `.docs` file, without domain-level human scores, or with a "
+        "system-level `--scores` file",
+        "2",
+        "names the domain and the known ones, or the missing file; system-level scores cover every segment",
+        "tests/metaeval/test_metaeval_plain_files.py::test_domain_errors",
+    ),
+    CheckedElsewhere(
+        "`meta-eval` with ROOT and `--human-scores`/`-r`/`-i`, ROOT without `-t`/`-l`, or `--names` not one "
+        "per `-i` file",
+        "1",
+        "usage error saying which",
+        "tests/metaeval/test_metaeval_plain_files.py::test_plain_file_usage_errors",
+    ),
+    CheckedElsewhere(
+        "`meta-eval --sample-rate 0`, or above 1",
+        "1",
+        "the sample rate must be in (0, 1]; nothing computed",
+        "tests/metaeval/test_metaeval_grouped_significance.py::test_command_line_refuses_a_sample_rate_out_of_range",
+    ),
+    CheckedElsewhere(
+        "`--scores-file` TSV of `system<TAB>score` (system level)",
+        "2",
+        "refused: the paired tests and intervals need each segment's score",
+        "tests/external/test_external_scores.py::test_system_level_tsv_is_refused_for_segment_scores",
     ),
 ]
 
