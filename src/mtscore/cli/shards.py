@@ -171,12 +171,28 @@ def _load(path: str) -> tuple[dict[str, Any], dict[str, Any], str]:
             f"{path}: its content does not match the digest 'mtscore stats' wrote with it: the shard was altered "
             "(count it again with 'mtscore stats')"
         )
+    _rename_options(meta)
     problem = _description_problem(meta, stored)
     if problem:
         raise InputError(f"{path}: not a shard written by 'mtscore stats' ({problem})")
     arrays = {name[6:]: values for name, values in stored.items() if name.startswith("shard_")}
     arrays[_HASHES] = stored["reference_hashes"]
     return meta, arrays, digest
+
+
+def _rename_options(meta: dict[str, Any]) -> None:
+    """Give a shard's options their present names: a shard written before an option was renamed stores
+    the old keyword (TER's and NIST's ``case_sensitive``, now ``lowercase``), and merges with the shards
+    written since, which store the present name. An old value that is not a switch is left for the checks."""
+    from ..core.options import is_switch_value
+    from ..metrics import metric_renamed_options
+
+    options = meta.get("options")
+    if meta.get("metric") not in METRICS or not isinstance(options, dict):
+        return
+    for option in metric_renamed_options(meta["metric"]):
+        if option.old in options and option.new not in options and is_switch_value(options[option.old]):
+            options[option.new] = option.new_value(bool(options.pop(option.old)))
 
 
 def _description_problem(meta: dict[str, Any], arrays: dict[str, Any]) -> str | None:
