@@ -190,9 +190,18 @@ def _rename_options(meta: dict[str, Any]) -> None:
     options = meta.get("options")
     if meta.get("metric") not in METRICS or not isinstance(options, dict):
         return
-    for option in metric_renamed_options(meta["metric"]):
-        if option.old in options and option.new not in options and is_switch_value(options[option.old]):
-            options[option.new] = option.new_value(bool(options.pop(option.old)))
+    renamed = {
+        option.old: option
+        for option in metric_renamed_options(meta["metric"])
+        if option.old in options and option.new not in options and is_switch_value(options[option.old])
+    }
+    if renamed:  # each in the old one's place, so that messages list the options in their usual order
+        meta["options"] = {
+            renamed[name].new if name in renamed else name: renamed[name].new_value(bool(value))
+            if name in renamed
+            else value
+            for name, value in options.items()
+        }
 
 
 def _description_problem(meta: dict[str, Any], arrays: dict[str, Any]) -> str | None:
