@@ -102,7 +102,7 @@ def test_the_old_keyword_given_anything_but_a_switch_is_refused_by_name(name):
 
 
 def test_a_value_by_position_in_the_old_keywords_place_is_refused_not_read_as_lowercase():
-    """``corpus_ter``'s fourth option was ``case_sensitive``: True there would mean the opposite of ``lowercase=True``."""
+    """``lowercase`` is keyword-only: True by position where ``case_sensitive`` stood means the opposite."""
     with pytest.raises(TypeError, match="positional"):
         mtscore.corpus_ter(HYPOTHESES, REFERENCES, False, False, False, True)
     with pytest.raises(TypeError, match="positional"):
@@ -146,7 +146,7 @@ def test_the_command_line_flag_keeps_case_without_a_warning(capsys, tmp_path, na
 
 
 def test_the_hint_for_an_unselected_metrics_flag_names_only_a_flag_that_does_the_same(capsys, tmp_path):
-    """``-lc`` turns BLEU's ``lowercase`` on; ``--ter-case-sensitive`` turns TER's off: no hint from one to the other."""
+    """``-lc`` turns BLEU's ``lowercase`` on, ``--ter-case-sensitive`` turns TER's off: neither hints at the other."""
     ref = write(tmp_path / "ref", REFERENCES[0])
     hyp = write(tmp_path / "hyp", HYPOTHESES)
     code, _, err = run(capsys, ref, "-i", hyp, "-m", "ter", "-lc")

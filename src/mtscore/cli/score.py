@@ -325,9 +325,14 @@ def _own_option_hint(given: Option, selected: list[str]) -> str:
         f"{metric}'s is {'/'.join(option.flags)}"
         for metric in selected
         for option in metric_options(metric)
-        if option.name == given.name and (given.kind is not bool or option.switch_value(True) == given.switch_value(True))
+        if option.name == given.name and _same_effect(option, given)
     ]
     return f" ({'; '.join(flags)})" if flags else ""
+
+
+def _same_effect(option: Option, given: Option) -> bool:
+    """Whether two options of the same name do the same when their flags are given (switches: set the same value)."""
+    return given.kind is not bool or option.switch_value(True) is given.switch_value(True)
 
 
 def run(argv: list[str] | None) -> int:

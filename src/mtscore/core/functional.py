@@ -21,6 +21,9 @@ from .score import SacrebleuFormat
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 
+_TEXT = inspect.Parameter.POSITIONAL_OR_KEYWORD
+_BY_NAME = inspect.Parameter.KEYWORD_ONLY
+
 # What each function's first two parameters are, by name (a sentence function's references are one segment's).
 _LEADING = {
     "hypotheses": "The system's outputs, one str per segment.",
@@ -36,7 +39,7 @@ def metric_keywords(metric: type[Metric[Any, Any]]) -> list[inspect.Parameter]:
 
     An option that has a renamed keyword, and the renamed keywords, are keyword-only and last: a value
     given by position in the old keyword's place is refused instead of being read with the new meaning
-    (``case_sensitive=True`` was the fourth option of TER; ``lowercase=True`` means the opposite)."""
+    (TER's ``case_sensitive`` stood fourth, and True there means the opposite of ``lowercase=True``)."""
     parameters = list(inspect.signature(metric.__init__).parameters.values())[1:]  # self
     keywords = [
         parameter
@@ -44,12 +47,10 @@ def metric_keywords(metric: type[Metric[Any, Any]]) -> list[inspect.Parameter]:
         if parameter.name != "references" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
     ]
     renamed = {option.new for option in metric.renamed_options}
-    positional = [
-        keyword.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD) for keyword in keywords if keyword.name not in renamed
-    ]
-    by_name = [keyword.replace(kind=inspect.Parameter.KEYWORD_ONLY) for keyword in keywords if keyword.name in renamed]
+    positional = [keyword.replace(kind=_TEXT) for keyword in keywords if keyword.name not in renamed]
+    by_name = [keyword.replace(kind=_BY_NAME) for keyword in keywords if keyword.name in renamed]
     old = [
-        inspect.Parameter(option.old, inspect.Parameter.KEYWORD_ONLY, default=None, annotation="bool | None")
+        inspect.Parameter(option.old, _BY_NAME, default=None, annotation="bool | None")
         for option in metric.renamed_options
     ]
     return [*positional, *by_name, *old]
@@ -146,9 +147,6 @@ def _docstring(
         lines.append(f"    {keyword.name}: {meaning}.")
     lines += ["", "Returns:", f"    {returns}"]
     return "\n".join(lines)
-
-
-_TEXT = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 
 def corpus_function(metric: type[Metric[Any, ScoreT]], name: str) -> Callable[..., ScoreT]:

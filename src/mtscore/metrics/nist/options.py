@@ -34,7 +34,7 @@ OPTIONS = (
 )
 
 # NIST's case option was ``case_sensitive``.
-RENAMED = (RenamedOption("case_sensitive", "lowercase", inverted=True),)
+RENAMED: tuple[RenamedOption, ...] = (RenamedOption("case_sensitive", "lowercase", inverted=True),)
 
 
 class NISTSettings(Protocol):

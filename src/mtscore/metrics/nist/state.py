@@ -70,8 +70,7 @@ class StateOptions:
 
     def __str__(self) -> str:
         return (
-            f"variant {self.variant}, max_order {self.max_order}, lowercase {self.lowercase}, "
-            f"tokenize {self.tokenizer}"
+            f"variant {self.variant}, max_order {self.max_order}, lowercase {self.lowercase}, tokenize {self.tokenizer}"
         )
 
 

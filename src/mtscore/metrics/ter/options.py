@@ -17,4 +17,4 @@ OPTIONS = (
     Option("normalized", ("--ter-normalized",), "tercom's normalisation (-N)"),
 )
 # TER's case option was ``case_sensitive`` (sacrebleu's keyword, which ``mtscore.sacrebleu.TER`` keeps).
-RENAMED = (RenamedOption("case_sensitive", "lowercase", inverted=True),)
+RENAMED: tuple[RenamedOption, ...] = (RenamedOption("case_sensitive", "lowercase", inverted=True),)
