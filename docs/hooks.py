@@ -131,7 +131,7 @@ def metric_options_table(name: str) -> str:
     rows = ["| keyword | command line | default | meaning |", "|---|---|---|---|"]
     for option in metric_options(name):
         if option.kind is bool:
-            default, spelling = "`False`", "/".join(option.flags)
+            default, spelling = f"`{bool(option.default)}`", "/".join(option.flags)
         else:
             metavar = option.metavar or ("NAME" if option.choices else "VALUE")
             default = "`None`" if option.default is None else _code_cell(repr(option.default))

@@ -19,7 +19,7 @@ REFS = [["the cat is on the mat .", "it rains again today", "a b c d e g"], ["a 
 OTHER = {
     "bleu": {"smooth": "floor", "smooth_value": 0.2},
     "chrf": {"word_order": 2},
-    "ter": {"case_sensitive": True},
+    "ter": {"lowercase": False},
     "google_bleu": {"max_len": 2},
     "wer": {"standardize": True},
     "cer": {},
@@ -51,8 +51,13 @@ def test_wrappers_take_the_constructors_keywords_and_defaults(name):
         assert [p.name for p in parameters[:2]] == (
             ["hypothesis", "references"] if number == 1 else ["hypotheses", "references"]
         )
-        assert [p.name for p in parameters[2:]] == list(keywords)
-        for parameter in parameters[2:]:
+        renamed = metric_class(name).renamed_options
+        assert [p.name for p in parameters[2:]] == [*keywords, *(option.old for option in renamed)]
+        for option in renamed:  # the old keyword and its new name are taken by keyword only
+            old, new = (next(p for p in parameters if p.name == n) for n in (option.old, option.new))
+            assert old.default is None and old.kind is new.kind is inspect.Parameter.KEYWORD_ONLY
+            assert f"    {option.old}: deprecated, use ``{option.new}``" in function.__doc__
+        for parameter in parameters[2 : 2 + len(keywords)]:
             expected = keywords[parameter.name].default
             if number > 0 and parameter.name in sentence_defaults:
                 expected = sentence_defaults[parameter.name]

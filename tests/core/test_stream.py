@@ -112,7 +112,7 @@ def test_ter_counts_gathered_blocks_at_once_with_the_same_score(monkeypatch, seg
     )
     refs = [str(path) for path in references("en-de", "all")]
     hyp = str(system_output("en-de", "PROMT"))
-    options = {"normalized": True, "case_sensitive": True}
+    options = {"normalized": True, "lowercase": False}
     streamed = stream_scores(lambda r: [TER(r, **options)], hyp, refs, lambda counts: None, segments=100)[0]
     in_memory = TER([read_lines(path) for path in refs], **options).corpus_score(read_lines(hyp))
     assert streamed == in_memory and streamed.signature == in_memory.signature

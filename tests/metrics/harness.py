@@ -68,7 +68,7 @@ ORACLES = {
     "wer": ({}, lambda hyps, streams: 100 * jiwer.wer(streams[0], hyps)),
     "cer": ({}, lambda hyps, streams: 100 * jiwer.cer(streams[0], hyps)),
     "meteor": ({"no_synonyms": True}, nltk_meteor),
-    "nist": ({"variant": "nltk", "case_sensitive": True}, nltk_nist),
+    "nist": ({"variant": "nltk", "lowercase": False}, nltk_nist),
 }
 METRIC_NAMES = list(BUILTIN)
 

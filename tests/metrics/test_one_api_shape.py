@@ -151,7 +151,7 @@ def test_explain_and_tokenize_refuse_unknown_metrics_and_options():
 def test_tokenize_of_each_metric_is_its_reference_tools():
     assert mtscore.tokenize(LINE) == Tokenizer13a()(LINE)
     assert mtscore.tokenize(LINE, metric="ter") == " ".join(TercomTokenizer()(LINE).split())
-    assert mtscore.tokenize(LINE, metric="ter", case_sensitive=True) == TercomTokenizer(case_sensitive=True)(LINE)
+    assert mtscore.tokenize(LINE, metric="ter", lowercase=False) == TercomTokenizer(case_sensitive=True)(LINE)
     assert mtscore.tokenize(LINE, metric="google_bleu") == Tokenizer13a()(LINE)
     assert mtscore.tokenize(LINE, metric="gleu", lowercase=True) == Tokenizer13a()(LINE.lower())
     assert mtscore.tokenize(LINE, metric="wer") == " ".join(jiwer.wer_default(LINE)[0])

@@ -380,11 +380,11 @@ def test_counts_that_overflow_only_joined_are_refused(capsys, folder, valid_shar
 OTHER_SETTINGS = {  # per metric, options that change its statistics (CER has none)
     "bleu": {"lowercase": True},
     "chrf": {"lowercase": True},
-    "ter": {"case_sensitive": True},
+    "ter": {"lowercase": False},
     "google_bleu": {"tokenize": "intl"},
     "wer": {"standardize": True},
     "meteor": {"no_synonyms": True},
-    "nist": {"case_sensitive": True},
+    "nist": {"lowercase": False},
 }
 
 

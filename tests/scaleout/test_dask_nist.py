@@ -81,10 +81,10 @@ def test_sentence_scores_of_a_frame_and_a_bag_are_the_whole_corpus(collections, 
 def test_options_and_an_object_travel(collections, engine_corpus):
     hypotheses, streams, _ = engine_corpus
     frame, bag = collections
-    metric = NIST(variant="nltk", max_order=4, case_sensitive=True)
+    metric = NIST(variant="nltk", max_order=4, lowercase=False)
     expected = metric.sentence_scores(hypotheses, streams)
     for ours in (
         with_sentence_scores(frame, metric, references=["ref", "ref_b"]).compute().score.to_numpy(),
-        np.array(sentence_scores(bag, "nist", variant="nltk", max_order=4, case_sensitive=True).compute()),
+        np.array(sentence_scores(bag, "nist", variant="nltk", max_order=4, lowercase=False).compute()),
     ):
         np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-9)

@@ -53,7 +53,7 @@ def test_nist_of_a_dataset_is_the_in_memory_score(dataset, engine_corpus, varian
 
 def test_nist_objects_travel_and_sentence_scores_need_the_dataset(dataset, engine_corpus):
     hypotheses, streams, _ = engine_corpus
-    metric = NIST(variant="nltk", max_order=4, case_sensitive=True)
+    metric = NIST(variant="nltk", max_order=4, lowercase=False)
     ours = corpus_score(dataset, metric, references=["ref", "ref_b"])
     assert ours.score == pytest.approx(metric.corpus_score(hypotheses, streams).score, rel=0, abs=1e-9)
     with pytest.raises(InputError, match="whole reference corpus"):  # given it: below
@@ -79,7 +79,7 @@ def test_sentence_scores_of_a_dataset_are_the_whole_corpus(dataset, engine_corpu
 @pytest.mark.parametrize("batch_format", ["pandas", "numpy"])
 def test_the_function_carries_the_weights_for_any_batch(dataset, engine_corpus, batch_format):
     hypotheses, streams, _ = engine_corpus
-    metric = NIST(variant="nltk", max_order=4, case_sensitive=True)  # an object travels too
+    metric = NIST(variant="nltk", max_order=4, lowercase=False)  # an object travels too
     fn = sentence_scores_fn(metric, references=REFERENCES, column="s", dataset=dataset)
     rows = dataset.map_batches(fn, batch_format=batch_format, batch_size=50).take_all()  # not the blocks
     ours = column(rows, "s")

@@ -94,8 +94,14 @@ def option_dest(option: Option) -> str:
 
 
 def metric_keywords(args: argparse.Namespace, name: str) -> dict[str, Any]:
-    """The constructor keywords of metric ``name`` given on the command line, by its declared options."""
-    return {option.name: getattr(args, option_dest(option)) for option in metric_options(name)}
+    """The constructor keywords of metric ``name`` given on the command line, by its declared options
+    (a switch's flag turns it away from its default: ``--ter-case-sensitive`` is ``lowercase=False``)."""
+    return {option.name: _value(option, getattr(args, option_dest(option))) for option in metric_options(name)}
+
+
+def _value(option: Option, parsed: Any) -> Any:
+    """The value of ``option`` as the parser gave it: for a switch, whether its flag was given."""
+    return option.switch_value(parsed) if option.kind is bool else parsed
 
 
 def configured_metric(args: argparse.Namespace, name: str) -> Metric:

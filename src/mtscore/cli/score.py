@@ -38,6 +38,7 @@ from .modes import Modes, check_modes, scoring_modes
 
 if TYPE_CHECKING:
     from ..core.metric import Metric
+    from ..core.options import Option
 
 FORMATS = ["json", "text", "tsv", "latex"]
 DEFAULT_METRIC = "bleu"  # its options are sacrebleu's top-level ones (-tok, -lc, -s ...), the others' are grouped
@@ -324,7 +325,7 @@ def unused_option_warnings(given: set[str], args: argparse.Namespace, names: lis
             if option_dest(option) in given:
                 warnings.append(
                     f"{'/'.join(option.flags)} applies to {metric}, which -m does not select: it is ignored"
-                    + _own_option_hint(option.name, names)
+                    + _own_option_hint(option, names)
                 )
     for dest, (flag, acts, when) in CONDITIONAL_OPTIONS.items():
         if dest in given and not acts(args) and (dest != "smooth_value" or "bleu" in names):
@@ -332,16 +333,22 @@ def unused_option_warnings(given: set[str], args: argparse.Namespace, names: lis
     return warnings
 
 
-def _own_option_hint(name: str, selected: list[str]) -> str:
-    """The flags of the option of the same name that a selected metric has (``--chrf-lowercase``
-    for ``-lc`` with ``-m chrf``), as a hint; empty when none has one."""
+def _own_option_hint(given: Option, selected: list[str]) -> str:
+    """The flags of the option of the same name that a selected metric has, and that do what the flag
+    given does (``--chrf-lowercase`` for ``-lc`` with ``-m chrf``; not TER's ``--ter-case-sensitive``,
+    which turns its ``lowercase`` off), as a hint; empty when none has one."""
     flags = [
         f"{metric}'s is {'/'.join(option.flags)}"
         for metric in selected
         for option in metric_options(metric)
-        if option.name == name
+        if option.name == given.name and _same_effect(option, given)
     ]
     return f" ({'; '.join(flags)})" if flags else ""
+
+
+def _same_effect(option: Option, given: Option) -> bool:
+    """Whether two options of the same name do the same when their flags are given (switches: set the same value)."""
+    return given.kind is not bool or option.switch_value(True) is given.switch_value(True)
 
 
 def run(argv: list[str] | None) -> int:

@@ -171,12 +171,37 @@ def _load(path: str) -> tuple[dict[str, Any], dict[str, Any], str]:
             f"{path}: its content does not match the digest 'mtscore stats' wrote with it: the shard was altered "
             "(count it again with 'mtscore stats')"
         )
+    _rename_options(meta)
     problem = _description_problem(meta, stored)
     if problem:
         raise InputError(f"{path}: not a shard written by 'mtscore stats' ({problem})")
     arrays = {name[6:]: values for name, values in stored.items() if name.startswith("shard_")}
     arrays[_HASHES] = stored["reference_hashes"]
     return meta, arrays, digest
+
+
+def _rename_options(meta: dict[str, Any]) -> None:
+    """Give a shard's options their present names: a shard written before an option was renamed stores
+    the old keyword (TER's and NIST's ``case_sensitive``, now ``lowercase``), and merges with the shards
+    written since, which store the present name. An old value that is not a switch is left for the checks."""
+    from ..core.options import is_switch_value
+    from ..metrics import metric_renamed_options
+
+    options = meta.get("options")
+    if meta.get("metric") not in METRICS or not isinstance(options, dict):
+        return
+    renamed = {
+        option.old: option
+        for option in metric_renamed_options(meta["metric"])
+        if option.old in options and option.new not in options and is_switch_value(options[option.old])
+    }
+    if renamed:  # each in the old one's place, so that messages list the options in their usual order
+        meta["options"] = {
+            renamed[name].new if name in renamed else name: renamed[name].new_value(bool(value))
+            if name in renamed
+            else value
+            for name, value in options.items()
+        }
 
 
 def _description_problem(meta: dict[str, Any], arrays: dict[str, Any]) -> str | None:

@@ -21,6 +21,9 @@ from .score import SacrebleuFormat
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 
+_TEXT = inspect.Parameter.POSITIONAL_OR_KEYWORD
+_BY_NAME = inspect.Parameter.KEYWORD_ONLY
+
 # What each function's first two parameters are, by name (a sentence function's references are one segment's).
 _LEADING = {
     "hypotheses": "The system's outputs, one str per segment.",
@@ -31,13 +34,44 @@ _LEADING = {
 
 
 def metric_keywords(metric: type[Metric[Any, Any]]) -> list[inspect.Parameter]:
-    """The keywords of ``metric``'s constructor (its options), with their defaults and annotations."""
+    """The keywords of ``metric``'s constructor (its options), with their defaults and annotations, then
+    the keywords it took before (``Metric.renamed_options``, default ``None``: not given).
+
+    An option that has a renamed keyword, and the renamed keywords, are keyword-only and last: a value
+    given by position in the old keyword's place is refused instead of being read with the new meaning
+    (TER's ``case_sensitive`` stood fourth, and True there means the opposite of ``lowercase=True``)."""
     parameters = list(inspect.signature(metric.__init__).parameters.values())[1:]  # self
-    return [
-        parameter.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    keywords = [
+        parameter
         for parameter in parameters
         if parameter.name != "references" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
     ]
+    renamed = {option.new for option in metric.renamed_options}
+    positional = [keyword.replace(kind=_TEXT) for keyword in keywords if keyword.name not in renamed]
+    by_name = [keyword.replace(kind=_BY_NAME) for keyword in keywords if keyword.name in renamed]
+    old = [
+        inspect.Parameter(option.old, _BY_NAME, default=None, annotation="bool | None")
+        for option in metric.renamed_options
+    ]
+    return [*positional, *by_name, *old]
+
+
+def _creator(metric: type[Metric[Any, Any]], keywords: list[inspect.Parameter]) -> Callable[..., Metric[Any, Any]]:
+    """What creates the metric from a function's keywords: the class itself, or for a metric with renamed
+    keywords a function that leaves out an option at its default when its old keyword is given (the old
+    keyword then says the value; one given at another value than the old one's is refused by the class)."""
+    renamed = metric.renamed_options
+    if not renamed:
+        return metric
+    defaults = {keyword.name: keyword.default for keyword in keywords}
+
+    def create(**options: Any) -> Metric[Any, Any]:
+        for option in renamed:
+            if options.get(option.old) is not None and options.get(option.new) == defaults.get(option.new):
+                del options[option.new]
+        return metric(**options)
+
+    return create
 
 
 def _function(
@@ -79,9 +113,15 @@ def _compiled(
     creates the metric from the keywords (through ``sentence_options`` for single segments) and
     returns ``call(metric, first, second)``. It is compiled from its source, so that Python itself
     binds the arguments (and names a missing or unknown one) without an ``inspect`` step per call."""
-    namespace: dict[str, Any] = {"_metric_": metric, "_call_": call, "_sentence_options_": metric.sentence_options}
+    namespace: dict[str, Any] = {
+        "_metric_": _creator(metric, keywords),
+        "_call_": call,
+        "_sentence_options_": metric.sentence_options,
+    }
     parameters = list(leading)
     for number, keyword in enumerate(keywords):
+        if keyword.kind is inspect.Parameter.KEYWORD_ONLY and "*" not in parameters:
+            parameters.append("*")
         namespace[f"_default_{number}_"] = keyword.default
         parameters.append(f"{keyword.name}=_default_{number}_")
     arguments = ", ".join(f"{keyword.name!r}: {keyword.name}" for keyword in keywords)
@@ -97,6 +137,7 @@ def _docstring(
     metric: type[Metric[Any, Any]], summary: str, leading: list[str], keywords: list[inspect.Parameter], returns: str
 ) -> str:
     helps = {option.name: option.help for option in metric.options}
+    helps |= {option.old: option.help() for option in metric.renamed_options}
     lines = [summary, "", "Args:"]
     for name in leading:
         key = "segment references" if name == "references" and "hypothesis" in leading else name
@@ -106,9 +147,6 @@ def _docstring(
         lines.append(f"    {keyword.name}: {meaning}.")
     lines += ["", "Returns:", f"    {returns}"]
     return "\n".join(lines)
-
-
-_TEXT = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 
 def corpus_function(metric: type[Metric[Any, ScoreT]], name: str) -> Callable[..., ScoreT]:

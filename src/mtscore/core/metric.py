@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import InputError, LengthMismatchError, counted
 from .aggregation import ADDITIVE, CORPUS_WEIGHTED, Aggregation
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
-from .options import Option, check_switches
+from .options import Option, RenamedOption, check_switches, replace_renamed
 from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
@@ -39,10 +39,12 @@ def keeps_plain_path(method: FunctionT) -> FunctionT:
 
 
 def _checking_switches(init: Callable[..., None]) -> Callable[..., None]:
-    """``init`` (a metric's constructor) checking first the switches its class declares."""
+    """``init`` (a metric's constructor) taking first the renamed keywords its class declares under their
+    new names (with a warning), then checking the switches its class declares."""
 
     @functools.wraps(init)
     def checked(self: Metric, *args: Any, **kwargs: Any) -> None:
+        kwargs = replace_renamed(type(self).renamed_options, kwargs, type(self).__name__)
         check_switches(type(self).options, kwargs, type(self).__name__)
         init(self, *args, **kwargs)
 
@@ -67,6 +69,9 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
     sentence_summary: ClassVar[str] = ""
     sentences_summary: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()  # the constructor's options, as the command line shows them
+    # Keywords the constructor took before an option had its present name, taken for one release with a
+    # warning (``case_sensitive`` for ``lowercase``); the functional layer takes them too.
+    renamed_options: ClassVar[tuple[RenamedOption, ...]] = ()
     # The result attributes a TSV row lists (a list spreads over columns ``name_1`` ...); none: no TSV.
     tsv_fields: ClassVar[tuple[str, ...]] = ()
     # How resamples, streamed blocks and shards are scored (``core.aggregation``): ``Additive()``, rows

@@ -15,7 +15,10 @@ from ..errors import InputError
 
 class Option(NamedTuple):
     """``name``: the constructor's keyword; ``flags``: its command-line spellings (sacrebleu's);
-    ``kind``: ``bool`` for a switch, else the type of one value (``nargs="+"``: several)."""
+    ``kind``: ``bool`` for a switch, else the type of one value (``nargs="+"``: several).
+
+    A switch's flag turns it away from its default: ``--chrf-lowercase`` sets ``lowercase`` (default
+    False) to True, ``--ter-case-sensitive`` sets ``lowercase`` (default True) to False."""
 
     name: str
     flags: tuple[str, ...]
@@ -29,6 +32,57 @@ class Option(NamedTuple):
     def choice_list(self) -> list[Any] | None:
         """The allowed values (a callable is asked, so registries are read when the parser is built)."""
         return list(self.choices() if callable(self.choices) else self.choices) if self.choices else None
+
+    def switch_value(self, flag_given: bool) -> bool:
+        """The value of this switch when its flag is given or not: the flag turns it away from its default."""
+        return not self.default if flag_given else bool(self.default)
+
+
+class RenamedOption(NamedTuple):
+    """A keyword a metric took before one of its options had its present name, still taken for one
+    release with a ``DeprecationWarning``: ``old`` given is ``new`` given, negated when ``inverted``
+    (``case_sensitive=True`` is ``lowercase=False``)."""
+
+    old: str
+    new: str
+    inverted: bool = False
+
+    def new_value(self, old_value: Any) -> Any:
+        """The value of ``new`` that ``old_value`` of ``old`` stands for."""
+        return (not old_value) if self.inverted else old_value
+
+    def help(self) -> str:
+        """What the old keyword means, for docstrings."""
+        meaning = f"``{self.old}=X`` is ``{self.new}=not X``" if self.inverted else f"the same as ``{self.new}``"
+        return f"deprecated, use ``{self.new}`` ({meaning}); ``None``: not given"
+
+
+def replace_renamed(renamed: Sequence[RenamedOption], values: dict[str, Any], owner: str) -> dict[str, Any]:
+    """``values`` (a constructor's keywords) with each renamed keyword given replaced by its new name,
+    warning that the old one is deprecated. An old switch given anything but True or False, or an old
+    keyword given with its new name at another value, is refused with an ``InputError``."""
+    if not any(option.old in values for option in renamed):
+        return values
+    if all(values[option.old] is None for option in renamed if option.old in values):  # none given: all at None
+        return {name: value for name, value in values.items() if name not in {option.old for option in renamed}}
+    from .deprecation import warn_renamed_keyword
+
+    values = dict(values)
+    for option in renamed:
+        old_value = values.pop(option.old, None)
+        if old_value is None:
+            continue
+        if not is_switch_value(old_value):
+            raise InputError(f"{owner}: {option.old} must be True or False, got {old_value!r}")
+        new_value = option.new_value(bool(old_value))
+        if option.new in values and bool(values[option.new]) != new_value:
+            raise InputError(
+                f"{owner}: {option.old}={old_value!r} and {option.new}={values[option.new]!r} contradict each "
+                f"other; give only {option.new} ({option.old} is deprecated)"
+            )
+        warn_renamed_keyword(owner, option.old, option.new, old_value, new_value)
+        values[option.new] = new_value
+    return values
 
 
 def check_switches(options: Sequence[Option], values: Mapping[str, Any], owner: str) -> None:

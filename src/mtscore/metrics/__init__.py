@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..core.metric import Metric
-    from ..core.options import Option
+    from ..core.options import Option, RenamedOption
 
 # Command-line name (= subpackage) -> the metric's class, imported on first use.
 BUILTIN = {
@@ -108,6 +108,15 @@ def metric_options(name: str) -> tuple[Option, ...]:
     if name in BUILTIN:
         return import_module(f".{name}.options", __name__).OPTIONS
     return tuple(metric_class(name).options)
+
+
+def metric_renamed_options(name: str) -> tuple[RenamedOption, ...]:
+    """The keywords the metric called ``name`` took before its options had their present names (a
+    built-in's ``RENAMED``, without importing the metric itself), taken for one release with a warning."""
+    name = canonical(name)
+    if name in BUILTIN:
+        return getattr(import_module(f".{name}.options", __name__), "RENAMED", ())
+    return tuple(metric_class(name).renamed_options)
 
 
 def metric_title(name: str) -> str:

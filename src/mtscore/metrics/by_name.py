@@ -13,7 +13,7 @@ from typing import Any
 from ..core.inputs import check_sentence
 from ..core.metric import Metric
 from ..errors import InputError
-from . import METRICS, canonical, metric_class, metric_options
+from . import METRICS, canonical, metric_class, metric_options, metric_renamed_options
 
 
 def explaining_metrics() -> list[str]:
@@ -33,10 +33,11 @@ def check_known(name: str) -> None:
 
 
 def configured(name: str, options: Mapping[str, Any]) -> Metric:
-    """Metric ``name`` (or an alias) created with ``options``, each checked against its declared options."""
+    """Metric ``name`` (or an alias) created with ``options``, each checked against its declared options
+    (a renamed keyword is taken too, with the constructor's warning)."""
     check_known(name)
     declared = [option.name for option in metric_options(name)]
-    unknown = sorted(set(options) - set(declared))
+    unknown = sorted(set(options) - set(declared) - {option.old for option in metric_renamed_options(name)})
     if unknown:
         has = f"its options are {', '.join(declared)}" if declared else "it has no options"
         raise InputError(f"{name} has no option {', '.join(unknown)}; {has}")

@@ -27,7 +27,7 @@ def split_corpora(draw) -> tuple[NIST, list[str], list[list[str | None]], list[i
     cuts = sorted([*draw(st.lists(st.integers(0, n), max_size=4)), 0, n])
     metric = NIST(
         variant=draw(st.sampled_from(VARIANTS)),
-        case_sensitive=draw(st.booleans()),
+        lowercase=draw(st.booleans()),
         max_order=draw(st.integers(1, 5)),
         tokenize=draw(st.sampled_from(["13a", "none"])),
     )

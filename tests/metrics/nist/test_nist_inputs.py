@@ -39,12 +39,12 @@ def test_missing_references_are_left_out(variant: str) -> None:
 
 def test_lowercasing_is_ascii_only() -> None:
     assert corpus_nist(["ÉCOLE A"], [["école a"]]).matches[0] == 1  # A-Z only, as mteval's tr/A-Z/a-z/
-    assert corpus_nist(["ÉCOLE A"], [["école a"]], case_sensitive=True).matches[0] == 0
+    assert corpus_nist(["ÉCOLE A"], [["école a"]], lowercase=False).matches[0] == 0
 
 
 def test_perl_zero_prefix() -> None:
     """mteval reads a bigram's prefix "0" as false: its numerator is the number of reference words."""
-    result = corpus_nist(["0 x"], [["0 x y"]], case_sensitive=True)
+    result = corpus_nist(["0 x"], [["0 x y"]], lowercase=False)
     assert result.info[1] == pytest.approx(math.log2(3 / 1))
     assert corpus_nist(["1 x"], [["1 x y"]]).info[1] == 0.0
     assert corpus_nist(["0 x"], [["0 x y"]], variant="nltk").info[1] == 0.0

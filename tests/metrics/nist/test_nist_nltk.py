@@ -52,7 +52,7 @@ def en_de():
     """WMT22 en-de's two references, the metric on them (case kept: NLTK gets our 13a tokens as they
     are), and the references' tokens per segment as NLTK takes them."""
     streams = [read_lines(path) for path in references("en-de", "all")]
-    metric = NIST(streams, variant="nltk", case_sensitive=True)
+    metric = NIST(streams, variant="nltk", lowercase=False)
     tokenized = [metric.tokenizer.batch(stream) for stream in streams]
     return streams, metric, tokenized
 
@@ -101,7 +101,7 @@ def test_references_tied_as_reals_but_not_as_floats() -> None:
             theirs = nist_score.corpus_nist(
                 [[r.split() for r in refs] for refs in zip(*streams, strict=True)], [h.split() for h in hyps], n=1
             )
-            ours = corpus_nist(hyps, streams, variant="nltk", case_sensitive=True, tokenize="none", max_order=1)
+            ours = corpus_nist(hyps, streams, variant="nltk", lowercase=False, tokenize="none", max_order=1)
             assert ours.score == pytest.approx(theirs, abs=TOLERANCE)
 
 
@@ -113,7 +113,7 @@ def test_generated_corpora(data) -> None:
     hypotheses = data.draw(st.lists(WORDS, min_size=n, max_size=n))
     streams = [data.draw(st.lists(WORDS, min_size=n, max_size=n)) for _ in range(k)]
     expected = _nltk_corpus(hypotheses, streams)
-    score = corpus_nist(hypotheses, streams, variant="nltk", case_sensitive=True, tokenize="none").score
+    score = corpus_nist(hypotheses, streams, variant="nltk", lowercase=False, tokenize="none").score
     if expected is None:  # NLTK divides by zero; we count an order without n-grams as 0 (mteval's rule)
         assert score == score and score >= 0
     else:
@@ -122,7 +122,7 @@ def test_generated_corpora(data) -> None:
 
 def test_sentence_nist_is_a_corpus_of_one() -> None:
     refs = ["the cat sat on the mat", "a cat was on the mat"]
-    score = sentence_nist("the cat sat on a mat", refs, variant="nltk", case_sensitive=True).score
+    score = sentence_nist("the cat sat on a mat", refs, variant="nltk", lowercase=False).score
     expected = nist_score.sentence_nist([r.split() for r in refs], "the cat sat on a mat".split())
     assert score == pytest.approx(expected, abs=TOLERANCE)
     # The segment scores of sentence_nists use the whole corpus's weights instead.
@@ -156,7 +156,7 @@ def _nltk_choices(hypotheses, streams, n: int = 5) -> list:
 def _check_choices(hypotheses, streams, **options) -> None:
     """Our rows hold, per segment and order, the numerator of NLTK's pick (to 1e-12), and the sum of
     its picks' reference lengths (exactly): a wrong pick among near-ties changes the length."""
-    metric = NIST(streams, variant="nltk", case_sensitive=True, **options)
+    metric = NIST(streams, variant="nltk", lowercase=False, **options)
     rows = np.asarray(metric.segment_statistics(hypotheses))
     n, big_n = len(hypotheses), metric.max_order
     chosen = np.array(_nltk_choices(hypotheses, streams, big_n), dtype=np.float64).reshape(big_n, n, 4)

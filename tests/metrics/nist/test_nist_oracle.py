@@ -30,7 +30,7 @@ def _rows() -> list[dict[str, str]]:
 @cache
 def _metrics(pair: str, refs: str) -> tuple[NIST, BLEU]:
     streams = [read_lines(references(pair, name)[0]) for name in refs.split("+")]
-    return NIST(streams, case_sensitive=True), BLEU(streams)
+    return NIST(streams, lowercase=False), BLEU(streams)
 
 
 def _numbers(text: str, kind: type) -> list:

@@ -87,7 +87,7 @@ def test_states_made_differently_do_not_merge(en_de):
     with pytest.raises(InputError, match="different options"):
         NIST_AGGREGATION.shard_state(NIST(), *part) + NIST_AGGREGATION.shard_state(NIST(variant="nltk"), *part)
     with pytest.raises(InputError, match="cannot be scored"):
-        NIST_AGGREGATION.score_shard_state(NIST(case_sensitive=True), NIST_AGGREGATION.shard_state(NIST(), *part))
+        NIST_AGGREGATION.score_shard_state(NIST(lowercase=False), NIST_AGGREGATION.shard_state(NIST(), *part))
 
 
 def _oracle_rows() -> list[dict[str, str]]:
@@ -105,7 +105,7 @@ def test_mteval_oracle_from_merged_shards(row):
     oracles_dir()
     streams = [read_lines(references(row["pair"], name)[0]) for name in row["refs"].split("+")]
     hypotheses = read_lines(system_output(row["pair"], row["system"]))
-    metric = NIST(case_sensitive=True)
+    metric = NIST(lowercase=False)
     cuts = [0, 333, 1000, len(hypotheses)]
     result = metric.aggregation.score_shard_state(
         metric, reduce(NISTState.__add__, shard_states(metric, hypotheses, streams, cuts))
@@ -127,7 +127,7 @@ NEAR_TIE_REFS = [["a b c g g h", "b c c c d e e e"], ["d e f g g", "i"]]
 def test_nltk_near_ties_after_a_merge():
     for streams in (NEAR_TIE_REFS, NEAR_TIE_REFS[::-1]):
         for hyps in (NEAR_TIE_HYPS, ["f e d c b a", ""]):
-            metric = NIST(variant="nltk", case_sensitive=True, tokenize="none", max_order=1)
+            metric = NIST(variant="nltk", lowercase=False, tokenize="none", max_order=1)
             whole = metric.corpus_score(hyps, streams)
             merged = reduce(NISTState.__add__, shard_states(metric, hyps, streams, [0, 0, 1, 2]))
             # The other pick would be 0.1336 instead of 0.0805: within 1e-9 is the same pick.

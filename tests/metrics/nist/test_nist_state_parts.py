@@ -33,7 +33,7 @@ def test_a_state_carries_its_own_variants_matches_only(variant, part, absent):
     state = NIST_AGGREGATION.shard_state(NIST(variant=variant), HYPOTHESES, STREAMS)
     assert type(state.matches) is part
     assert not absent & (field_names(state) | field_names(state.shared) | field_names(state.matches))
-    assert state.options == StateOptions(variant=variant, max_order=5, case_sensitive=False, tokenizer="13a")
+    assert state.options == StateOptions(variant=variant, max_order=5, lowercase=True, tokenizer="13a")
     assert state.segments == state.shared.segments == len(HYPOTHESES)
 
 
@@ -84,7 +84,7 @@ def test_states_of_other_variants_or_contents_are_unequal():
 
 def test_a_merge_or_score_with_other_options_names_both():
     state = NIST_AGGREGATION.shard_state(NIST(), HYPOTHESES, STREAMS)
-    expected = "variant mteval, max_order 5, case_sensitive False, tokenize 13a"
+    expected = "variant mteval, max_order 5, lowercase True, tokenize 13a"
     with pytest.raises(InputError, match=f"different options \\({expected} and variant nltk"):
         state + NIST_AGGREGATION.shard_state(NIST(variant="nltk"), HYPOTHESES, STREAMS)
     with pytest.raises(

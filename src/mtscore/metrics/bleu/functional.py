@@ -114,14 +114,17 @@ def explain(
     )
 
 
-def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False, *, metric: str = "bleu", **options: Any) -> str:
+def tokenize(
+    line: str, tokenize: str = "13a", lowercase: bool | None = None, *, metric: str = "bleu", **options: Any
+) -> str:
     """``line`` as a metric sees it: its tokens joined by single spaces; by default BLEU's, exactly
     as sacrebleu's tokenizer.
 
     Args:
         line: One line (a str).
         tokenize: BLEU's tokenizer (for another metric: its ``tokenize`` option, if it has one).
-        lowercase: Lowercase first (for another metric: its ``lowercase`` option, if it has one).
+        lowercase: Lowercase first; ``None``: the metric's own default (BLEU's is False, TER's and
+            NIST's True). For another metric: its ``lowercase`` option, if it has one.
         metric: The metric's command-line name: ``bleu``, or any metric that tokenizes a line
             (``ter``, ``google_bleu``, ``wer``, ``cer``, ``meteor``, ``nist``; not ``chrf``, which
             counts character n-grams).
@@ -134,7 +137,7 @@ def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False, *, metri
         InputError: ``line`` is not a str, the metric has no tokenisation, or an option is not one of the metric's.
     """
     if metric != "bleu":
-        given = _given({"tokenize": tokenize, "lowercase": lowercase}, {"tokenize": "13a", "lowercase": False})
+        given = _given({"tokenize": tokenize, "lowercase": lowercase}, {"tokenize": "13a", "lowercase": None})
         return by_name.tokenize(metric, line, {**given, **options})
     if options:
         raise InputError(f"BLEU has no option {', '.join(sorted(options))}")
@@ -143,7 +146,7 @@ def tokenize(line: str, tokenize: str = "13a", lowercase: bool = False, *, metri
             f"tokenize takes one line (a str), got {type(line).__name__}; for many lines, "
             "use BLEU(tokenize=...).tokenize(lines)"
         )
-    tokens = BLEU(tokenize=tokenize, lowercase=lowercase).tokenize([line])[0]
+    tokens = BLEU(tokenize=tokenize, lowercase=False if lowercase is None else lowercase).tokenize([line])[0]
     return " ".join(tokens)
 
 

@@ -36,7 +36,7 @@ from ...errors import InputError
 from ...tokenizers.lines import Split, split_lines
 from . import state
 from .aggregation import NIST_AGGREGATION, WEIGHTED_NIST_AGGREGATION
-from .options import OPTIONS, VARIANTS
+from .options import OPTIONS, RENAMED, VARIANTS
 from .references import PreparedReferences, columns
 from .state import NISTState
 
@@ -104,7 +104,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
 
     ``variant``: ``"mteval"`` (Moses mteval-v13a.pl) or ``"nltk"`` (NLTK's ``corpus_nist`` rules on
     our tokens: clipping and reference length per reference, the best reference per order).
-    ``case_sensitive``: keep case (mteval's ``-c``); by default A-Z are lowercased, as mteval does.
+    ``lowercase``: lowercase A-Z, as mteval does by default (``False``: keep case, mteval's ``-c``).
 
     >>> round(NIST([["the cat sat on the mat"]]).corpus_score(["the cat sat on a mat"]).score, 4)
     2.3315
@@ -120,6 +120,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     )
 
     options = OPTIONS
+    renamed_options = RENAMED
     # The column of the hypotheses' length keeps its name of earlier outputs (``sys_len``).
     tsv_fields = ("score", "bp", "sys_len:hyp_len", "ref_len", "matches", "totals", "info")
     aggregation = NIST_AGGREGATION  # the rows carry the corpus's information weights
@@ -130,26 +131,32 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         references: ReferenceStreams | None = None,
         *,
         variant: str = "mteval",
-        case_sensitive: bool = False,
         tokenize: str = "13a",
         max_order: int = 5,
+        lowercase: bool = True,
     ):
         _check_options(variant, max_order)
-        self.variant, self.case_sensitive, self.max_order = variant, case_sensitive, int(max_order)
+        self.variant, self.lowercase, self.max_order = variant, bool(lowercase), int(max_order)
         self.tokenizer = tokenizers.get(tokenize)
         self.name = "NIST" if variant == "mteval" else "NIST-nltk"
         super().__init__(references)
 
+    @property
+    def case_sensitive(self) -> bool:
+        """Deprecated: ``not lowercase``."""
+        warn_renamed("NIST.case_sensitive", "not NIST.lowercase")
+        return not self.lowercase
+
     def split(self, lines: list[str]) -> tuple[Split, np.ndarray | None]:
-        """The lines' tokens (lowercased A-Z unless case-sensitive), a repeated line tokenized once:
+        """The lines' tokens (A-Z lowercased with ``lowercase``), a repeated line tokenized once:
         with ``rows``, line i is held line ``rows[i]``."""
-        if not self.case_sensitive:
+        if self.lowercase:
             lines = [line.translate(_ASCII_LOWER) for line in lines]
         distinct, rows = distinct_lines(lines)
         return split_lines(distinct, self.tokenizer), rows
 
     def tokens(self, line: str) -> list[str]:
-        """The tokens of one line, as NIST counts them (A-Z lowercased unless case-sensitive, then tokenized)."""
+        """The tokens of one line, as NIST counts them (A-Z lowercased with ``lowercase``, then tokenized)."""
         return self.split([line])[0].tokens()[0]
 
     def keys(self, lines: list[str]) -> TokenKeys:
@@ -216,7 +223,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         return Signature(
             {
                 "nrefs": str(nrefs),
-                "case": "mixed" if self.case_sensitive else "lc",
+                "case": "lc" if self.lowercase else "mixed",
                 "tok": self.tokenizer.name,
                 "ngram": str(self.max_order),
                 "impl": self.variant,
@@ -302,7 +309,7 @@ class CorpusWeightedNIST(NIST):
     def __init__(self, metric: NIST, context: NISTState):
         super().__init__(
             variant=metric.variant,
-            case_sensitive=metric.case_sensitive,
+            lowercase=metric.lowercase,
             tokenize=metric.tokenizer.name,
             max_order=metric.max_order,
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from ... import tokenizers
-from ...core.options import Option
+from ...core.options import Option, RenamedOption
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,13 +24,17 @@ OPTIONS = (
         VARIANTS,
     ),
     Option(
-        "case_sensitive",
+        "lowercase",
         ("--nist-case-sensitive",),
-        "keep case (mteval's -c); by default A-Z are lowercased, as mteval does",
+        "lowercase A-Z, as mteval does by default; False (--nist-case-sensitive, mteval's -c): keep case",
+        default=True,
     ),
     Option("tokenize", ("--nist-tokenize",), "tokenizer (default: 13a, mteval's)", str, "13a", tokenizers.available),
     Option("max_order", ("--nist-max-order",), "highest n-gram order (default: 5)", int, 5, metavar="N"),
 )
+
+# NIST's case option was ``case_sensitive``.
+RENAMED: tuple[RenamedOption, ...] = (RenamedOption("case_sensitive", "lowercase", inverted=True),)
 
 
 class NISTSettings(Protocol):
@@ -39,7 +43,7 @@ class NISTSettings(Protocol):
 
     variant: str
     max_order: int
-    case_sensitive: bool
+    lowercase: bool
     tokenizer: tokenizers.Tokenizer
 
     def split(self, lines: list[str]) -> tuple[Split, np.ndarray | None]:

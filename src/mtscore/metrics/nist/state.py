@@ -65,13 +65,12 @@ class StateOptions:
 
     variant: str
     max_order: int
-    case_sensitive: bool
+    lowercase: bool
     tokenizer: str
 
     def __str__(self) -> str:
         return (
-            f"variant {self.variant}, max_order {self.max_order}, case_sensitive {self.case_sensitive}, "
-            f"tokenize {self.tokenizer}"
+            f"variant {self.variant}, max_order {self.max_order}, lowercase {self.lowercase}, tokenize {self.tokenizer}"
         )
 
 
@@ -142,7 +141,7 @@ class NISTState:
 
 def options_of(metric: NISTSettings) -> StateOptions:
     """What a NIST metric's state depends on: variant, max order, case, tokenizer."""
-    return StateOptions(metric.variant, metric.max_order, metric.case_sensitive, metric.tokenizer.name)
+    return StateOptions(metric.variant, metric.max_order, metric.lowercase, metric.tokenizer.name)
 
 
 def empty_state(metric: NISTSettings, streams: int = 0) -> NISTState:
@@ -556,7 +555,7 @@ def _vocabulary_ranks(tokens: np.ndarray) -> np.ndarray:
 
 def _words(metric: NISTSettings, lines: list[str]) -> tuple[list[bytes], np.ndarray]:
     """Every token of the lines as bytes, tokenized (and lowercased) as NIST does, and tokens per line."""
-    if not metric.case_sensitive:
+    if metric.lowercase:
         lines = [line.translate(_ASCII_LOWER) for line in lines]
     split = split_lines(lines, metric.tokenizer)
     data = split.data.tobytes()

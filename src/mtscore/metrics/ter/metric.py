@@ -27,7 +27,7 @@ from ...core.stats import Statistics, float32_arithmetic
 from ...errors import InputError
 from ...tokenizers.tercom import TercomTokenizer
 from .align import MAX_CELLS, count_edits, joined
-from .options import OPTIONS
+from .options import OPTIONS, RENAMED
 
 
 @dataclass(frozen=True)
@@ -184,6 +184,7 @@ class TER(Metric[TERReferences, TERScore]):
     name = "TER"
     higher_is_better = False
     options = OPTIONS
+    renamed_options = RENAMED
     integer_statistics = False
 
     def __init__(
@@ -193,9 +194,10 @@ class TER(Metric[TERReferences, TERScore]):
         normalized: bool = False,
         no_punct: bool = False,
         asian_support: bool = False,
-        case_sensitive: bool = False,
+        lowercase: bool = True,
     ):
-        self.tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive)
+        self.lowercase = bool(lowercase)
+        self.tokenizer = TercomTokenizer(normalized, no_punct, asian_support, case_sensitive=not lowercase)
         super().__init__(references)
 
     def prepare(self, references: ReferenceStreams, n_hypotheses: int | None = None) -> TERReferences:

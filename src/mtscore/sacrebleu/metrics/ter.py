@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.options import is_switch_value
+from ...errors import InputError
 from ...metrics.ter.metric import TER as _TER
 from ...metrics.ter.metric import TERScore as _TERScore
 from .base import SacrebleuMethods, SacrebleuScore, Signature
@@ -19,6 +21,7 @@ class TER(SacrebleuMethods, _TER):
     """sacrebleu's ``TER``, with its option attributes."""
 
     result_type = TERScore
+    renamed_options = ()  # ``case_sensitive`` is sacrebleu's own keyword here: taken without a warning
 
     def __init__(
         self,
@@ -28,12 +31,14 @@ class TER(SacrebleuMethods, _TER):
         case_sensitive: bool = False,
         references: Any = None,
     ):
+        if not is_switch_value(case_sensitive):
+            raise InputError(f"TER: case_sensitive must be True or False, got {case_sensitive!r}")
         super().__init__(
             references,
             normalized=normalized,
             no_punct=no_punct,
             asian_support=asian_support,
-            case_sensitive=case_sensitive,
+            lowercase=not case_sensitive,
         )
         self.normalized, self.no_punct = normalized, no_punct
         self.asian_support, self.case_sensitive = asian_support, case_sensitive
