@@ -800,12 +800,14 @@ ELSEWHERE = [
         "usage error naming `-sv`, floor and the range 0 to 1 (above 1 a precision can pass 100%; below 0 sacrebleu "
         "fails)",
         ""
+        ""
         "tests/robustness/test_options_and_signatures.py::test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused",
     ),
     CheckedElsewhere(
         "`-s add-k -sv` below 0 or above 1e36",
         "1",
         "usage error naming `-sv`, add-k and the range 0 to 1e+36; within it, sacrebleu's scores and intervals",
+        ""
         ""
         "tests/robustness/test_options_and_signatures.py::test_smoothing_value_in_range_is_sacrebleus_and_out_of_range_is_refused",
     ),
@@ -815,6 +817,7 @@ ELSEWHERE = [
         "0",
         "sacrebleu's output; a warning on standard error naming the option and what it acts with",
         ""
+        ""
         "tests/robustness/test_options_and_signatures.py::test_an_option_that_acts_only_with_another_is_said_to_be_ignored",
     ),
     CheckedElsewhere(
@@ -823,6 +826,7 @@ ELSEWHERE = [
         "the output unchanged; a warning naming the option and its metric, and the selected metric's own option "
         "where it has one (`--chrf-lowercase`)",
         ""
+        ""
         "tests/robustness/test_options_and_signatures.py::test_an_option_of_a_metric_not_selected_is_said_to_be_ignored",
     ),
     CheckedElsewhere(
@@ -830,6 +834,7 @@ ELSEWHERE = [
         "0",
         "stripped as sacrebleu's command line strips them: chrF with `--chrf-whitespace` gives sacrebleu's command "
         "line's score",
+        ""
         ""
         "tests/robustness/test_options_and_signatures.py::test_trailing_whitespace_is_read_as_sacrebleus_command_line_reads_it",
     ),
@@ -856,6 +861,7 @@ ELSEWHERE = [
         "API",
         "`InputError` naming the option: normalized must be True or False",
         ""
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_switch_given_anything_but_true_or_false_is_refused_by_name",
     ),
     CheckedElsewhere(
@@ -875,6 +881,7 @@ ELSEWHERE = [
         "2",
         "names the folder and the reason (give yourself access, or point `$SACREBLEU` elsewhere)",
         ""
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_cache_folder_that_cannot_be_entered_is_an_input_error_naming_it",
     ),
     CheckedElsewhere(
@@ -882,12 +889,14 @@ ELSEWHERE = [
         "0",
         "writes UTF-8, as sacrebleu's command line does (the same bytes as sacrebleu)",
         ""
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_an_ascii_standard_output_gets_the_utf8_results_as_sacrebleu_writes_them",
     ),
     CheckedElsewhere(
         "a small gzip, bzip2 or xz file that expands to gigabytes",
         "0",
         "measured as it expands and scored block by block in bounded memory, like a large plain file",
+        ""
         ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_gzip_that_expands_to_far_more_than_it_weighs_is_read_in_bounded_memory",
     ),
@@ -902,6 +911,7 @@ ELSEWHERE = [
         "0",
         "each argument of the shown command isolated (`<bdi>`), hidden characters shown as `$'\\u202e'`",
         ""
+        ""
         "tests/robustness/test_tracebacks_and_output.py::test_the_report_shows_each_argument_of_its_command_isolated_and_visible",
     ),
     CheckedElsewhere(
@@ -909,6 +919,7 @@ ELSEWHERE = [
         "0",
         "sacrebleu's table unchanged, and a warning that one segment cannot support a significance claim (also in "
         "the fuller text, the report and the API)",
+        ""
         ""
         "tests/robustness/test_tracebacks_and_output.py::test_a_paired_test_on_one_segment_says_it_cannot_support_its_p_values",
     ),
@@ -1070,6 +1081,21 @@ ELSEWHERE = [
         "2",
         "refused: the paired tests and intervals need each segment's score",
         "tests/external/test_external_scores.py::test_system_level_tsv_is_refused_for_segment_scores",
+    ),
+    CheckedElsewhere(
+        "TER or NIST given the deprecated `case_sensitive` contradicting the `lowercase` given with it, or "
+        "`case_sensitive` that is not True or False",
+        "2",
+        "`InputError` naming the keywords; give only `lowercase`",
+        "tests/metrics/test_case_option.py::test_the_old_keyword_contradicting_lowercase_is_an_input_error",
+    ),
+    CheckedElsewhere(
+        "`corpus_ter(h, r, False, False, False, True)`: the case option by position",
+        "-",
+        "`TypeError`: `lowercase` is keyword-only, so a value in `case_sensitive`'s old place is never read "
+        "with the opposite meaning",
+        ""
+        "tests/metrics/test_case_option.py::test_a_value_by_position_in_the_old_keywords_place_is_refused_not_read_as_lowercase",
     ),
 ]
 
