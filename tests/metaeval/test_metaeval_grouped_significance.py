@@ -140,6 +140,31 @@ def test_significance_agrees_with_mt_metrics_eval_on_wmt23_en_de(task):
     assert ranking.draws[0][1] == draws
 
 
+# Grouped statistic -> mt-metrics-eval's p-values BLEU vs chrF for seeds 0, 1, 2 (each stopped early after
+# 100 draws) and its clusters: ``CompareMetrics`` with ``scipy.stats.pearsonr`` averaged by item, and with
+# ``stats.KendallVariants`` (variant acc23) averaged by system, ``perm_test='scores'``.
+MT_METRICS_EVAL_GROUPED = {
+    ("seg", "pearson", "item"): ((0.01, 0.0, 0.01), {"chrF": 1, "BLEU": 2}),
+    ("seg", "KendallVariants", "sys", "acc23"): ((0.0, 0.0, 0.0), {"chrF": 1, "BLEU": 2}),
+}
+
+
+@pytest.mark.parametrize("statistic", list(MT_METRICS_EVAL_GROUPED), ids=":".join)
+def test_grouped_significance_agrees_with_mt_metrics_eval_on_wmt23_en_de(statistic):
+    """Over seeds 0-2, the same clusters on every seed, and a median p-value within mt-metrics-eval's range
+    over its seeds widened by three standard deviations of one p-value at 100 draws."""
+    pvalues, clusters = MT_METRICS_EVAL_GROUPED[statistic]
+    evs = read_eval_set(metaeval_dir(), "wmt23", "en-de")
+    ours = []
+    for seed in range(3):
+        ranking = evaluate(evs, scores=score_files("en-de"), statistics=[statistic], seed=seed).rankings[0]
+        assert ranking.ranks == clusters
+        ours.append(ranking.pvalues[0][1])
+    bound = max(max(pvalues), 0.01)
+    spread = 3 * math.sqrt(bound * (1 - bound) / 100)
+    assert min(pvalues) - spread <= float(np.median(ours)) <= max(pvalues) + spread
+
+
 def test_average_ranks_with_k_0_are_positional_as_mt_metrics_eval():
     """mt-metrics-eval's ``TaskSetResults.AverageRanks(weights)`` for ``tasks.WMT23(['en-de', 'zh-en'],
     primary=False, k=0)`` on the same data and files: BLEU 1.375, chrF 1.625 (k 0: each task ranks by
