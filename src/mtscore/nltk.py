@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from numbers import Real
-from typing import TYPE_CHECKING, Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .errors import InputError, LengthMismatchError, counted
 
@@ -80,26 +82,41 @@ def _method(smoothing_function: Callable[..., Any] | None) -> tuple[str, float |
     """The smoothing name and value of ``SmoothingFunction().methodN`` (ours or NLTK's)."""
     if smoothing_function is None:
         return "nltk-method0", None
-    owner, name = getattr(smoothing_function, "__self__", None), getattr(smoothing_function, "__name__", "")
-    number = name[len("method") :]
-    function = getattr(smoothing_function, "__func__", None)
-    # Only the genuine methods (ours or NLTK's): a subclass that overrides one would be silently ignored.
-    genuine = (
-        getattr(function, "__module__", None) in (__name__, "nltk.translate.bleu_score")
-        and getattr(function, "__qualname__", "") == f"SmoothingFunction.{name}"
-    )
-    if owner is None or not genuine or number not in tuple("01234567"):
+    owner, function = getattr(smoothing_function, "__self__", None), getattr(smoothing_function, "__func__", None)
+    try:
+        number = None if owner is None else _genuine_method_number(function)
+    except TypeError:  # an unhashable __func__: not one of the methods
+        number = None
+    if number is None:
         raise InputError(
             "smoothing_function must be one of SmoothingFunction().method0 ... method7; "
             f"custom smoothing functions are not supported, got {smoothing_function!r}"
         )
-    number = int(number)
-    return f"nltk-method{number}", getattr(owner, _PARAMETER[number]) if number in _PARAMETER else None
+    # The value is read on every call: a SmoothingFunction's attributes can change between calls.
+    return _METHOD_NAMES[number], getattr(owner, _PARAMETER[number]) if number in _PARAMETER else None
+
+
+_METHOD_NAMES = tuple(f"nltk-method{number}" for number in range(8))
+
+
+@functools.lru_cache(maxsize=64)
+def _genuine_method_number(function: object) -> int | None:
+    """N for the function of a genuine ``SmoothingFunction.methodN`` (ours or NLTK's), else None: a
+    subclass that overrides one would be silently ignored. Functions are few, so each is judged once."""
+    name = getattr(function, "__name__", "")
+    number = name[len("method") :]
+    genuine = (
+        getattr(function, "__module__", None) in (__name__, "nltk.translate.bleu_score")
+        and getattr(function, "__qualname__", "") == f"SmoothingFunction.{name}"
+    )
+    return int(number) if genuine and name.startswith("method") and number in tuple("01234567") else None
 
 
 def _weight_list(weights: Any) -> list[Sequence[float]]:
     """One weight tuple, or a list of them (NLTK's rule: a list whose items are sequences), each a
     non-empty sequence (a tuple, a list, a NumPy array) of real numbers, one per n-gram order."""
+    if type(weights) is tuple and weights and all(type(weight) is float for weight in weights):
+        return [weights]  # the common case, one tuple of floats: what the checks below conclude
     given = weights
     if not isinstance(weights, (str, bytes)):
         try:
@@ -197,6 +214,70 @@ def _token_lists(
     return _string_tokens(hyps, refs)
 
 
+def _small_token_lists(
+    list_of_references: Sequence[Sequence[Sequence[Any]]], hypotheses: Sequence[Sequence[Any]]
+) -> tuple[Sequence[Sequence[Any]], Sequence[Sequence[Sequence[Any]]]] | None:
+    """The hypotheses and references as given when the call is small (1 to ``SMALL_SEGMENTS`` segments)
+    and made of plain lists and tuples, every segment with a reference: what ``_token_lists`` accepts,
+    checked in fewer steps. None for anything else, which ``_token_lists`` checks (and refuses, or
+    converts). Tokens are kept as they are: sets and ``Counter`` count any hashable token as NLTK's does."""
+    plain = (list, tuple)
+    if type(hypotheses) not in plain or type(list_of_references) not in plain:
+        return None
+    if not 0 < len(hypotheses) == len(list_of_references) <= _bleu_modules().small.SMALL_SEGMENTS:
+        return None
+    for hypothesis in hypotheses:
+        if type(hypothesis) not in plain:
+            return None
+    for segment in list_of_references:
+        if type(segment) not in plain or not segment:
+            return None
+        for reference in segment:
+            if type(reference) not in plain:
+                return None
+    return hypotheses, list_of_references
+
+
+def _ngrams_of(tokens: Sequence[Any], order: int) -> Iterable[Any]:
+    """The n-grams of one order: the tokens themselves for order 1, else tuples (zips of the shifted tokens)."""
+    return tokens if order == 1 else zip(*(tokens[start:] for start in range(order)), strict=False)
+
+
+def _segment_row(
+    hypothesis: Sequence[Any], references: Sequence[Sequence[Any]], max_order: int
+) -> tuple[int, int, list[int], list[int]]:
+    """One segment's statistics as NLTK counts them: hypothesis length, closest reference length (ties
+    to the shorter), clipped n-gram matches and hypothesis n-grams per order. The numbers of
+    ``metrics.bleu.small.segment_row``, counted order by order: where the hypothesis has no n-gram
+    twice (most orders above 1), its clipped matches are the n-grams found in some reference, one set
+    intersection; only the others are counted with ``Counter``."""
+    hyp_len = len(hypothesis)
+    ref_len = min((abs(hyp_len - len(reference)), len(reference)) for reference in references)[1]
+    totals = [max(hyp_len - order, 0) for order in range(max_order)]
+    matches = [0] * max_order
+    for order in range(1, max_order + 1):
+        if totals[order - 1] == 0:
+            break  # no hypothesis n-grams of this order, nor of any higher one
+        grams = list(_ngrams_of(hypothesis, order))
+        distinct = set(grams)
+        if len(distinct) == len(grams):
+            found = distinct.intersection(_ngrams_of(references[0], order))
+            for reference in references[1:]:
+                found.update(distinct.intersection(_ngrams_of(reference, order)))
+            matches[order - 1] = len(found)
+            continue
+        clip = Counter(_ngrams_of(references[0], order))
+        for reference in references[1:]:
+            for gram, count in Counter(_ngrams_of(reference, order)).items():
+                if count > clip.get(gram, 0):
+                    clip[gram] = count
+        counts = Counter(grams)
+        for gram in counts.keys() & clip.keys():
+            count, held = counts[gram], clip[gram]
+            matches[order - 1] += count if count < held else held
+    return hyp_len, ref_len, matches, totals
+
+
 def _stats(
     list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]], max_order: int
 ) -> Stats:
@@ -223,20 +304,39 @@ def _corpus_row(
 ) -> Row:
     """The corpus's one row of NLTK's counts: a few segments counted in plain Python (the same
     statistics, without the engine's set-up per call), more by the vectorised engine."""
-    from .metrics.bleu import chen_cherry
-    from .metrics.bleu.small import SMALL_SEGMENTS, segment_row
+    chen_cherry, SMALL_SEGMENTS = _bleu_modules().chen_cherry, _bleu_modules().small.SMALL_SEGMENTS
 
+    small = _small_token_lists(list_of_references, hypotheses)
+    if small is not None:
+        try:
+            rows = [_segment_row(hypothesis, segment, max_order) for hypothesis, segment in zip(*small, strict=True)]
+        except TypeError:  # an unhashable token: the checks below name it
+            pass
+        else:
+            return chen_cherry.Row.corpus(rows, last_segment)
     hyps, refs = _token_lists(list_of_references, hypotheses)
     if len(hyps) == 0:
         raise InputError("no hypotheses to score")
     if len(hyps) <= SMALL_SEGMENTS:
-        rows = [
-            segment_row(tuple(hypothesis), [tuple(reference) for reference in segment], max_order)
-            for hypothesis, segment in zip(hyps, refs, strict=True)
-        ]
+        rows = [_segment_row(hypothesis, segment, max_order) for hypothesis, segment in zip(hyps, refs, strict=True)]
         return chen_cherry.Row.corpus(rows, last_segment)
     stats = _stats_of(hyps, refs, max_order)
     return chen_cherry.Row.of(chen_cherry.corpus_counts(stats, last_segment=last_segment))
+
+
+class _BleuModules(NamedTuple):
+    chen_cherry: ModuleType
+    small: ModuleType
+    scoring: ModuleType
+
+
+@functools.cache
+def _bleu_modules() -> _BleuModules:
+    """The BLEU modules a call uses, imported on the first call (not with this module: they import
+    NumPy) and then found without the import machinery's look-up on every call."""
+    from .metrics.bleu import chen_cherry, scoring, small
+
+    return _BleuModules(chen_cherry, small, scoring)
 
 
 @functools.lru_cache(maxsize=256, typed=True)  # typed: an int smoothing value stays an int (exact fractions)
@@ -255,22 +355,26 @@ def _corpus(
     auto_reweigh: bool,
     last_segment: bool,
 ) -> float | list[float]:
-    from .metrics.bleu import chen_cherry
-    from .metrics.bleu.scoring import NLTK_EXTRA_ORDER, Scoring
+    chen_cherry, scoring_module = _bleu_modules().chen_cherry, _bleu_modules().scoring
 
     weight_list = _weight_list(weights)
     order = max(len(weight) for weight in weight_list)
 
     def scoring(weight: Sequence[float]) -> Scoring:  # shorter weight tuples leave the higher orders out
+        if type(weight) is tuple and len(weight) == order and all(type(w) is float for w in weight):
+            try:  # already what the conversion below makes: one look-up
+                return _cached_scoring(smooth, value, order, weight)
+            except TypeError:
+                pass
         given = tuple(float(w) for w in weight)
         weights = given + (0.0,) * (order - len(given))
         try:
             return _cached_scoring(smooth, value, order, weights)
         except TypeError:  # an unhashable smoothing value: checked and refused by Scoring itself
-            return Scoring(smooth, value, max_order=order, weights=weights)
+            return scoring_module.Scoring(smooth, value, max_order=order, weights=weights)
 
     smooth, value = _method(smoothing_function)
-    stats_order = max(order, NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
+    stats_order = max(order, scoring_module.NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
     row = _corpus_row(list_of_references, hypotheses, stats_order, last_segment)
     if row.matches[0] == 0:  # NLTK returns the int 0 before smoothing (and before checking the weights)
         return 0 if len(weight_list) == 1 else [0] * len(weight_list)
