@@ -15,10 +15,12 @@ wherever the two agree (methods 0-4, and any corpus of one segment).
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from itertools import chain
 from numbers import Real
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
@@ -26,6 +28,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from .errors import InputError, LengthMismatchError, counted
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from .engine.keys import TokenKeys
     from .metrics.bleu.chen_cherry import Row
     from .metrics.bleu.scoring import Scoring
     from .metrics.bleu.stats import Stats
@@ -36,11 +41,16 @@ __all__ = [
     "closest_ref_length",
     "corpus_bleu",
     "corpus_bleu_as_nltk",
+    "corpus_gleu",
+    "corpus_nist",
     "modified_precision",
     "sentence_bleu",
+    "sentence_gleu",
+    "sentence_nist",
 ]
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+MAX_NIST_ORDER = 9  # NIST's highest n-gram order here (``metrics.nist``)
 # One weight per order, or a list of such tuples (one score each).
 Weights = Sequence[float] | Sequence[Sequence[float]]
 # Which SmoothingFunction parameter each method reads.
@@ -190,16 +200,19 @@ def _hashable(token: object) -> bool:
 
 
 def _token_lists(
-    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]]
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    function: str = "corpus_bleu",
 ) -> tuple[list[list[str]], list[list[list[str]]]]:
-    """The hypotheses' and each segment's references' token lists, checked, every token a str."""
+    """The hypotheses' and each segment's references' token lists, checked, every token a str;
+    ``function`` names the call in the message of a wrong argument."""
     if (
         isinstance(list_of_references, (str, bytes))
         or not isinstance(list_of_references, Sequence)
         or isinstance(hypotheses, (str, bytes))
         or not isinstance(hypotheses, Sequence)
     ):
-        raise InputError("corpus_bleu takes a list of reference lists and a list of hypotheses (token lists)")
+        raise InputError(f"{function} takes a list of reference lists and a list of hypotheses (token lists)")
     if len(list_of_references) != len(hypotheses):
         raise LengthMismatchError(
             f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
@@ -472,3 +485,229 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float | int:
     from .metrics.bleu.brevity import nltk_brevity_penalty
 
     return nltk_brevity_penalty(closest_ref_len, hyp_len)
+
+
+def _streams_keys(hyps: list[list[str]], refs: list[list[list[str]]]) -> tuple[TokenKeys, TokenKeys, np.ndarray]:
+    """The engine's keys of the hypotheses and of the references (stream after stream, a segment's
+    missing reference an empty line), and which references are there (streams x segments)."""
+    import numpy as np
+
+    from .engine.keys import TokenKeys
+    from .tokenizers.lines import split_tokens
+
+    n_streams = max(len(segment) for segment in refs)
+    present = np.array([[r < len(segment) for segment in refs] for r in range(n_streams)], dtype=bool)
+    lines = [segment[r] if r < len(segment) else [] for r in range(n_streams) for segment in refs]
+    return TokenKeys.of(split_tokens(hyps)), TokenKeys.of(split_tokens(lines)), present
+
+
+def _everygram_count(length: int, min_len: int, max_len: int) -> int:
+    """The n-grams of orders min_len..max_len in ``length`` tokens (NLTK's ``everygrams``)."""
+    return sum(length - order + 1 for order in range(min_len, min(max_len, length) + 1))
+
+
+def _gleu_segment(
+    hypothesis: Sequence[Any], references: Sequence[Sequence[Any]], min_len: int, max_len: int
+) -> tuple[int, int] | None:
+    """[n_match, n_all] of one segment as NLTK's ``corpus_gleu`` counts it: against each reference,
+    the clipped n-grams of every order min_len..max_len and the larger of the two n-gram counts; the
+    reference with the highest ratio (the first of equal float ratios, as NLTK's ``max``), or None if
+    no reference leaves n-grams to count."""
+    hyp_all = _everygram_count(len(hypothesis), min_len, max_len)
+    orders = []  # (order, the hypothesis's distinct n-grams, their counts where one repeats)
+    for order in range(min_len, min(max_len, len(hypothesis)) + 1):
+        grams = list(_ngrams_of(hypothesis, order))
+        distinct = set(grams)
+        orders.append((order, distinct, None if len(distinct) == len(grams) else Counter(grams)))
+    best, best_ratio = None, 0.0
+    for reference in references:
+        n_all = max(hyp_all, _everygram_count(len(reference), min_len, max_len))
+        if n_all == 0:
+            continue
+        n_match = 0
+        for order, distinct, counts in orders:
+            if order > len(reference):
+                break
+            if counts is None:  # no n-gram twice in the hypothesis: each one found matches once
+                n_match += len(distinct.intersection(_ngrams_of(reference, order)))
+                continue
+            clip = Counter(_ngrams_of(reference, order))
+            for gram in counts.keys() & clip.keys():
+                count, held = counts[gram], clip[gram]
+                n_match += count if count < held else held
+        ratio = n_match / n_all
+        if best is None or ratio > best_ratio:
+            best, best_ratio = (n_match, n_all), ratio
+    return best
+
+
+def corpus_gleu(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    min_len: int = 1,
+    max_len: int = 4,
+) -> float:
+    """Google-BLEU on the 0-1 scale, as NLTK's ``corpus_gleu``: the sum over segments of the matched
+    n-grams (orders ``min_len``..``max_len``) against each segment's best reference, over the sum of
+    their n-gram counts. Token lists in, the same float out. A few segments are counted in plain
+    Python, more by the vectorised engine (``metrics.google_bleu``)."""
+    if not (type(min_len) is int and type(max_len) is int and 1 <= min_len <= max_len):
+        from .metrics.google_bleu.metric import _check_orders
+
+        _check_orders(min_len, max_len)  # refuses what is not a pair of orders (and takes NumPy integers)
+    small = _small_token_lists(list_of_references, hypotheses)
+    if small is not None:
+        try:
+            rows = [_gleu_segment(hyp, segment, min_len, max_len) for hyp, segment in zip(*small, strict=True)]
+        except TypeError:  # an unhashable token: the checks below name it
+            pass
+        else:
+            kept = [row for row in rows if row is not None]
+            n_match, n_all = sum(row[0] for row in kept), sum(row[1] for row in kept)
+            return n_match / n_all if n_all else 0.0
+    from .metrics.google_bleu.references import PreparedReferences as GoogleBLEUReferences
+
+    hyps, refs = _token_lists(list_of_references, hypotheses, "corpus_gleu")
+    if not hyps:
+        raise InputError("no hypotheses to score")
+    hyp_keys, ref_keys, present = _streams_keys(hyps, refs)
+    statistics = GoogleBLEUReferences(ref_keys, present, int(min_len), int(max_len)).statistics_of(hyp_keys, 1)[0]
+    n_match, n_all = (int(total) for total in statistics.sum(axis=0))
+    return n_match / n_all if n_all else 0.0
+
+
+def sentence_gleu(
+    references: Sequence[Sequence[str]], hypothesis: Sequence[str], min_len: int = 1, max_len: int = 4
+) -> float:
+    """Google-BLEU on the 0-1 scale of one tokenized hypothesis against its tokenized references, as
+    NLTK's ``sentence_gleu``."""
+    return corpus_gleu([references], [hypothesis], min_len, max_len)
+
+
+def corpus_nist(
+    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]], n: int = 5
+) -> float:
+    """NIST with NLTK's ``corpus_nist`` rules on token lists (information weights from these
+    references, clipping and reference length per reference, n-gram orders 1..``n``), by the
+    vectorised engine (``NIST(variant="nltk")``). Within 1e-9 of NLTK's float: the same counts, its
+    sums of information weights added in another order."""
+    from .metrics.nist import NIST
+
+    small = _small_token_lists(list_of_references, hypotheses)
+    if small is not None and type(n) is int and 1 <= n <= MAX_NIST_ORDER:
+        try:
+            _check_nist_divisors(*small, n)
+            return _small_nist(*small, n)
+        except TypeError:  # an unhashable token: the checks below name it
+            pass
+    metric = NIST(variant="nltk", case_sensitive=True, max_order=n)  # refuses an order that is not 1-9
+    hyps, refs = _token_lists(list_of_references, hypotheses, "corpus_nist")
+    if not hyps:
+        raise InputError("no hypotheses to score")
+    _check_nist_divisors(hyps, refs, n)
+    hyp_keys, ref_keys, present = _streams_keys(hyps, refs)
+    statistics = metric.key_statistics(metric.prepare_keys(ref_keys, present), hyp_keys)
+    return metric.score_statistics(statistics).score
+
+
+def _small_nist(
+    hypotheses: Sequence[Sequence[Any]], list_of_references: Sequence[Sequence[Sequence[Any]]], n: int
+) -> float:
+    """NLTK's ``corpus_nist`` of a few segments, its float operations in its order: information weights
+    from the references' n-gram counts, per order and segment the reference with the largest
+    (precision, numerator, denominator, length), the orders' precisions summed, NLTK's length penalty.
+    Each count is taken once (NLTK counts the hypothesis again for every reference)."""
+    ref_counts = [
+        [[_counts(_shifted(reference, order)) for order in range(1, n + 1)] for reference in references]
+        for references in list_of_references
+    ]
+    every_reference = [reference for references in list_of_references for reference in references]
+    frequency: dict[tuple[Any, ...], int]
+    if len(every_reference) == 1:  # one reference: its orders' counts, whose n-grams differ in length
+        frequency = {}
+        for counts in ref_counts[0][0]:
+            frequency.update(counts)
+    else:
+        frequency = Counter(
+            chain.from_iterable(
+                _shifted(reference, order) for reference in every_reference for order in range(1, n + 1)
+            )
+        )
+    total_words = sum(map(len, every_reference))
+    information: dict[tuple[Any, ...], float] = {}
+
+    def weight(gram: tuple[Any, ...]) -> float:
+        if gram not in information:
+            prefix = gram[:-1]
+            numerator = frequency[prefix] if prefix and prefix in frequency else total_words
+            information[gram] = math.log(numerator / frequency[gram], 2)
+        return information[gram]
+
+    numerators: Counter[Any] = Counter()  # NLTK's: floats added to the int 0, per order
+    denominators: Counter[int] = Counter()
+    ref_total, hyp_total = 0, 0
+    for order in range(1, n + 1):
+        for hypothesis, references, reference_orders in zip(hypotheses, list_of_references, ref_counts, strict=True):
+            hyp_counts = _counts(_shifted(hypothesis, order))
+            denominator = len(hypothesis) - order + 1 if len(hypothesis) >= order else 0
+            per_reference = []
+            for reference, orders in zip(references, reference_orders, strict=True):
+                clip = orders[order - 1]
+                numerator: float = 0
+                for gram, count in hyp_counts.items():  # NLTK's ``hyp & ref``: the hypothesis's order
+                    held = clip.get(gram, 0)
+                    if held:
+                        numerator += weight(gram) * (count if count < held else held)
+                precision: float = 0 if denominator == 0 else numerator / denominator
+                per_reference.append((precision, numerator, denominator, len(reference)))
+            _, best_numerator, best_denominator, ref_len = max(per_reference)
+            numerators[order] += best_numerator
+            denominators[order] += best_denominator
+            ref_total += ref_len
+            hyp_total += len(hypothesis)
+    precision_sum: float = 0
+    for order in numerators:
+        precision_sum += numerators[order] / denominators[order]
+    return precision_sum * _nltk_nist_length_penalty(ref_total, hyp_total)
+
+
+def _counts(grams: Iterable[tuple[Any, ...]]) -> dict[tuple[Any, ...], int]:
+    """Each n-gram's count, in the order first seen (as ``Counter``): a plain dict of ones where none repeats."""
+    listed = list(grams)
+    counts = dict.fromkeys(listed, 1)
+    return counts if len(counts) == len(listed) else Counter(listed)
+
+
+def _shifted(tokens: Sequence[Any], order: int) -> Iterable[tuple[Any, ...]]:
+    """The n-grams of one order as tuples (order 1 too), as NLTK's ``ngrams``."""
+    return zip(*(tokens[start:] for start in range(order)), strict=False)
+
+
+def _nltk_nist_length_penalty(ref_len: int, hyp_len: int) -> float:
+    """NLTK's ``nist_length_penalty``: exp(beta * log(ratio)^2) below ratio 1, beta such that 2/3 of the
+    reference length gives 0.5; else the ratio clipped to [0, 1]."""
+    ratio = hyp_len / ref_len
+    if 0 < ratio < 1:
+        ratio_x, score_x = 1.5, 0.5
+        beta = math.log(score_x) / math.log(ratio_x) ** 2
+        return math.exp(beta * math.log(ratio) ** 2)
+    return max(min(ratio, 1.0), 0.0)
+
+
+def _check_nist_divisors(hyps: Sequence[Sequence[Any]], refs: Sequence[Sequence[Sequence[Any]]], n: int) -> None:
+    """NLTK's ``corpus_nist`` divides by the hypotheses' n-grams of every order 1..n and by the
+    references' length: where one is 0 it fails with ZeroDivisionError; here that is an input error
+    that says which, not a number NLTK would not give."""
+    longest = max(map(len, hyps))
+    if longest < n:
+        raise InputError(
+            f"NIST with n={n} needs a hypothesis of at least {n} tokens (NLTK's corpus_nist divides by the "
+            f"hypotheses' {n}-grams and fails); the longest has {longest}: use n={max(longest, 1)} or less"
+        )
+    if not any(reference for segment in refs for reference in segment):
+        raise InputError("every reference is empty: NIST divides by the references' length (NLTK's fails)")
+
+
+def sentence_nist(references: Sequence[Sequence[str]], hypothesis: Sequence[str], n: int = 5) -> float:
+    """NIST of one tokenized hypothesis as a corpus of one segment, as NLTK's ``sentence_nist``."""
+    return corpus_nist([references], [hypothesis], n)
