@@ -643,8 +643,8 @@ def _small_nist(
             information[gram] = math.log(numerator / frequency[gram], 2)
         return information[gram]
 
-    numerators: Counter[Any] = Counter()  # NLTK's: floats added to the int 0, per order
-    denominators: Counter[int] = Counter()
+    numerators: dict[int, float] = {}  # per order, as NLTK's Counters: its first float added to 0
+    denominators: dict[int, int] = {}
     ref_total, hyp_total = 0, 0
     for order in range(1, n + 1):
         for hypothesis, references, reference_orders in zip(hypotheses, list_of_references, ref_counts, strict=True):
@@ -661,8 +661,8 @@ def _small_nist(
                 precision: float = 0 if denominator == 0 else numerator / denominator
                 per_reference.append((precision, numerator, denominator, len(reference)))
             _, best_numerator, best_denominator, ref_len = max(per_reference)
-            numerators[order] += best_numerator
-            denominators[order] += best_denominator
+            numerators[order] = numerators.get(order, 0) + best_numerator
+            denominators[order] = denominators.get(order, 0) + best_denominator
             ref_total += ref_len
             hyp_total += len(hypothesis)
     precision_sum: float = 0
