@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .metrics.bleu.chen_cherry import Row
     from .metrics.bleu.scoring import Scoring
     from .metrics.bleu.stats import Stats
+    from .tokenizers.lines import Split
 
 __all__ = [
     "SmoothingFunction",
@@ -151,6 +152,8 @@ def _tuple_or_empty(values: Any) -> tuple[Any, ...]:
 
 
 def _token_list(tokens: object, what: str) -> list[Any]:
+    if type(tokens) is list:
+        return tokens
     if isinstance(tokens, str):
         raise InputError(
             f"{what} is a str, but BLEU here takes lists of tokens (NLTK would silently count its characters); "
@@ -161,6 +164,13 @@ def _token_list(tokens: object, what: str) -> list[Any]:
     return list(tokens)
 
 
+def _plain_token_lists(token_lists: Sequence[Any], what: str) -> list[list[Any]]:
+    """Each of ``token_lists`` checked (``_token_list``; item i named ``what i``); lists taken as they are."""
+    if set(map(type, token_lists)) <= {list}:
+        return list(token_lists)
+    return [_token_list(tokens, f"{what} {i}") for i, tokens in enumerate(token_lists)]
+
+
 def _string_tokens(
     hypotheses: list[list[Any]], references: list[list[list[Any]]]
 ) -> tuple[list[list[str]], list[list[list[str]]]]:
@@ -168,7 +178,7 @@ def _string_tokens(
     tokens alike (``1``, ``1.0`` and ``True`` are one token, as in its ``Counter``): where a token is not
     a str, each distinct token becomes a str of its own number, which leaves every count as NLTK's."""
     segments = [*hypotheses, *(tokens for segment in references for tokens in segment)]
-    if all(type(token) is str for tokens in segments for token in tokens):
+    if set(map(type, chain.from_iterable(segments))) <= {str}:
         return hypotheses, references
     numbers: dict[Any, str] = {}
 
@@ -218,7 +228,7 @@ def _token_lists(
             f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
             f"{counted(len(list_of_references), 'reference list')}; give one list per hypothesis"
         )
-    hyps = [_token_list(hypothesis, f"hypothesis {i}") for i, hypothesis in enumerate(hypotheses)]
+    hyps = _plain_token_lists(hypotheses, "hypothesis")
     refs = []
     for i, references in enumerate(list_of_references):
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) or len(references) == 0:
@@ -302,11 +312,10 @@ def _stats_of(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int
     """``_stats`` of checked token lists, counted by the vectorised engine."""
     from .engine.keys import TokenKeys
     from .metrics.bleu.references import PreparedReferences
-    from .tokenizers.lines import split_tokens
 
     n_streams = max((len(segment) for segment in refs), default=1)
     streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
-    return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(split_tokens(hyps)))
+    return PreparedReferences.from_tokens(streams, max_order).stats(TokenKeys.of(_split_token_lists(hyps)))
 
 
 def _corpus_row(
@@ -487,18 +496,106 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float | int:
     return nltk_brevity_penalty(closest_ref_len, hyp_len)
 
 
-def _streams_keys(hyps: list[list[str]], refs: list[list[list[str]]]) -> tuple[TokenKeys, TokenKeys, np.ndarray]:
-    """The engine's keys of the hypotheses and of the references (stream after stream, a segment's
-    missing reference an empty line), and which references are there (streams x segments)."""
+def _split_token_lists(segments: list[list[str]]) -> Split:
+    """``tokenizers.lines.split_tokens`` of token lists (str tokens), the same spans over the same bytes,
+    with every token encoded in one call: joined by NUL, whose byte in UTF-8 is NUL alone, so the
+    separators' bytes are where the NULs are (then set to 0xff, as ``split_tokens`` joins them). Tokens
+    that hold a NUL themselves are split by ``split_tokens``."""
     import numpy as np
 
+    from .tokenizers.lines import Split, split_tokens
+
+    tokens = list(chain.from_iterable(segments))
+    text = "\x00".join(tokens)
+    if not tokens or text.count("\x00") != len(tokens) - 1:
+        return split_tokens(segments)
+    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8).copy()
+    separators = np.flatnonzero(data == 0)
+    data[separators] = 0xFF
+    ends = np.append(separators, len(data))
+    starts = np.concatenate([[0], separators + 1])
+    lengths = np.fromiter(map(len, segments), dtype=np.int64, count=len(segments))
+    return Split(data, starts, ends, lengths)
+
+
+def _keys(segments: list[list[str]]) -> TokenKeys:
+    """The engine's keys of token lists (str tokens)."""
     from .engine.keys import TokenKeys
-    from .tokenizers.lines import split_tokens
+
+    return TokenKeys.of(_split_token_lists(segments))
+
+
+def _reference_keys(refs: list[list[list[str]]]) -> tuple[TokenKeys, np.ndarray]:
+    """The references' keys, stream after stream (a segment's missing reference an empty line), and
+    which references are there (streams x segments)."""
+    import numpy as np
 
     n_streams = max(len(segment) for segment in refs)
     present = np.array([[r < len(segment) for segment in refs] for r in range(n_streams)], dtype=bool)
     lines = [segment[r] if r < len(segment) else [] for r in range(n_streams) for segment in refs]
-    return TokenKeys.of(split_tokens(hyps)), TokenKeys.of(split_tokens(lines)), present
+    return _keys(lines), present
+
+
+class _LastReferences:
+    """The references a corpus call prepared last (one slot), with the options and a copy of the token
+    lists they were prepared from: systems scored one call at a time against the same references (as
+    NLTK's ``corpus_gleu`` is called per system) prepare them once. Compared by content, so lists
+    changed in place are prepared again; kept only where every token is a str (other tokens are
+    numbered together with the hypotheses') and for at most ``KEPT_TOKENS`` tokens."""
+
+    KEPT_TOKENS = 1 << 22
+
+    def __init__(self) -> None:
+        self._slot: tuple[tuple[Any, ...], list[list[list[str]]], Any] | None = None
+
+    def get(self, options: tuple[Any, ...], refs: object) -> Any:
+        """What was prepared from references equal to ``refs`` under ``options``, else None."""
+        slot = self._slot
+        if slot is None or slot[0] != options or type(refs) is not list or slot[1] != refs:
+            return None
+        return slot[2]
+
+    def put(self, options: tuple[Any, ...], refs: list[list[list[str]]], prepared: Any) -> None:
+        """Keep ``prepared`` with a copy of ``refs`` (or nothing, where they are not kept)."""
+        tokens = sum(len(reference) for segment in refs for reference in segment)
+        every_token = chain.from_iterable(chain.from_iterable(refs))
+        if tokens > self.KEPT_TOKENS or not set(map(type, every_token)) <= {str}:
+            self._slot = None
+            return
+        self._slot = (options, [[list(reference) for reference in segment] for segment in refs], prepared)
+
+
+_LAST_REFERENCES = _LastReferences()
+
+
+def _engine_inputs(
+    list_of_references: Sequence[Sequence[Sequence[Any]]],
+    hypotheses: Sequence[Sequence[Any]],
+    function: str,
+    options: tuple[Any, ...],
+    prepare: Callable[[TokenKeys, np.ndarray], Any],
+    check: Callable[[list[list[Any]], list[list[list[Any]]] | None], None] | None = None,
+) -> tuple[list[list[str]], Any]:
+    """The hypotheses' checked token lists and the references prepared by ``prepare(keys, present)``
+    for a corpus call of ``function``. References equal to those prepared last under the same
+    ``options`` (checked then, every token a str) are not checked or prepared again; only the
+    hypotheses are. ``check(hyps, refs)`` refuses what the metric cannot score (refs None: checked
+    before)."""
+    prepared = _LAST_REFERENCES.get(options, list_of_references)
+    if prepared is not None and type(hypotheses) is list and len(hypotheses) == len(list_of_references):
+        hyps = _plain_token_lists(hypotheses, "hypothesis")
+        if set(map(type, chain.from_iterable(hyps))) <= {str}:
+            if check is not None:
+                check(hyps, None)
+            return hyps, prepared
+    hyps, refs = _token_lists(list_of_references, hypotheses, function)
+    if not hyps:
+        raise InputError("no hypotheses to score")
+    if check is not None:
+        check(hyps, refs)
+    prepared = prepare(*_reference_keys(refs))
+    _LAST_REFERENCES.put(options, refs, prepared)
+    return hyps, prepared
 
 
 def _everygram_count(length: int, min_len: int, max_len: int) -> int:
@@ -567,11 +664,16 @@ def corpus_gleu(
             return n_match / n_all if n_all else 0.0
     from .metrics.google_bleu.references import PreparedReferences as GoogleBLEUReferences
 
-    hyps, refs = _token_lists(list_of_references, hypotheses, "corpus_gleu")
-    if not hyps:
-        raise InputError("no hypotheses to score")
-    hyp_keys, ref_keys, present = _streams_keys(hyps, refs)
-    statistics = GoogleBLEUReferences(ref_keys, present, int(min_len), int(max_len)).statistics_of(hyp_keys, 1)[0]
+    low, high = int(min_len), int(max_len)
+    hyps, prepared = _engine_inputs(
+        list_of_references,
+        hypotheses,
+        "corpus_gleu",
+        ("google_bleu", low, high),
+        lambda keys, present: GoogleBLEUReferences(keys, present, low, high),
+    )
+    # Lines as token tuples: a line another system had at the same segment is not counted again.
+    statistics = prepared.line_statistics(list(map(tuple, hyps)), _keys)
     n_match, n_all = (int(total) for total in statistics.sum(axis=0))
     return n_match / n_all if n_all else 0.0
 
@@ -601,12 +703,15 @@ def corpus_nist(
         except TypeError:  # an unhashable token: the checks below name it
             pass
     metric = NIST(variant="nltk", case_sensitive=True, max_order=n)  # refuses an order that is not 1-9
-    hyps, refs = _token_lists(list_of_references, hypotheses, "corpus_nist")
-    if not hyps:
-        raise InputError("no hypotheses to score")
-    _check_nist_divisors(hyps, refs, n)
-    hyp_keys, ref_keys, present = _streams_keys(hyps, refs)
-    statistics = metric.key_statistics(metric.prepare_keys(ref_keys, present), hyp_keys)
+    hyps, prepared = _engine_inputs(
+        list_of_references,
+        hypotheses,
+        "corpus_nist",
+        ("nist", metric.max_order),
+        metric.prepare_keys,
+        lambda hyps, refs: _check_nist_divisors(hyps, refs, n),
+    )
+    statistics = metric.key_statistics(prepared, _keys(hyps))
     return metric.score_statistics(statistics).score
 
 
@@ -694,17 +799,17 @@ def _nltk_nist_length_penalty(ref_len: int, hyp_len: int) -> float:
     return max(min(ratio, 1.0), 0.0)
 
 
-def _check_nist_divisors(hyps: Sequence[Sequence[Any]], refs: Sequence[Sequence[Sequence[Any]]], n: int) -> None:
+def _check_nist_divisors(hyps: Sequence[Sequence[Any]], refs: Sequence[Sequence[Sequence[Any]]] | None, n: int) -> None:
     """NLTK's ``corpus_nist`` divides by the hypotheses' n-grams of every order 1..n and by the
     references' length: where one is 0 it fails with ZeroDivisionError; here that is an input error
-    that says which, not a number NLTK would not give."""
+    that says which, not a number NLTK would not give (``refs`` None: references checked before)."""
     longest = max(map(len, hyps))
     if longest < n:
         raise InputError(
             f"NIST with n={n} needs a hypothesis of at least {n} tokens (NLTK's corpus_nist divides by the "
             f"hypotheses' {n}-grams and fails); the longest has {longest}: use n={max(longest, 1)} or less"
         )
-    if not any(reference for segment in refs for reference in segment):
+    if refs is not None and not any(reference for segment in refs for reference in segment):
         raise InputError("every reference is empty: NIST divides by the references' length (NLTK's fails)")
 
 

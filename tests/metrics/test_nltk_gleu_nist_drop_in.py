@@ -116,3 +116,28 @@ def test_bad_arguments_are_input_errors_that_name_them():
         drop_in.sentence_nist([["a", "b"]], ["a", "b"], 10)
     with pytest.raises(InputError, match="1 hypothesis but 2 reference lists"):
         drop_in.corpus_nist([[["a"]], [["b"]]], [["a"]], 1)
+
+
+def test_systems_scored_one_after_another_and_references_changed_in_place_are_nltks(corpus):
+    """References prepared for one call serve the next with equal references, never changed ones."""
+    hypotheses, segment_references = corpus
+    refs = [[list(reference) for reference in segment] for segment in segment_references[:300]]
+    systems = [hypotheses[:300], hypotheses[300:600], hypotheses[:300]]
+    for system in systems:
+        assert drop_in.corpus_gleu(refs, system) == gleu_score.corpus_gleu(refs, system)
+        assert math.isclose(drop_in.corpus_nist(refs, system), nist_score.corpus_nist(refs, system), abs_tol=1e-9)
+    refs[5][0][0] = "changed"
+    refs[7][1].append("more")
+    for system in systems[:2]:
+        assert drop_in.corpus_gleu(refs, system) == gleu_score.corpus_gleu(refs, system)
+        assert math.isclose(drop_in.corpus_nist(refs, system), nist_score.corpus_nist(refs, system), abs_tol=1e-9)
+
+
+def test_tokens_with_nul_or_beyond_ascii_are_single_tokens_as_in_nltk():
+    references = [["a\x00b", "ü", "日本", "c", "a", "b"] * 12, ["x", "a\x00b", "ü"] * 20]
+    hypothesis = ["a\x00b", "ü", "日本", "a", "b", "c", "x"] * 10
+    many = ([references] * (SMALL_SEGMENTS + 1), [hypothesis, hypothesis[::-1]] * (SMALL_SEGMENTS // 2) + [["a"]])
+    assert drop_in.corpus_gleu(*many) == gleu_score.corpus_gleu(*many)
+    assert math.isclose(drop_in.corpus_nist(*many, n=1), nist_score.corpus_nist(*many, n=1), abs_tol=1e-9)
+    plain = ([[["a", "b", "ü", "日本"]]] * (SMALL_SEGMENTS + 1), [["a", "ü", "日本", "b"]] * (SMALL_SEGMENTS + 1))
+    assert drop_in.corpus_gleu(*plain) == gleu_score.corpus_gleu(*plain)
