@@ -683,7 +683,27 @@ def sentence_gleu(
 ) -> float:
     """Google-BLEU on the 0-1 scale of one tokenized hypothesis against its tokenized references, as
     NLTK's ``sentence_gleu``."""
+    orders_given = type(min_len) is int and type(max_len) is int and 1 <= min_len <= max_len
+    if orders_given and _plain_segment(references, hypothesis):
+        try:
+            counts = _gleu_segment(hypothesis, references, min_len, max_len)
+        except TypeError:  # an unhashable token: corpus_gleu's checks name it
+            pass
+        else:  # corpus_gleu's sums of one segment
+            return counts[0] / counts[1] if counts is not None else 0.0
     return corpus_gleu([references], [hypothesis], min_len, max_len)
+
+
+def _plain_segment(references: Sequence[Any], hypothesis: Sequence[Any]) -> bool:
+    """Whether one segment is made of plain lists and tuples with at least one reference (what
+    ``_small_token_lists`` takes, without building the corpus of one segment)."""
+    plain = (list, tuple)
+    return (
+        type(hypothesis) in plain
+        and type(references) in plain
+        and len(references) > 0
+        and all(type(reference) in plain for reference in references)
+    )
 
 
 def corpus_nist(
@@ -691,10 +711,9 @@ def corpus_nist(
 ) -> float:
     """NIST with NLTK's ``corpus_nist`` rules on token lists (information weights from these
     references, clipping and reference length per reference, n-gram orders 1..``n``), by the
-    vectorised engine (``NIST(variant="nltk")``). Within 1e-9 of NLTK's float: the same counts, its
-    sums of information weights added in another order."""
-    from .metrics.nist import NIST
-
+    vectorised engine (``NIST(variant="nltk")``). A few segments are scored in plain Python, NLTK's
+    float to the bit; more by the engine, within 1e-9 of it (the same counts, its sums of
+    information weights added in another order)."""
     small = _small_token_lists(list_of_references, hypotheses)
     if small is not None and type(n) is int and 1 <= n <= MAX_NIST_ORDER:
         try:
@@ -702,6 +721,8 @@ def corpus_nist(
             return _small_nist(*small, n)
         except TypeError:  # an unhashable token: the checks below name it
             pass
+    from .metrics.nist import NIST
+
     metric = NIST(variant="nltk", case_sensitive=True, max_order=n)  # refuses an order that is not 1-9
     hyps, prepared = _engine_inputs(
         list_of_references,
@@ -815,4 +836,10 @@ def _check_nist_divisors(hyps: Sequence[Sequence[Any]], refs: Sequence[Sequence[
 
 def sentence_nist(references: Sequence[Sequence[str]], hypothesis: Sequence[str], n: int = 5) -> float:
     """NIST of one tokenized hypothesis as a corpus of one segment, as NLTK's ``sentence_nist``."""
+    if _plain_segment(references, hypothesis) and type(n) is int and 1 <= n <= MAX_NIST_ORDER:
+        try:
+            _check_nist_divisors([hypothesis], [references], n)
+            return _small_nist([hypothesis], [references], n)
+        except TypeError:  # an unhashable token: corpus_nist's checks name it
+            pass
     return corpus_nist([references], [hypothesis], n)

@@ -233,6 +233,26 @@ def _method5_exact(matches: list[int], denominators: list[int], extra: tuple[int
     return smoothed
 
 
+def _method6_exact(row: Row, matches: list[int], denominators: list[int], alpha: int) -> list[Fraction | float]:
+    """Method 6 with an int alpha, NLTK's ``Fraction`` arithmetic on integer pairs (numerator,
+    denominator) left unreduced: from trigrams on, (matches + alpha * prior) / (n-grams + alpha) with the
+    prior p(n-1)^2 / p(n-2) (never a division by 0: method 6 scores only rows with unigram and trigram
+    matches, so with bigram matches, and every interpolated precision is then positive). The float of
+    each exact value, which is what NLTK's logarithm takes of its fraction."""
+    pairs = [(m, d) for m, d in zip(matches[:2], denominators[:2], strict=True)]
+    for n in range(2, len(matches)):
+        (before_numerator, before_denominator), (last_numerator, last_denominator) = pairs[n - 2], pairs[n - 1]
+        prior_numerator = last_numerator * last_numerator * before_denominator
+        prior_denominator = last_denominator * last_denominator * before_numerator
+        pairs.append(
+            (
+                matches[n] * prior_denominator + alpha * prior_numerator,
+                prior_denominator * (row.ngrams[n] + alpha),
+            )
+        )
+    return [numerator / denominator for numerator, denominator in pairs]
+
+
 def nltk_score(counts: Counts, scoring: Scoring) -> float | int:
     """The score of one row (``counts`` of a single segment or corpus) in NLTK's own Python
     arithmetic: ``row_score`` of its first row."""
@@ -291,6 +311,8 @@ def _nltk_precisions(row: Row, scoring: Scoring, matches: list[int]) -> list[Fra
         previous: Fraction | float = precisions[0] + 1
         for n in range(len(precisions)):
             previous = precisions[n] = (previous + precisions[n] + following[n]) / 3
+    if method == 6 and type(value) is int:
+        return _method6_exact(row, matches, denominators, value)
     if method == 6:
         for n in range(2, len(precisions)):
             before, last = precisions[n - 2], precisions[n - 1]
