@@ -281,9 +281,8 @@ def _segment_row(
     for order in range(1, max_order + 1):
         if totals[order - 1] == 0:
             break  # no hypothesis n-grams of this order, nor of any higher one
-        grams = list(_ngrams_of(hypothesis, order))
-        distinct = set(grams)
-        if len(distinct) == len(grams):
+        distinct = set(_ngrams_of(hypothesis, order))
+        if len(distinct) == totals[order - 1]:  # no n-gram twice
             found = distinct.intersection(_ngrams_of(references[0], order))
             for reference in references[1:]:
                 found.update(distinct.intersection(_ngrams_of(reference, order)))
@@ -294,7 +293,7 @@ def _segment_row(
             for gram, count in Counter(_ngrams_of(reference, order)).items():
                 if count > clip.get(gram, 0):
                     clip[gram] = count
-        counts = Counter(grams)
+        counts = Counter(_ngrams_of(hypothesis, order))
         for gram in counts.keys() & clip.keys():
             count, held = counts[gram], clip[gram]
             matches[order - 1] += count if count < held else held
@@ -600,7 +599,11 @@ def _engine_inputs(
 
 def _everygram_count(length: int, min_len: int, max_len: int) -> int:
     """The n-grams of orders min_len..max_len in ``length`` tokens (NLTK's ``everygrams``)."""
-    return sum(length - order + 1 for order in range(min_len, min(max_len, length) + 1))
+    top = min(max_len, length)
+    if top < min_len:
+        return 0
+    orders = top - min_len + 1
+    return orders * (length + 1) - orders * (min_len + top) // 2  # the sum of length - n + 1 over the orders
 
 
 def _gleu_segment(
@@ -613,9 +616,9 @@ def _gleu_segment(
     hyp_all = _everygram_count(len(hypothesis), min_len, max_len)
     orders = []  # (order, the hypothesis's distinct n-grams, their counts where one repeats)
     for order in range(min_len, min(max_len, len(hypothesis)) + 1):
-        grams = list(_ngrams_of(hypothesis, order))
-        distinct = set(grams)
-        orders.append((order, distinct, None if len(distinct) == len(grams) else Counter(grams)))
+        distinct = set(_ngrams_of(hypothesis, order))
+        repeats = len(distinct) < len(hypothesis) - order + 1
+        orders.append((order, distinct, Counter(_ngrams_of(hypothesis, order)) if repeats else None))
     best, best_ratio = None, 0.0
     for reference in references:
         n_all = max(hyp_all, _everygram_count(len(reference), min_len, max_len))
@@ -744,7 +747,7 @@ def _small_nist(
     (precision, numerator, denominator, length), the orders' precisions summed, NLTK's length penalty.
     Each count is taken once (NLTK counts the hypothesis again for every reference)."""
     ref_counts = [
-        [[_counts(_shifted(reference, order)) for order in range(1, n + 1)] for reference in references]
+        [[_counts(reference, order) for order in range(1, n + 1)] for reference in references]
         for references in list_of_references
     ]
     every_reference = [reference for references in list_of_references for reference in references]
@@ -774,7 +777,7 @@ def _small_nist(
     ref_total, hyp_total = 0, 0
     for order in range(1, n + 1):
         for hypothesis, references, reference_orders in zip(hypotheses, list_of_references, ref_counts, strict=True):
-            hyp_counts = _counts(_shifted(hypothesis, order))
+            hyp_counts = _counts(hypothesis, order)
             denominator = len(hypothesis) - order + 1 if len(hypothesis) >= order else 0
             per_reference = []
             for reference, orders in zip(references, reference_orders, strict=True):
@@ -797,11 +800,10 @@ def _small_nist(
     return precision_sum * _nltk_nist_length_penalty(ref_total, hyp_total)
 
 
-def _counts(grams: Iterable[tuple[Any, ...]]) -> dict[tuple[Any, ...], int]:
+def _counts(tokens: Sequence[Any], order: int) -> dict[tuple[Any, ...], int]:
     """Each n-gram's count, in the order first seen (as ``Counter``): a plain dict of ones where none repeats."""
-    listed = list(grams)
-    counts = dict.fromkeys(listed, 1)
-    return counts if len(counts) == len(listed) else Counter(listed)
+    counts = dict.fromkeys(_shifted(tokens, order), 1)
+    return counts if len(counts) == max(len(tokens) - order + 1, 0) else Counter(_shifted(tokens, order))
 
 
 def _shifted(tokens: Sequence[Any], order: int) -> Iterable[tuple[Any, ...]]:
