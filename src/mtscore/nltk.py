@@ -1,4 +1,6 @@
-"""A drop-in for ``nltk.translate.bleu_score``: same calls, same numbers, on the vectorised engine.
+"""A drop-in for ``nltk.translate.bleu_score`` (and the ``sentence_gleu``, ``corpus_gleu``,
+``sentence_nist`` and ``corpus_nist`` of its ``gleu_score`` and ``nist_score``): same calls, same
+numbers; a few segments per call are counted in plain Python, more on the vectorised engine.
 
 Switch by changing the import::
 
