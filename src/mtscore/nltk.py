@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from itertools import chain
+from itertools import count as numbers_from_zero
 from numbers import Real
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
@@ -747,23 +748,15 @@ def _small_nist(
     """NLTK's ``corpus_nist`` of a few segments, its float operations in its order: information weights
     from the references' n-gram counts, per order and segment the reference with the largest
     (precision, numerator, denominator, length), the orders' precisions summed, NLTK's length penalty.
-    Each count is taken once (NLTK counts the hypothesis again for every reference)."""
-    ref_counts = [
-        [[_counts(reference, order) for order in range(1, n + 1)] for reference in references]
-        for references in list_of_references
-    ]
+    Each count is taken once, every order at once (NLTK counts the hypothesis again for every
+    reference and order)."""
+    ref_counts = [[_every_order(reference, n) for reference in references] for references in list_of_references]
     every_reference = [reference for references in list_of_references for reference in references]
-    frequency: dict[tuple[Any, ...], int]
-    if len(every_reference) == 1:  # one reference: its orders' counts, whose n-grams differ in length
-        frequency = {}
-        for counts in ref_counts[0][0]:
-            frequency.update(counts)
-    else:
-        frequency = Counter(
-            chain.from_iterable(
-                _shifted(reference, order) for reference in every_reference for order in range(1, n + 1)
-            )
-        )
+    frequency = (
+        ref_counts[0][0]
+        if len(every_reference) == 1
+        else Counter(chain.from_iterable(_shifted(ref, order) for ref in every_reference for order in range(1, n + 1)))
+    )
     total_words = sum(map(len, every_reference))
     information: dict[tuple[Any, ...], float] = {}
 
@@ -774,38 +767,54 @@ def _small_nist(
             information[gram] = math.log(numerator / frequency[gram], 2)
         return information[gram]
 
-    numerators: dict[int, float] = {}  # per order, as NLTK's Counters: its first float added to 0
-    denominators: dict[int, int] = {}
-    ref_total, hyp_total = 0, 0
-    for order in range(1, n + 1):
-        for hypothesis, references, reference_orders in zip(hypotheses, list_of_references, ref_counts, strict=True):
-            hyp_counts = _counts(hypothesis, order)
-            denominator = len(hypothesis) - order + 1 if len(hypothesis) >= order else 0
-            per_reference = []
-            for reference, orders in zip(references, reference_orders, strict=True):
-                clip = orders[order - 1]
-                numerator: float = 0
-                for gram, count in hyp_counts.items():  # NLTK's ``hyp & ref``: the hypothesis's order
-                    held = clip.get(gram, 0)
-                    if held:
-                        numerator += weight(gram) * (count if count < held else held)
-                precision: float = 0 if denominator == 0 else numerator / denominator
-                per_reference.append((precision, numerator, denominator, len(reference)))
-            _, best_numerator, best_denominator, ref_len = max(per_reference)
-            numerators[order] = numerators.get(order, 0) + best_numerator
-            denominators[order] = denominators.get(order, 0) + best_denominator
-            ref_total += ref_len
-            hyp_total += len(hypothesis)
+    segments = [
+        _nist_segment(hypothesis, references, counted, n, weight)
+        for hypothesis, references, counted in zip(hypotheses, list_of_references, ref_counts, strict=True)
+    ]
     precision_sum: float = 0
-    for order in numerators:
-        precision_sum += numerators[order] / denominators[order]
+    ref_total, hyp_total = 0, 0
+    for order in range(n):  # NLTK's order: orders outside, segments inside
+        numerator: float = 0
+        denominator = 0
+        for hypothesis, best in zip(hypotheses, segments, strict=True):
+            numerator += best[order][0]
+            denominator += best[order][1]
+            ref_total += best[order][2]
+            hyp_total += len(hypothesis)
+        precision_sum += numerator / denominator
     return precision_sum * _nltk_nist_length_penalty(ref_total, hyp_total)
 
 
-def _counts(tokens: Sequence[Any], order: int) -> dict[tuple[Any, ...], int]:
-    """Each n-gram's count, in the order first seen (as ``Counter``): a plain dict of ones where none repeats."""
-    counts = dict.fromkeys(_shifted(tokens, order), 1)
-    return counts if len(counts) == max(len(tokens) - order + 1, 0) else Counter(_shifted(tokens, order))
+def _nist_segment(
+    hypothesis: Sequence[Any],
+    references: Sequence[Sequence[Any]],
+    ref_counts: list[Counter[tuple[Any, ...]]],
+    n: int,
+    weight: Callable[[tuple[Any, ...]], float],
+) -> list[tuple[float, int, int]]:
+    """Per order, NLTK's pick among one segment's references: (numerator, denominator, reference
+    length) of the largest (precision, numerator, denominator, length). A numerator adds the weights
+    of the matched n-grams (times their clipped counts) in the hypothesis's order, as NLTK's
+    ``hyp & ref`` yields them: its float sum depends on that order."""
+    hyp_counts = _every_order(hypothesis, n)
+    position = dict(zip(hyp_counts, numbers_from_zero()))  # orders one after another, each in first-seen order
+    denominators = [max(len(hypothesis) - order, 0) for order in range(n)]
+    per_order: list[list[tuple[float, float, int, int]]] = [[] for _ in range(n)]
+    for reference, clip in zip(references, ref_counts, strict=True):
+        numerators: list[float] = [0] * n
+        for gram in sorted(hyp_counts.keys() & clip.keys(), key=position.__getitem__):
+            held, found = clip[gram], hyp_counts[gram]
+            numerators[len(gram) - 1] += weight(gram) * (found if found < held else held)
+        for order in range(n):
+            numerator, denominator = numerators[order], denominators[order]
+            precision: float = 0 if denominator == 0 else numerator / denominator
+            per_order[order].append((precision, numerator, denominator, len(reference)))
+    return [max(choices)[1:] for choices in per_order]
+
+
+def _every_order(tokens: Sequence[Any], n: int) -> Counter[tuple[Any, ...]]:
+    """The count of every n-gram of orders 1..n (tuples), order 1's first, each order in first-seen order."""
+    return Counter(chain.from_iterable(_shifted(tokens, order) for order in range(1, n + 1)))
 
 
 def _shifted(tokens: Sequence[Any], order: int) -> Iterable[tuple[Any, ...]]:
