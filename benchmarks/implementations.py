@@ -46,10 +46,10 @@ PLAN = {
     "W": ["mtscore", "sacrebleu"],
     **{
         name: {
-            "gleu": ["mtscore", "mtscore-prepared", "nltk", "nltk-text", "floor"],
+            "gleu": ["mtscore", "mtscore-prepared", "mtscore-tokens", "nltk", "nltk-text", "floor"],
             "wer": ["mtscore", "jiwer", "mtscore-wer-std", "jiwer-wer-std", "mtscore-cer", "jiwer-cer", "floor"],
             "meteor": ["mtscore", "mtscore-cold", "nltk", "floor"],
-            "nist": ["mtscore", "mteval", "mtscore-nist-nltk", "nltk", "nltk-text", "floor"],
+            "nist": ["mtscore", "mteval", "mtscore-nist-nltk", "mtscore-tokens", "nltk", "nltk-text", "floor"],
         }[metric]
         for name, (metric, *_) in METRIC_WORKLOADS.items()
     },
@@ -81,6 +81,8 @@ VARIANTS = {
     **{name: ("mtscore-wer-std", "jiwer-wer-std") for name in ("mtscore-wer-std", "jiwer-wer-std")},
     **{name: ("mtscore-cer", "jiwer-cer") for name in ("mtscore-cer", "jiwer-cer")},
     "mtscore-nist-nltk": ("mtscore-nist-nltk", "nltk"),
+    # NLTK's drop-in on NLTK's own token lists, checked against NLTK's corpus_gleu / corpus_nist.
+    "mtscore-tokens": ("mtscore-tokens", "nltk"),
     **{name: ("mtscore-ar", "sacrebleu-ar") for name in ("mtscore-ar", "sacrebleu-ar")},
     # --all-pairs reports Holm-adjusted p-values of every pair, which sacrebleu has no option for: timed
     # against mtscore's one-against-the-baseline run, checked against nothing.
@@ -88,8 +90,12 @@ VARIANTS = {
 }
 # The same for one implementation on workloads of one kind only: on NIST, NLTK's corpus_nist is timed
 # against (and is the reference of) mtscore with NLTK's rules, not mtscore's mteval-v13a scores.
+# NLTK's corpus_gleu and corpus_nist, given token lists, are timed against mtscore given the same token
+# lists (like with like: the targets are judged there); from text, against mtscore from text.
 KIND_VARIANTS = {
-    (kind, name): ("mtscore-nist-nltk", "nltk") for kind in ("nist", "nist-systems") for name in ("nltk", "nltk-text")
+    ("nist", "nltk-text"): ("mtscore-nist-nltk", "nltk"),
+    ("nist-systems", "nltk-text"): ("mtscore-nist-nltk", "nltk"),
+    **{(kind, "nltk"): ("mtscore-tokens", "nltk") for kind in ("gleu", "gleu-systems", "nist", "nist-systems")},
 }
 # The issues' speed targets: (workload, peer, how many times faster than it mtscore must be); below 1,
 # a bound on how much slower mtscore may be (E: at most 5x the read-and-split floor).
@@ -126,6 +132,7 @@ PACKAGES = {
     "jiwer-wer-std": "jiwer",
     "jiwer-cer": "jiwer",
     "mtscore-prepared": "mtscore",
+    "mtscore-tokens": "mtscore",
 }
 # Environment variables that would change the significance tests' seed (12345 without them).
 SEED_VARIABLES = ("SACREBLEU_SEED", "MTSCORE_SEED")
@@ -517,6 +524,46 @@ class MtscoreNistNltk(Mtscore):
 
     not_comparable: ClassVar[dict[str, str]] = _issue13_only("nist")
     nist_variant: ClassVar[str] = "nltk"
+
+
+class MtscoreTokens(Mtscore):
+    """NLTK's drop-in ``mtscore.nltk.corpus_gleu`` / ``corpus_nist`` on the token lists NLTK's row is given
+    (13a tokens, one list of references per segment, made untimed), on J, K, P and Q."""
+
+    not_comparable: ClassVar[dict[str, str]] = _issue13_only("gleu", "nist")
+
+    @staticmethod
+    def _token_lists(data) -> tuple[list[list[list[str]]], list[list[list[str]]]]:
+        """The systems' and the references' token lists; the engine's modules imported untimed."""
+        import mtscore.metrics.google_bleu.references
+        import mtscore.metrics.nist
+        import mtscore.tokenizers.lines  # noqa: F401
+
+        return [_tokenize_13a(hypotheses) for hypotheses in data.systems], _per_segment(
+            [_tokenize_13a(stream) for stream in data.streams]
+        )
+
+    def prepare_gleu(self, data) -> Timed:
+        _load_mtscore()
+        from mtscore.nltk import corpus_gleu
+
+        systems, references = self._token_lists(data)
+        return Timed(
+            lambda: _per_system(systems, lambda hypotheses: corpus_gleu(references, hypotheses)),
+            lambda values: _system_scores(_from_fraction(values)),
+            "mtscore.nltk.corpus_gleu(refs_per_segment, hyps) per system on 13a tokens (tokenized untimed)",
+        )
+
+    def prepare_nist(self, data) -> Timed:
+        _load_mtscore()
+        from mtscore.nltk import corpus_nist
+
+        systems, references = self._token_lists(data)
+        return Timed(
+            lambda: _per_system(systems, lambda hypotheses: corpus_nist(references, hypotheses)),
+            _system_scores,
+            "mtscore.nltk.corpus_nist(refs_per_segment, hyps) per system on 13a tokens (tokenized untimed)",
+        )
 
 
 class MtscoreChrfPlusPlus(Mtscore):
@@ -1043,6 +1090,7 @@ IMPLEMENTATIONS = {
     "mtscore-wer-std": MtscoreWerStandardize,
     "mtscore-cer": MtscoreCer,
     "mtscore-nist-nltk": MtscoreNistNltk,
+    "mtscore-tokens": MtscoreTokens,
     "mtscore-cold": MtscoreCold,
     "jiwer": Jiwer,
     "jiwer-wer-std": JiwerWerStandardize,

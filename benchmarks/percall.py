@@ -243,6 +243,38 @@ def single_cases(hypotheses: list[str], references: list[str], chosen: set[str])
                     NLTK_TARGET,
                 )
             )
+    if "nltk" in chosen:
+        cases += _nltk_gleu_nist_cases(hypotheses, references)
+    return cases
+
+
+def _nltk_gleu_nist_cases(hypotheses: list[str], references: list[str]) -> list[Case]:
+    """The NLTK drop-in's ``sentence_gleu`` and ``sentence_nist`` against NLTK's, on ``str.split()`` tokens.
+    NLTK's ``sentence_nist`` divides by zero on a hypothesis shorter than 5 tokens (the drop-in refuses it):
+    both sides score the segments whose hypothesis has at least 5."""
+    from nltk.translate import gleu_score, nist_score
+
+    import mtscore.nltk
+
+    pairs = [(hyp.split(), [ref.split()]) for hyp, ref in zip(hypotheses, references, strict=True)]
+    long_enough = [(hypothesis, refs) for hypothesis, refs in pairs if len(hypothesis) >= 5]
+    cases = []
+    for name, ours, peer, inputs in (
+        ("sentence_gleu", mtscore.nltk.sentence_gleu, gleu_score.sentence_gleu, pairs),
+        ("sentence_nist", mtscore.nltk.sentence_nist, nist_score.sentence_nist, long_enough),
+    ):
+        hyp_tokens, ref_tokens = [pair[0] for pair in inputs], [pair[1] for pair in inputs]
+        cases.append(
+            Case(
+                f"mtscore.nltk.{name}",
+                f"nltk {name}",
+                len(inputs),
+                len(inputs),
+                _per_call(lambda h, r, f=ours: f(r, h), hyp_tokens, ref_tokens),
+                _per_call(lambda h, r, f=peer: f(r, h), hyp_tokens, ref_tokens),
+                NLTK_TARGET,
+            )
+        )
     return cases
 
 

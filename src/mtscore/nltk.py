@@ -1,4 +1,6 @@
-"""A drop-in for ``nltk.translate.bleu_score``: same calls, same numbers, on the vectorised engine.
+"""A drop-in for ``nltk.translate.bleu_score`` (and the ``sentence_gleu``, ``corpus_gleu``,
+``sentence_nist`` and ``corpus_nist`` of its ``gleu_score`` and ``nist_score``): same calls, same
+numbers; a few segments per call are counted in plain Python, more on the vectorised engine.
 
 Switch by changing the import::
 
@@ -15,18 +17,27 @@ wherever the two agree (methods 0-4, and any corpus of one segment).
 from __future__ import annotations
 
 import functools
+import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from itertools import chain
+from itertools import count as numbers_from_zero
 from numbers import Real
-from typing import TYPE_CHECKING, Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .errors import InputError, LengthMismatchError, counted
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from .engine.keys import TokenKeys
     from .metrics.bleu.chen_cherry import Row
     from .metrics.bleu.scoring import Scoring
     from .metrics.bleu.stats import Stats
+    from .tokenizers.lines import Split
 
 __all__ = [
     "SmoothingFunction",
@@ -34,11 +45,16 @@ __all__ = [
     "closest_ref_length",
     "corpus_bleu",
     "corpus_bleu_as_nltk",
+    "corpus_gleu",
+    "corpus_nist",
     "modified_precision",
     "sentence_bleu",
+    "sentence_gleu",
+    "sentence_nist",
 ]
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+MAX_NIST_ORDER = 9  # NIST's highest n-gram order here (``metrics.nist``)
 # One weight per order, or a list of such tuples (one score each).
 Weights = Sequence[float] | Sequence[Sequence[float]]
 # Which SmoothingFunction parameter each method reads.
@@ -80,26 +96,41 @@ def _method(smoothing_function: Callable[..., Any] | None) -> tuple[str, float |
     """The smoothing name and value of ``SmoothingFunction().methodN`` (ours or NLTK's)."""
     if smoothing_function is None:
         return "nltk-method0", None
-    owner, name = getattr(smoothing_function, "__self__", None), getattr(smoothing_function, "__name__", "")
-    number = name[len("method") :]
-    function = getattr(smoothing_function, "__func__", None)
-    # Only the genuine methods (ours or NLTK's): a subclass that overrides one would be silently ignored.
-    genuine = (
-        getattr(function, "__module__", None) in (__name__, "nltk.translate.bleu_score")
-        and getattr(function, "__qualname__", "") == f"SmoothingFunction.{name}"
-    )
-    if owner is None or not genuine or number not in tuple("01234567"):
+    owner, function = getattr(smoothing_function, "__self__", None), getattr(smoothing_function, "__func__", None)
+    try:
+        number = None if owner is None else _genuine_method_number(function)
+    except TypeError:  # an unhashable __func__: not one of the methods
+        number = None
+    if number is None:
         raise InputError(
             "smoothing_function must be one of SmoothingFunction().method0 ... method7; "
             f"custom smoothing functions are not supported, got {smoothing_function!r}"
         )
-    number = int(number)
-    return f"nltk-method{number}", getattr(owner, _PARAMETER[number]) if number in _PARAMETER else None
+    # The value is read on every call: a SmoothingFunction's attributes can change between calls.
+    return _METHOD_NAMES[number], getattr(owner, _PARAMETER[number]) if number in _PARAMETER else None
+
+
+_METHOD_NAMES = tuple(f"nltk-method{number}" for number in range(8))
+
+
+@functools.lru_cache(maxsize=64)
+def _genuine_method_number(function: object) -> int | None:
+    """N for the function of a genuine ``SmoothingFunction.methodN`` (ours or NLTK's), else None: a
+    subclass that overrides one would be silently ignored. Functions are few, so each is judged once."""
+    name = getattr(function, "__name__", "")
+    number = name[len("method") :]
+    genuine = (
+        getattr(function, "__module__", None) in (__name__, "nltk.translate.bleu_score")
+        and getattr(function, "__qualname__", "") == f"SmoothingFunction.{name}"
+    )
+    return int(number) if genuine and name.startswith("method") and number in tuple("01234567") else None
 
 
 def _weight_list(weights: Any) -> list[Sequence[float]]:
     """One weight tuple, or a list of them (NLTK's rule: a list whose items are sequences), each a
     non-empty sequence (a tuple, a list, a NumPy array) of real numbers, one per n-gram order."""
+    if type(weights) is tuple and weights and all(type(weight) is float for weight in weights):
+        return [weights]  # the common case, one tuple of floats: what the checks below conclude
     given = weights
     if not isinstance(weights, (str, bytes)):
         try:
@@ -124,6 +155,8 @@ def _tuple_or_empty(values: Any) -> tuple[Any, ...]:
 
 
 def _token_list(tokens: object, what: str) -> list[Any]:
+    if type(tokens) is list:
+        return tokens
     if isinstance(tokens, str):
         raise InputError(
             f"{what} is a str, but BLEU here takes lists of tokens (NLTK would silently count its characters); "
@@ -134,6 +167,13 @@ def _token_list(tokens: object, what: str) -> list[Any]:
     return list(tokens)
 
 
+def _plain_token_lists(token_lists: Sequence[Any], what: str) -> list[list[Any]]:
+    """Each of ``token_lists`` checked (``_token_list``; item i named ``what i``); lists taken as they are."""
+    if set(map(type, token_lists)) <= {list}:
+        return list(token_lists)
+    return [_token_list(tokens, f"{what} {i}") for i, tokens in enumerate(token_lists)]
+
+
 def _string_tokens(
     hypotheses: list[list[Any]], references: list[list[list[Any]]]
 ) -> tuple[list[list[str]], list[list[list[str]]]]:
@@ -141,7 +181,7 @@ def _string_tokens(
     tokens alike (``1``, ``1.0`` and ``True`` are one token, as in its ``Counter``): where a token is not
     a str, each distinct token becomes a str of its own number, which leaves every count as NLTK's."""
     segments = [*hypotheses, *(tokens for segment in references for tokens in segment)]
-    if all(type(token) is str for tokens in segments for token in tokens):
+    if set(map(type, chain.from_iterable(segments))) <= {str}:
         return hypotheses, references
     numbers: dict[Any, str] = {}
 
@@ -173,28 +213,94 @@ def _hashable(token: object) -> bool:
 
 
 def _token_lists(
-    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]]
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    function: str = "corpus_bleu",
 ) -> tuple[list[list[str]], list[list[list[str]]]]:
-    """The hypotheses' and each segment's references' token lists, checked, every token a str."""
+    """The hypotheses' and each segment's references' token lists, checked, every token a str;
+    ``function`` names the call in the message of a wrong argument."""
     if (
         isinstance(list_of_references, (str, bytes))
         or not isinstance(list_of_references, Sequence)
         or isinstance(hypotheses, (str, bytes))
         or not isinstance(hypotheses, Sequence)
     ):
-        raise InputError("corpus_bleu takes a list of reference lists and a list of hypotheses (token lists)")
+        raise InputError(f"{function} takes a list of reference lists and a list of hypotheses (token lists)")
     if len(list_of_references) != len(hypotheses):
         raise LengthMismatchError(
             f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
             f"{counted(len(list_of_references), 'reference list')}; give one list per hypothesis"
         )
-    hyps = [_token_list(hypothesis, f"hypothesis {i}") for i, hypothesis in enumerate(hypotheses)]
+    hyps = _plain_token_lists(hypotheses, "hypothesis")
     refs = []
     for i, references in enumerate(list_of_references):
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) or len(references) == 0:
             raise InputError(f"segment {i} needs a non-empty list of references (each a list of tokens)")
         refs.append([_token_list(reference, f"segment {i}, reference {j}") for j, reference in enumerate(references)])
     return _string_tokens(hyps, refs)
+
+
+def _small_token_lists(
+    list_of_references: Sequence[Sequence[Sequence[Any]]], hypotheses: Sequence[Sequence[Any]]
+) -> tuple[Sequence[Sequence[Any]], Sequence[Sequence[Sequence[Any]]]] | None:
+    """The hypotheses and references as given when the call is small (1 to ``SMALL_SEGMENTS`` segments)
+    and made of plain lists and tuples, every segment with a reference: what ``_token_lists`` accepts,
+    checked in fewer steps. None for anything else, which ``_token_lists`` checks (and refuses, or
+    converts). Tokens are kept as they are: sets and ``Counter`` count any hashable token as NLTK's does."""
+    plain = (list, tuple)
+    if type(hypotheses) not in plain or type(list_of_references) not in plain:
+        return None
+    if not 0 < len(hypotheses) == len(list_of_references) <= _bleu_modules().small.SMALL_SEGMENTS:
+        return None
+    for hypothesis in hypotheses:
+        if type(hypothesis) not in plain:
+            return None
+    for segment in list_of_references:
+        if type(segment) not in plain or not segment:
+            return None
+        for reference in segment:
+            if type(reference) not in plain:
+                return None
+    return hypotheses, list_of_references
+
+
+def _ngrams_of(tokens: Sequence[Any], order: int) -> Iterable[Any]:
+    """The n-grams of one order: the tokens themselves for order 1, else tuples (zips of the shifted tokens)."""
+    return tokens if order == 1 else zip(*(tokens[start:] for start in range(order)), strict=False)
+
+
+def _segment_row(
+    hypothesis: Sequence[Any], references: Sequence[Sequence[Any]], max_order: int
+) -> tuple[int, int, list[int], list[int]]:
+    """One segment's statistics as NLTK counts them: hypothesis length, closest reference length (ties
+    to the shorter), clipped n-gram matches and hypothesis n-grams per order. The numbers of
+    ``metrics.bleu.small.segment_row``, counted order by order: where the hypothesis has no n-gram
+    twice (most orders above 1), its clipped matches are the n-grams found in some reference, one set
+    intersection; only the others are counted with ``Counter``."""
+    hyp_len = len(hypothesis)
+    ref_len = min((abs(hyp_len - len(reference)), len(reference)) for reference in references)[1]
+    totals = [max(hyp_len - order, 0) for order in range(max_order)]
+    matches = [0] * max_order
+    for order in range(1, max_order + 1):
+        if totals[order - 1] == 0:
+            break  # no hypothesis n-grams of this order, nor of any higher one
+        distinct = set(_ngrams_of(hypothesis, order))
+        if len(distinct) == totals[order - 1]:  # no n-gram twice
+            found = distinct.intersection(_ngrams_of(references[0], order))
+            for reference in references[1:]:
+                found.update(distinct.intersection(_ngrams_of(reference, order)))
+            matches[order - 1] = len(found)
+            continue
+        clip = Counter(_ngrams_of(references[0], order))
+        for reference in references[1:]:
+            for gram, count in Counter(_ngrams_of(reference, order)).items():
+                if count > clip.get(gram, 0):
+                    clip[gram] = count
+        counts = Counter(_ngrams_of(hypothesis, order))
+        for gram in counts.keys() & clip.keys():
+            count, held = counts[gram], clip[gram]
+            matches[order - 1] += count if count < held else held
+    return hyp_len, ref_len, matches, totals
 
 
 def _stats(
@@ -208,11 +314,10 @@ def _stats_of(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int
     """``_stats`` of checked token lists, counted by the vectorised engine."""
     from .engine.keys import TokenKeys
     from .metrics.bleu.references import PreparedReferences
-    from .tokenizers.lines import split_tokens
 
     n_streams = max((len(segment) for segment in refs), default=1)
     streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
-    return PreparedReferences.from_tokens(streams, max_order).statistics(TokenKeys.of(split_tokens(hyps)))
+    return PreparedReferences.from_tokens(streams, max_order).statistics(TokenKeys.of(_split_token_lists(hyps)))
 
 
 def _corpus_row(
@@ -223,20 +328,39 @@ def _corpus_row(
 ) -> Row:
     """The corpus's one row of NLTK's counts: a few segments counted in plain Python (the same
     statistics, without the engine's set-up per call), more by the vectorised engine."""
-    from .metrics.bleu import chen_cherry
-    from .metrics.bleu.small import SMALL_SEGMENTS, segment_row
+    chen_cherry, SMALL_SEGMENTS = _bleu_modules().chen_cherry, _bleu_modules().small.SMALL_SEGMENTS
 
+    small = _small_token_lists(list_of_references, hypotheses)
+    if small is not None:
+        try:
+            rows = [_segment_row(hypothesis, segment, max_order) for hypothesis, segment in zip(*small, strict=True)]
+        except TypeError:  # an unhashable token: the checks below name it
+            pass
+        else:
+            return chen_cherry.Row.corpus(rows, last_segment)
     hyps, refs = _token_lists(list_of_references, hypotheses)
     if len(hyps) == 0:
         raise InputError("no hypotheses to score")
     if len(hyps) <= SMALL_SEGMENTS:
-        rows = [
-            segment_row(tuple(hypothesis), [tuple(reference) for reference in segment], max_order)
-            for hypothesis, segment in zip(hyps, refs, strict=True)
-        ]
+        rows = [_segment_row(hypothesis, segment, max_order) for hypothesis, segment in zip(hyps, refs, strict=True)]
         return chen_cherry.Row.corpus(rows, last_segment)
     stats = _stats_of(hyps, refs, max_order)
     return chen_cherry.Row.of(chen_cherry.corpus_counts(stats, last_segment=last_segment))
+
+
+class _BleuModules(NamedTuple):
+    chen_cherry: ModuleType
+    small: ModuleType
+    scoring: ModuleType
+
+
+@functools.cache
+def _bleu_modules() -> _BleuModules:
+    """The BLEU modules a call uses, imported on the first call (not with this module: they import
+    NumPy) and then found without the import machinery's look-up on every call."""
+    from .metrics.bleu import chen_cherry, scoring, small
+
+    return _BleuModules(chen_cherry, small, scoring)
 
 
 @functools.lru_cache(maxsize=256, typed=True)  # typed: an int smoothing value stays an int (exact fractions)
@@ -255,22 +379,26 @@ def _corpus(
     auto_reweigh: bool,
     last_segment: bool,
 ) -> float | list[float]:
-    from .metrics.bleu import chen_cherry
-    from .metrics.bleu.scoring import NLTK_EXTRA_ORDER, Scoring
+    chen_cherry, scoring_module = _bleu_modules().chen_cherry, _bleu_modules().scoring
 
     weight_list = _weight_list(weights)
     order = max(len(weight) for weight in weight_list)
 
     def scoring(weight: Sequence[float]) -> Scoring:  # shorter weight tuples leave the higher orders out
+        if type(weight) is tuple and len(weight) == order and all(type(w) is float for w in weight):
+            try:  # already what the conversion below makes: one look-up
+                return _cached_scoring(smooth, value, order, weight)
+            except TypeError:
+                pass
         given = tuple(float(w) for w in weight)
         weights = given + (0.0,) * (order - len(given))
         try:
             return _cached_scoring(smooth, value, order, weights)
         except TypeError:  # an unhashable smoothing value: checked and refused by Scoring itself
-            return Scoring(smooth, value, max_order=order, weights=weights)
+            return scoring_module.Scoring(smooth, value, max_order=order, weights=weights)
 
     smooth, value = _method(smoothing_function)
-    stats_order = max(order, NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
+    stats_order = max(order, scoring_module.NLTK_EXTRA_ORDER) if smooth in ("nltk-method5", "nltk-method7") else order
     row = _corpus_row(list_of_references, hypotheses, stats_order, last_segment)
     if row.matches[0] == 0:  # NLTK returns the int 0 before smoothing (and before checking the weights)
         return 0 if len(weight_list) == 1 else [0] * len(weight_list)
@@ -368,3 +496,363 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float | int:
     from .metrics.bleu.brevity import nltk_brevity_penalty
 
     return nltk_brevity_penalty(closest_ref_len, hyp_len)
+
+
+def _split_token_lists(segments: list[list[str]]) -> Split:
+    """``tokenizers.lines.split_tokens`` of token lists (str tokens), the same spans over the same bytes,
+    with every token encoded in one call: joined by NUL, whose byte in UTF-8 is NUL alone, so the
+    separators' bytes are where the NULs are (then set to 0xff, as ``split_tokens`` joins them). Tokens
+    that hold a NUL themselves are split by ``split_tokens``."""
+    import numpy as np
+
+    from .tokenizers.lines import Split, split_tokens
+
+    tokens = list(chain.from_iterable(segments))
+    text = "\x00".join(tokens)
+    if not tokens or text.count("\x00") != len(tokens) - 1:
+        return split_tokens(segments)
+    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8).copy()
+    separators = np.flatnonzero(data == 0)
+    data[separators] = 0xFF
+    ends = np.append(separators, len(data))
+    starts = np.concatenate([[0], separators + 1])
+    lengths = np.fromiter(map(len, segments), dtype=np.int64, count=len(segments))
+    return Split(data, starts, ends, lengths)
+
+
+def _keys(segments: list[list[str]]) -> TokenKeys:
+    """The engine's keys of token lists (str tokens)."""
+    from .engine.keys import TokenKeys
+
+    return TokenKeys.of(_split_token_lists(segments))
+
+
+def _reference_keys(refs: list[list[list[str]]]) -> tuple[TokenKeys, np.ndarray]:
+    """The references' keys, stream after stream (a segment's missing reference an empty line), and
+    which references are there (streams x segments)."""
+    import numpy as np
+
+    n_streams = max(len(segment) for segment in refs)
+    present = np.array([[r < len(segment) for segment in refs] for r in range(n_streams)], dtype=bool)
+    lines = [segment[r] if r < len(segment) else [] for r in range(n_streams) for segment in refs]
+    return _keys(lines), present
+
+
+class _LastReferences:
+    """The references a corpus call prepared last (one slot), with the options and a copy of the token
+    lists they were prepared from: systems scored one call at a time against the same references (as
+    NLTK's ``corpus_gleu`` is called per system) prepare them once. Compared by content, so lists
+    changed in place are prepared again; kept only where every token is a str (other tokens are
+    numbered together with the hypotheses') and for at most ``KEPT_TOKENS`` tokens."""
+
+    KEPT_TOKENS = 1 << 22
+
+    def __init__(self) -> None:
+        self._slot: tuple[tuple[Any, ...], list[list[list[str]]], Any] | None = None
+
+    def get(self, options: tuple[Any, ...], refs: object) -> Any:
+        """What was prepared from references equal to ``refs`` under ``options``, else None."""
+        slot = self._slot
+        if slot is None or slot[0] != options or type(refs) is not list or slot[1] != refs:
+            return None
+        return slot[2]
+
+    def put(self, options: tuple[Any, ...], refs: list[list[list[str]]], prepared: Any) -> None:
+        """Keep ``prepared`` with a copy of ``refs`` (or nothing, where they are not kept)."""
+        tokens = sum(len(reference) for segment in refs for reference in segment)
+        every_token = chain.from_iterable(chain.from_iterable(refs))
+        if tokens > self.KEPT_TOKENS or not set(map(type, every_token)) <= {str}:
+            self._slot = None
+            return
+        self._slot = (options, [[list(reference) for reference in segment] for segment in refs], prepared)
+
+
+_LAST_REFERENCES = _LastReferences()
+
+
+def _engine_inputs(
+    list_of_references: Sequence[Sequence[Sequence[Any]]],
+    hypotheses: Sequence[Sequence[Any]],
+    function: str,
+    options: tuple[Any, ...],
+    prepare: Callable[[TokenKeys, np.ndarray], Any],
+    check: Callable[[list[list[Any]], list[list[list[Any]]] | None], None] | None = None,
+) -> tuple[list[list[str]], Any]:
+    """The hypotheses' checked token lists and the references prepared by ``prepare(keys, present)``
+    for a corpus call of ``function``. References equal to those prepared last under the same
+    ``options`` (checked then, every token a str) are not checked or prepared again; only the
+    hypotheses are. ``check(hyps, refs)`` refuses what the metric cannot score (refs None: checked
+    before)."""
+    prepared = _LAST_REFERENCES.get(options, list_of_references)
+    if prepared is not None and type(hypotheses) is list and len(hypotheses) == len(list_of_references):
+        hyps = _plain_token_lists(hypotheses, "hypothesis")
+        if set(map(type, chain.from_iterable(hyps))) <= {str}:
+            if check is not None:
+                check(hyps, None)
+            return hyps, prepared
+    hyps, refs = _token_lists(list_of_references, hypotheses, function)
+    if not hyps:
+        raise InputError("no hypotheses to score")
+    if check is not None:
+        check(hyps, refs)
+    prepared = prepare(*_reference_keys(refs))
+    _LAST_REFERENCES.put(options, refs, prepared)
+    return hyps, prepared
+
+
+def _everygram_count(length: int, min_len: int, max_len: int) -> int:
+    """The n-grams of orders min_len..max_len in ``length`` tokens (NLTK's ``everygrams``)."""
+    top = min(max_len, length)
+    if top < min_len:
+        return 0
+    orders = top - min_len + 1
+    return orders * (length + 1) - orders * (min_len + top) // 2  # the sum of length - n + 1 over the orders
+
+
+def _gleu_segment(
+    hypothesis: Sequence[Any], references: Sequence[Sequence[Any]], min_len: int, max_len: int
+) -> tuple[int, int] | None:
+    """[n_match, n_all] of one segment as NLTK's ``corpus_gleu`` counts it: against each reference,
+    the clipped n-grams of every order min_len..max_len and the larger of the two n-gram counts; the
+    reference with the highest ratio (the first of equal float ratios, as NLTK's ``max``), or None if
+    no reference leaves n-grams to count."""
+    hyp_all = _everygram_count(len(hypothesis), min_len, max_len)
+    orders = []  # (order, the hypothesis's distinct n-grams, their counts where one repeats)
+    for order in range(min_len, min(max_len, len(hypothesis)) + 1):
+        distinct = set(_ngrams_of(hypothesis, order))
+        repeats = len(distinct) < len(hypothesis) - order + 1
+        orders.append((order, distinct, Counter(_ngrams_of(hypothesis, order)) if repeats else None))
+    best, best_ratio = None, 0.0
+    for reference in references:
+        n_all = max(hyp_all, _everygram_count(len(reference), min_len, max_len))
+        if n_all == 0:
+            continue
+        n_match = 0
+        for order, distinct, counts in orders:
+            if order > len(reference):
+                break
+            if counts is None:  # no n-gram twice in the hypothesis: each one found matches once
+                n_match += len(distinct.intersection(_ngrams_of(reference, order)))
+                continue
+            clip = Counter(_ngrams_of(reference, order))
+            for gram in counts.keys() & clip.keys():
+                count, held = counts[gram], clip[gram]
+                n_match += count if count < held else held
+        ratio = n_match / n_all
+        if best is None or ratio > best_ratio:
+            best, best_ratio = (n_match, n_all), ratio
+    return best
+
+
+def corpus_gleu(
+    list_of_references: Sequence[Sequence[Sequence[str]]],
+    hypotheses: Sequence[Sequence[str]],
+    min_len: int = 1,
+    max_len: int = 4,
+) -> float:
+    """Google-BLEU on the 0-1 scale, as NLTK's ``corpus_gleu``: the sum over segments of the matched
+    n-grams (orders ``min_len``..``max_len``) against each segment's best reference, over the sum of
+    their n-gram counts. Token lists in, the same float out. A few segments are counted in plain
+    Python, more by the vectorised engine (``metrics.google_bleu``)."""
+    if not (type(min_len) is int and type(max_len) is int and 1 <= min_len <= max_len):
+        from .metrics.google_bleu.metric import _check_orders
+
+        _check_orders(min_len, max_len)  # refuses what is not a pair of orders (and takes NumPy integers)
+    small = _small_token_lists(list_of_references, hypotheses)
+    if small is not None:
+        try:
+            rows = [_gleu_segment(hyp, segment, min_len, max_len) for hyp, segment in zip(*small, strict=True)]
+        except TypeError:  # an unhashable token: the checks below name it
+            pass
+        else:
+            kept = [row for row in rows if row is not None]
+            n_match, n_all = sum(row[0] for row in kept), sum(row[1] for row in kept)
+            return n_match / n_all if n_all else 0.0
+    from .metrics.google_bleu.references import PreparedReferences as GoogleBLEUReferences
+
+    low, high = int(min_len), int(max_len)
+    hyps, prepared = _engine_inputs(
+        list_of_references,
+        hypotheses,
+        "corpus_gleu",
+        ("google_bleu", low, high),
+        lambda keys, present: GoogleBLEUReferences(keys, present, low, high),
+    )
+    # Lines as token tuples: a line another system had at the same segment is not counted again.
+    statistics = prepared.line_statistics(list(map(tuple, hyps)), _keys)
+    n_match, n_all = (int(total) for total in statistics.sum(axis=0))
+    return n_match / n_all if n_all else 0.0
+
+
+def sentence_gleu(
+    references: Sequence[Sequence[str]], hypothesis: Sequence[str], min_len: int = 1, max_len: int = 4
+) -> float:
+    """Google-BLEU on the 0-1 scale of one tokenized hypothesis against its tokenized references, as
+    NLTK's ``sentence_gleu``."""
+    orders_given = type(min_len) is int and type(max_len) is int and 1 <= min_len <= max_len
+    if orders_given and _plain_segment(references, hypothesis):
+        try:
+            counts = _gleu_segment(hypothesis, references, min_len, max_len)
+        except TypeError:  # an unhashable token: corpus_gleu's checks name it
+            pass
+        else:  # corpus_gleu's sums of one segment
+            return counts[0] / counts[1] if counts is not None else 0.0
+    return corpus_gleu([references], [hypothesis], min_len, max_len)
+
+
+def _plain_segment(references: Sequence[Any], hypothesis: Sequence[Any]) -> bool:
+    """Whether one segment is made of plain lists and tuples with at least one reference (what
+    ``_small_token_lists`` takes, without building the corpus of one segment)."""
+    plain = (list, tuple)
+    return (
+        type(hypothesis) in plain
+        and type(references) in plain
+        and len(references) > 0
+        and all(type(reference) in plain for reference in references)
+    )
+
+
+def corpus_nist(
+    list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]], n: int = 5
+) -> float:
+    """NIST with NLTK's ``corpus_nist`` rules on token lists (information weights from these
+    references, clipping and reference length per reference, n-gram orders 1..``n``), by the
+    vectorised engine (``NIST(variant="nltk")``). A few segments are scored in plain Python, NLTK's
+    float to the bit; more by the engine, within 1e-9 of it (the same counts, its sums of
+    information weights added in another order)."""
+    small = _small_token_lists(list_of_references, hypotheses)
+    if small is not None and type(n) is int and 1 <= n <= MAX_NIST_ORDER:
+        try:
+            _check_nist_divisors(*small, n)
+            return _small_nist(*small, n)
+        except TypeError:  # an unhashable token: the checks below name it
+            pass
+    from .metrics.nist import NIST
+
+    metric = NIST(variant="nltk", lowercase=False, max_order=n)  # refuses an order that is not 1-9
+    hyps, prepared = _engine_inputs(
+        list_of_references,
+        hypotheses,
+        "corpus_nist",
+        ("nist", metric.max_order),
+        metric.prepare_keys,
+        lambda hyps, refs: _check_nist_divisors(hyps, refs, n),
+    )
+    statistics = metric.key_statistics(prepared, _keys(hyps))
+    return metric.score_statistics(statistics).score
+
+
+def _small_nist(
+    hypotheses: Sequence[Sequence[Any]], list_of_references: Sequence[Sequence[Sequence[Any]]], n: int
+) -> float:
+    """NLTK's ``corpus_nist`` of a few segments, its float operations in its order: information weights
+    from the references' n-gram counts, per order and segment the reference with the largest
+    (precision, numerator, denominator, length), the orders' precisions summed, NLTK's length penalty.
+    Each count is taken once, every order at once (NLTK counts the hypothesis again for every
+    reference and order)."""
+    ref_counts = [[_every_order(reference, n) for reference in references] for references in list_of_references]
+    every_reference = [reference for references in list_of_references for reference in references]
+    frequency = (
+        ref_counts[0][0]
+        if len(every_reference) == 1
+        else Counter(chain.from_iterable(_shifted(ref, order) for ref in every_reference for order in range(1, n + 1)))
+    )
+    total_words = sum(map(len, every_reference))
+    information: dict[tuple[Any, ...], float] = {}
+
+    def weight(gram: tuple[Any, ...]) -> float:
+        if gram not in information:
+            prefix = gram[:-1]
+            numerator = frequency[prefix] if prefix and prefix in frequency else total_words
+            information[gram] = math.log(numerator / frequency[gram], 2)
+        return information[gram]
+
+    segments = [
+        _nist_segment(hypothesis, references, counted, n, weight)
+        for hypothesis, references, counted in zip(hypotheses, list_of_references, ref_counts, strict=True)
+    ]
+    precision_sum: float = 0
+    ref_total, hyp_total = 0, 0
+    for order in range(n):  # NLTK's order: orders outside, segments inside
+        numerator: float = 0
+        denominator = 0
+        for hypothesis, best in zip(hypotheses, segments, strict=True):
+            numerator += best[order][0]
+            denominator += best[order][1]
+            ref_total += best[order][2]
+            hyp_total += len(hypothesis)
+        precision_sum += numerator / denominator
+    return precision_sum * _nltk_nist_length_penalty(ref_total, hyp_total)
+
+
+def _nist_segment(
+    hypothesis: Sequence[Any],
+    references: Sequence[Sequence[Any]],
+    ref_counts: list[Counter[tuple[Any, ...]]],
+    n: int,
+    weight: Callable[[tuple[Any, ...]], float],
+) -> list[tuple[float, int, int]]:
+    """Per order, NLTK's pick among one segment's references: (numerator, denominator, reference
+    length) of the largest (precision, numerator, denominator, length). A numerator adds the weights
+    of the matched n-grams (times their clipped counts) in the hypothesis's order, as NLTK's
+    ``hyp & ref`` yields them: its float sum depends on that order."""
+    hyp_counts = _every_order(hypothesis, n)
+    position = dict(zip(hyp_counts, numbers_from_zero()))  # orders one after another, each in first-seen order
+    denominators = [max(len(hypothesis) - order, 0) for order in range(n)]
+    per_order: list[list[tuple[float, float, int, int]]] = [[] for _ in range(n)]
+    for reference, clip in zip(references, ref_counts, strict=True):
+        numerators: list[float] = [0] * n
+        for gram in sorted(hyp_counts.keys() & clip.keys(), key=position.__getitem__):
+            held, found = clip[gram], hyp_counts[gram]
+            numerators[len(gram) - 1] += weight(gram) * (found if found < held else held)
+        for order in range(n):
+            numerator, denominator = numerators[order], denominators[order]
+            precision: float = 0 if denominator == 0 else numerator / denominator
+            per_order[order].append((precision, numerator, denominator, len(reference)))
+    return [max(choices)[1:] for choices in per_order]
+
+
+def _every_order(tokens: Sequence[Any], n: int) -> Counter[tuple[Any, ...]]:
+    """The count of every n-gram of orders 1..n (tuples), order 1's first, each order in first-seen order."""
+    return Counter(chain.from_iterable(_shifted(tokens, order) for order in range(1, n + 1)))
+
+
+def _shifted(tokens: Sequence[Any], order: int) -> Iterable[tuple[Any, ...]]:
+    """The n-grams of one order as tuples (order 1 too), as NLTK's ``ngrams``."""
+    return zip(*(tokens[start:] for start in range(order)), strict=False)
+
+
+def _nltk_nist_length_penalty(ref_len: int, hyp_len: int) -> float:
+    """NLTK's ``nist_length_penalty``: exp(beta * log(ratio)^2) below ratio 1, beta such that 2/3 of the
+    reference length gives 0.5; else the ratio clipped to [0, 1]."""
+    ratio = hyp_len / ref_len
+    if 0 < ratio < 1:
+        ratio_x, score_x = 1.5, 0.5
+        beta = math.log(score_x) / math.log(ratio_x) ** 2
+        return math.exp(beta * math.log(ratio) ** 2)
+    return max(min(ratio, 1.0), 0.0)
+
+
+def _check_nist_divisors(hyps: Sequence[Sequence[Any]], refs: Sequence[Sequence[Sequence[Any]]] | None, n: int) -> None:
+    """NLTK's ``corpus_nist`` divides by the hypotheses' n-grams of every order 1..n and by the
+    references' length: where one is 0 it fails with ZeroDivisionError; here that is an input error
+    that says which, not a number NLTK would not give (``refs`` None: references checked before)."""
+    longest = max(map(len, hyps))
+    if longest < n:
+        raise InputError(
+            f"NIST with n={n} needs a hypothesis of at least {n} tokens (NLTK's corpus_nist divides by the "
+            f"hypotheses' {n}-grams and fails); the longest has {longest}: use n={max(longest, 1)} or less"
+        )
+    if refs is not None and not any(reference for segment in refs for reference in segment):
+        raise InputError("every reference is empty: NIST divides by the references' length (NLTK's fails)")
+
+
+def sentence_nist(references: Sequence[Sequence[str]], hypothesis: Sequence[str], n: int = 5) -> float:
+    """NIST of one tokenized hypothesis as a corpus of one segment, as NLTK's ``sentence_nist``."""
+    if _plain_segment(references, hypothesis) and type(n) is int and 1 <= n <= MAX_NIST_ORDER:
+        try:
+            _check_nist_divisors([hypothesis], [references], n)
+            return _small_nist([hypothesis], [references], n)
+        except TypeError:  # an unhashable token: corpus_nist's checks name it
+            pass
+    return corpus_nist([references], [hypothesis], n)

@@ -13,6 +13,7 @@ import math
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any, cast
 
 import numpy as np
@@ -188,6 +189,10 @@ class Row:
     def corpus(cls, segments: list[tuple[int, int, list[int], list[int]]], last_segment: bool = False) -> Row:
         """``Row.of(corpus_counts(stats, last_segment))`` of per-segment statistics given as Python
         numbers (hypothesis length, reference length, matches, totals), without NumPy."""
+        if len(segments) == 1:  # a sentence: its own counts, what the sums below give for one segment
+            hyp_len, ref_len, matches, totals = segments[0]
+            denominators = [total if total > 1 else 1 for total in totals]
+            return cls(list(matches), denominators, list(totals), _extra_of(matches, denominators), hyp_len, ref_len)
         order = len(segments[0][2])
         matches = [sum(segment[2][n] for segment in segments) for n in range(order)]
         denominators = [sum(max(segment[3][n], 1) for segment in segments) for n in range(order)]
@@ -207,6 +212,45 @@ def _extra_of(matches: list[int], denominators: list[int]) -> tuple[int, int]:
     if len(matches) < NLTK_EXTRA_ORDER:
         return 0, 1
     return matches[NLTK_EXTRA_ORDER - 1], denominators[NLTK_EXTRA_ORDER - 1]
+
+
+def _method5_exact(matches: list[int], denominators: list[int], extra: tuple[int, int]) -> list[Fraction | float]:
+    """Method 5 on precisions that are all exact, NLTK's ``Fraction`` arithmetic on integer pairs
+    (numerator, denominator) left unreduced: each precision is averaged with the smoothed previous one
+    (the first with 1 + itself) and the next raw one (the extra 5-gram precision after the last). The
+    float of each exact value, which is what NLTK's logarithm takes of its fraction."""
+    raw = [*zip(matches, denominators, strict=True), extra]
+    previous_numerator, previous_denominator = raw[0][0] + raw[0][1], raw[0][1]
+    smoothed: list[Fraction | float] = []
+    for (numerator, denominator), (next_numerator, next_denominator) in pairwise(raw):
+        previous_numerator = (
+            previous_numerator * denominator * next_denominator
+            + numerator * previous_denominator * next_denominator
+            + next_numerator * previous_denominator * denominator
+        )
+        previous_denominator = 3 * previous_denominator * denominator * next_denominator
+        smoothed.append(previous_numerator / previous_denominator)
+    return smoothed
+
+
+def _method6_exact(row: Row, matches: list[int], denominators: list[int], alpha: int) -> list[Fraction | float]:
+    """Method 6 with an int alpha, NLTK's ``Fraction`` arithmetic on integer pairs (numerator,
+    denominator) left unreduced: from trigrams on, (matches + alpha * prior) / (n-grams + alpha) with the
+    prior p(n-1)^2 / p(n-2) (never a division by 0: method 6 scores only rows with unigram and trigram
+    matches, so with bigram matches, and every interpolated precision is then positive). The float of
+    each exact value, which is what NLTK's logarithm takes of its fraction."""
+    pairs = [(m, d) for m, d in zip(matches[:2], denominators[:2], strict=True)]
+    for n in range(2, len(matches)):
+        (before_numerator, before_denominator), (last_numerator, last_denominator) = pairs[n - 2], pairs[n - 1]
+        prior_numerator = last_numerator * last_numerator * before_denominator
+        prior_denominator = last_denominator * last_denominator * before_numerator
+        pairs.append(
+            (
+                matches[n] * prior_denominator + alpha * prior_numerator,
+                prior_denominator * (row.ngrams[n] + alpha),
+            )
+        )
+    return [numerator / denominator for numerator, denominator in pairs]
 
 
 def nltk_score(counts: Counts, scoring: Scoring) -> float | int:
@@ -240,7 +284,11 @@ def _nltk_precisions(row: Row, scoring: Scoring, matches: list[int]) -> list[Fra
     it keeps fractions, floats where its arithmetic turns them into floats."""
     method, value = scoring.nltk_method, cast(Any, scoring.value)  # as given: an int alpha keeps fractions exact
     denominators = row.denominators[: len(matches)]
-    precisions: list[Fraction | float] = [Fraction(m, d) for m, d in zip(matches, denominators, strict=True)]
+    precisions: list[Fraction | float]
+    if method in (5, 6, 7):  # their arithmetic on precisions is NLTK's on exact fractions
+        precisions = [Fraction(m, d) for m, d in zip(matches, denominators, strict=True)]
+    else:  # only logarithms and signs are taken: the float of m / d is the float of Fraction(m, d)
+        precisions = [m / d for m, d in zip(matches, denominators, strict=True)]
     zeros = [n for n, m in enumerate(matches) if m == 0]
     if method == 0:
         for n in zeros:
@@ -249,18 +297,22 @@ def _nltk_precisions(row: Row, scoring: Scoring, matches: list[int]) -> list[Fra
         for n in zeros:
             precisions[n] = (0 + value) / denominators[n]
     elif method == 2:
-        precisions[1:] = [Fraction(m + 1, d + 1) for m, d in zip(matches[1:], denominators[1:], strict=True)]
+        precisions[1:] = [(m + 1) / (d + 1) for m, d in zip(matches[1:], denominators[1:], strict=True)]
     elif method == 3:
         for k, n in enumerate(zeros, 1):
             precisions[n] = 1 / (2**k * denominators[n])
     if method in (4, 7) and row.hyp_len > 1:
         for k, n in enumerate(zeros, 1):
             precisions[n] = 1 / (2**k * value / math.log(row.hyp_len)) / denominators[n]
+    if method in (5, 7) and not any(type(precision) is float for precision in precisions):
+        return _method5_exact(matches, denominators, row.extra)
     if method in (5, 7):
         following = [*precisions[1:], Fraction(*row.extra)]
         previous: Fraction | float = precisions[0] + 1
         for n in range(len(precisions)):
             previous = precisions[n] = (previous + precisions[n] + following[n]) / 3
+    if method == 6 and type(value) is int:
+        return _method6_exact(row, matches, denominators, value)
     if method == 6:
         for n in range(2, len(precisions)):
             before, last = precisions[n - 2], precisions[n - 1]
