@@ -479,10 +479,10 @@ class Mtscore:
         systems, streams, variant = data.systems, data.streams, self.nist_variant
 
         def call():
-            metric = NIST(streams, variant=variant, case_sensitive=True)
+            metric = NIST(streams, variant=variant, lowercase=False)
             return _per_system(systems, lambda hypotheses: metric.corpus_score(hypotheses).score)
 
-        note = f"metric = NIST(streams, variant={variant!r}, case_sensitive=True); metric.corpus_score(hyps) per system"
+        note = f"metric = NIST(streams, variant={variant!r}, lowercase=False); metric.corpus_score(hyps) per system"
         return Timed(call, _system_scores, note)
 
 
