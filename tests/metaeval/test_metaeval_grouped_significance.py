@@ -177,6 +177,17 @@ def test_average_ranks_with_k_0_are_positional_as_mt_metrics_eval():
     assert list(result.average_ranks) == ["BLEU", "chrF"]
 
 
+def test_average_ranks_with_1000_draws_equal_mt_metrics_eval():
+    """mt-metrics-eval's ``tasks.WMT23(['en-de', 'zh-en'], primary=False, k=1000)`` run with ``np.random.seed(0)``
+    on the same data and files: every task's clusters and ``AverageRanks`` chrF 1.25, BLEU 1.375."""
+    eval_sets = [read_eval_set(metaeval_dir(), "wmt23", lp) for lp in ("en-de", "zh-en")]
+    scores = {lp: score_files(lp) for lp in ("en-de", "zh-en")}
+    result = evaluate_tasks(eval_sets, scores=scores, permutation=PermutationSettings(k=1000), seed=0)
+    clusters = [(1, 1), (1, 2), (2, 1), (1, 1), (2, 1), (1, 2), (2, 1)]  # (BLEU, chrF) per task, in its order
+    assert [(ranking.ranks["BLEU"], ranking.ranks["chrF"]) for _, ranking in result.tasks] == clusters
+    assert result.average_ranks == pytest.approx({"chrF": 1.25, "BLEU": 1.375}, abs=1e-12)
+
+
 def test_average_ranks_weigh_each_tasks_cluster_for_metrics_of_every_task():
     from mtscore.metaeval import Ranking
 
