@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import InputError, LengthMismatchError, counted
 from .aggregation import ADDITIVE, CORPUS_WEIGHTED, Aggregation
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
-from .options import Option, check_switches
+from .options import Option, check_integers, check_switches
 from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
@@ -38,12 +38,14 @@ def keeps_plain_path(method: FunctionT) -> FunctionT:
     return method
 
 
-def _checking_switches(init: Callable[..., None]) -> Callable[..., None]:
-    """``init`` (a metric's constructor) checking first the switches its class declares."""
+def _checking_declared_options(init: Callable[..., None]) -> Callable[..., None]:
+    """``init`` (a metric's constructor) checking first the switches and whole-number options its class declares."""
 
     @functools.wraps(init)
     def checked(self: Metric, *args: Any, **kwargs: Any) -> None:
-        check_switches(type(self).options, kwargs, type(self).__name__)
+        options = type(self).options
+        check_switches(options, kwargs, type(self).__name__)
+        check_integers(options, kwargs)
         init(self, *args, **kwargs)
 
     return checked
@@ -91,11 +93,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every metric's constructor refuses a switch (a ``bool`` option) given anything but True or
-        False, before the metric reads it: checked here once for all of them."""
+        False, and a whole-number option (one declaring ``bounds``) given anything but an integer
+        within them, before the metric reads it: checked here once for all of them."""
         super().__init_subclass__(**kwargs)
         _adopt_legacy_declarations(cls)
         if "__init__" in cls.__dict__:
-            cls.__init__ = _checking_switches(cls.__dict__["__init__"])  # type: ignore[method-assign]
+            cls.__init__ = _checking_declared_options(cls.__dict__["__init__"])  # type: ignore[method-assign]
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""

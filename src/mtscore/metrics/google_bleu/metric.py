@@ -67,10 +67,8 @@ class GoogleBLEUScore(SacrebleuFormat):
 
 def _check_orders(min_len: int, max_len: int) -> None:
     """Orders must be integers with 1 <= min_len <= max_len (NLTK scores 0 for max_len < min_len and
-    counts empty n-grams for min_len 0: both are input errors here)."""
-    for name, value in (("min_len", min_len), ("max_len", max_len)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-            raise InputError(f"{name} must be an integer >= 1, got {value!r}")
+    counts empty n-grams for min_len 0: both are input errors here). That each is an integer >= 1 is
+    checked by ``Metric`` from their declarations."""
     if max_len < min_len:
         raise InputError(f"max_len ({max_len}) is below min_len ({min_len}): there are no n-grams to compare")
 

@@ -29,7 +29,7 @@ OPTIONS = (
         "keep case (mteval's -c); by default A-Z are lowercased, as mteval does",
     ),
     Option("tokenize", ("--nist-tokenize",), "tokenizer (default: 13a, mteval's)", str, "13a", tokenizers.available),
-    Option("max_order", ("--nist-max-order",), "highest n-gram order (default: 5)", int, 5, metavar="N"),
+    Option("max_order", ("--nist-max-order",), "highest n-gram order (default: 5)", int, 5, metavar="N", bounds=(1, 9)),
 )
 
 
