@@ -25,7 +25,7 @@ from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
 from .stats import Statistics, check_same_settings
-from .validation import RowCheck
+from .validation import RowCheck, check_scored_statistics, probed_width
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 FunctionT = TypeVar("FunctionT", bound=Callable[..., Any])
@@ -122,7 +122,8 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     @abstractmethod
     def _score(self, statistics: np.ndarray, references: PreparedT | None) -> ScoreT:
-        """The corpus result of per-segment statistics against ``references`` (``None``: not known)."""
+        """The corpus result of per-segment statistics against ``references`` (``None``: not known);
+        ``score_statistics`` has checked their shape and that there is a segment."""
 
     @abstractmethod
     def _signature(self, nrefs: int | str) -> Signature:
@@ -179,6 +180,11 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The metric that scores single segments (``-sl``, ``explain``): this one, unless the
         metric scores segments with options of their own."""
         return self
+
+    def statistics_width(self) -> int:
+        """The number of columns of ``segment_statistics`` with these options: by default counted once
+        on a one-word segment; a metric that knows it without counting says it."""
+        return probed_width(self)
 
     def statistic_names(self) -> tuple[str, ...]:
         """The name of each column of ``segment_statistics`` with these options (``-sl -f tsv``'s
@@ -291,11 +297,13 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return [self.segment_statistics(hypotheses) for hypotheses in systems]
 
     def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> ScoreT:
-        """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``).
+        """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``):
+        a matrix as wide as this metric's statistics, of at least one segment (else ``InputError``).
         ``nrefs``: the references per segment for the signature, when this metric was created
         without them (statistics computed elsewhere, merged from shards or loaded from a file)."""
         self.check_settings(statistics)
         matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
+        check_scored_statistics(self, matrix)
         result = self._score(matrix, self._references)
         if nrefs is None:
             return result

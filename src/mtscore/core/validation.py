@@ -35,6 +35,10 @@ class CheckedMetric(Protocol):
         """Whether the statistics are integers."""
         ...
 
+    def statistics_width(self) -> int:
+        """The number of columns of the statistics."""
+        ...
+
     def segment_statistics(self, hypotheses: Any, references: Any = None) -> np.ndarray:
         """One row of statistics per segment."""
         ...
@@ -45,6 +49,11 @@ class CheckedMetric(Protocol):
 
 
 def statistics_width(metric: CheckedMetric) -> int:
+    """The number of columns of ``metric``'s statistics (``Metric.statistics_width``)."""
+    return metric.statistics_width()
+
+
+def probed_width(metric: CheckedMetric) -> int:
     """The number of columns of ``metric``'s statistics, found on a one-word segment once per metric."""
     cached = vars(metric).get("_statistics_width")
     if cached is None:
@@ -77,9 +86,7 @@ def check_statistics(metric: CheckedMetric, rows: Any) -> None:
         InputError: Naming the metric and the first rule the rows break.
     """
     rows = np.asarray(rows)
-    width = statistics_width(metric)
-    if rows.ndim != 2 or rows.shape[1] != width:
-        raise InputError(f"{metric.name} statistics have {width} columns per segment, got shape {rows.shape}")
+    check_statistics_shape(metric, rows)
     check_count_array(rows, "statistics", integers=metric.integer_statistics)
     rows = rows.astype(np.int64 if metric.integer_statistics else np.float64, copy=False)
     whole = list(metric.whole_columns)
@@ -91,6 +98,30 @@ def check_statistics(metric: CheckedMetric, rows: Any) -> None:
             raise InputError(f"{metric.name} statistics with {names[smaller]} above {names[larger]}")
     for check in metric.row_checks:
         check(rows)
+
+
+def check_statistics_shape(metric: CheckedMetric, rows: np.ndarray) -> None:
+    """Raise ``InputError`` unless ``rows`` is a (segments x columns) matrix as wide as ``metric``'s statistics."""
+    width = statistics_width(metric)
+    if rows.ndim != 2 or rows.shape[1] != width:
+        raise InputError(
+            f"{metric.name} statistics must be a matrix of {width} columns per segment, got shape {rows.shape}"
+        )
+
+
+def check_scored_statistics(metric: CheckedMetric, rows: np.ndarray) -> None:
+    """Raise ``InputError`` unless ``rows`` are statistics ``metric`` can score: as wide as its own
+    (``check_statistics_shape``) and of at least one segment (``check_some_segments``)."""
+    check_statistics_shape(metric, rows)
+    check_some_segments(metric.name, len(rows))
+
+
+def check_some_segments(name: str, segments: int) -> None:
+    """The rule for empty input, the same for every metric: statistics of no segments are refused
+    (``InputError``), as hypotheses of none are, rather than scored as 0 (sacrebleu fails on an
+    empty corpus)."""
+    if segments == 0:
+        raise InputError(f"{name} statistics hold no segments: nothing to score")
 
 
 def check_count_array(values: Any, what: str, integers: bool = True) -> None:

@@ -213,6 +213,9 @@ class ExternalScores(Metric[References, ExternalScore]):
         """The segment's score (0 when not rated) and whether it was rated (1 or 0)."""
         return COLUMNS
 
+    def statistics_width(self) -> int:
+        return len(COLUMNS)
+
     def _signature(self, nrefs: int | str) -> Signature:
         return Signature(
             {"nrefs": str(nrefs), "file": os.path.basename(self.path), "sha256": self.digest, "version": tool_version()}
@@ -220,10 +223,6 @@ class ExternalScores(Metric[References, ExternalScore]):
 
     def _score(self, statistics: np.ndarray, references: References | None) -> ExternalScore:
         statistics = np.asarray(statistics, dtype=np.float64)
-        if statistics.ndim != 2 or statistics.shape[1] != len(COLUMNS) or len(statistics) == 0:
-            raise InputError(
-                f"{self.name} statistics must be a non-empty (segments, {len(COLUMNS)}) array, got {statistics.shape}"
-            )
         sums = statistics.sum(axis=0)
         if sums[1] == 0:
             raise InputError(f"{self.name}: none of these {counted(len(statistics), 'segment')} has a score")

@@ -22,6 +22,7 @@ from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
 from ...core.signature import Signature, tool_version
 from ...core.stats import Statistics
+from ...core.validation import check_some_segments
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import PAD_NOT_GIVEN, PadId, check_pad_id, id_rows, is_token_ids, refuse_text_array
 from ...engine.keys import TokenKeys, distinct_lines
@@ -260,7 +261,8 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None, kind: str | None = None
     ) -> BLEUScore:
         """The corpus score of already computed statistics (``Stats``, ``Statistics`` or a matrix).
-        Statistics counted with other settings (another tokenizer, case, order...) are refused.
+        Statistics counted with other settings (another tokenizer, case, order...) are refused, and
+        so are statistics of no segments.
 
         Args:
             statistics: Per-segment statistics, from ``statistics`` or ``segment_statistics``.
@@ -287,7 +289,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         return self._score_stats(stats, nrefs, kind)
 
     def _score_stats(self, stats: Stats, nrefs: int | str, kind: str | None) -> BLEUScore:
-        """The corpus score of ``stats``; ``kind`` ``None``: what the statistics' settings say (else text)."""
+        """The corpus score of ``stats`` (of at least one segment); ``kind`` ``None``: what the
+        statistics' settings say (else text)."""
+        check_some_segments(self.name, len(stats))
         if kind is None:
             kind = "ids" if (stats.settings or {}).get("tok") == "ids" else "text"
         self.check_settings(stats, self.statistics_settings(self.signature(nrefs, kind)))

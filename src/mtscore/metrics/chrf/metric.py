@@ -206,9 +206,6 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         return statistics, self._plain_nrefs(segments)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
-        width = 3 * (self.char_order + self.word_order)
-        if statistics.ndim != 2 or statistics.shape[1] != width:
-            raise InputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
         score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
         return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature_of(references))
 

@@ -145,6 +145,10 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return prepared.statistics_of(self.keys(list(chain.from_iterable(systems))), len(systems))
 
     column_labels = ("n_match", "n_all")
+
+    def statistics_width(self) -> int:
+        """The matched n-grams and the larger of the hypothesis's and the reference's n-grams."""
+        return len(self.column_labels)
     statistic_bounds = ((0, 1),)  # the matched n-grams are at most the n-grams counted
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
@@ -172,8 +176,6 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return GoogleBLEUScore(score, n_match, n_all, self.min_len, self.max_len, signature)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
-        if statistics.ndim != 2 or statistics.shape[1] != 2:
-            raise InputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
         return self._result(statistics.sum(axis=0), self.signature_of(references))
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:

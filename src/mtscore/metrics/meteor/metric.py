@@ -251,6 +251,9 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         matches, chunks and lengths."""
         return ("meteor", "segments", "matches", "chunks", "hyp_len", "ref_len")
 
+    def statistics_width(self) -> int:
+        return len(COLUMNS)
+
     whole_columns = (1, 2, 3, 4, 5)  # everything but the sentence score: count, matches, chunks, lengths
     statistic_bounds = ((3, 2), (2, 4), (2, 5))  # chunks are at most the matches, at most either length
     row_checks = (_check_one_segment_per_row,)
@@ -283,10 +286,6 @@ class METEOR(Metric[METEORReferences, METEORScore]):
     def _score(self, statistics: np.ndarray, references: METEORReferences | None) -> METEORScore:
         """The corpus score of per-segment statistics: the mean sentence score, and the summed counts."""
         statistics = np.asarray(statistics, dtype=np.float64)
-        if statistics.ndim != 2 or statistics.shape[1] != len(COLUMNS) or len(statistics) == 0:
-            raise InputError(
-                f"METEOR statistics must be a non-empty (segments, {len(COLUMNS)}) array, got shape {statistics.shape}"
-            )
         sums = statistics.sum(axis=0)
         matches, chunks, hyp_len, ref_len = (int(value) for value in sums[2:])
         score = float(self.scores_of_sums(sums))

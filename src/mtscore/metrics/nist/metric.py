@@ -211,6 +211,9 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             )
         return super().score_statistics(statistics, nrefs)
 
+    def statistics_width(self) -> int:
+        return columns(self.max_order)
+
     def _signature(self, nrefs: int | str) -> Signature:
         return Signature(
             {
@@ -230,11 +233,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         return SegmentResults([self._result(row, corpus.signature) for row in rows], corpus)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> NISTScore:
-        n = self.max_order
-        statistics = np.asarray(statistics)
-        if statistics.ndim != 2 or statistics.shape[1] != columns(n):
-            raise InputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
-        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature_of(references))
+        return self._result(np.asarray(statistics).sum(axis=0, dtype=np.float64), self.signature_of(references))
 
     def _result(self, sums: np.ndarray, signature: Signature) -> NISTScore:
         """The result of one row of summed statistics."""

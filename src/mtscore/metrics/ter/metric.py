@@ -227,6 +227,9 @@ class TER(Metric[TERReferences, TERScore]):
         """The fewest edits over the references, and the average reference length."""
         return ("edits", "ref_length")
 
+    def statistics_width(self) -> int:
+        return len(self.statistic_names())
+
     whole_columns = (0,)  # the edits (the reference length is an average over the references)
 
     def tokens(self, line: str) -> list[str]:
@@ -272,8 +275,6 @@ class TER(Metric[TERReferences, TERScore]):
     def _score(self, statistics: np.ndarray, references: TERReferences | None) -> TERScore:
         """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
         statistics = np.asarray(statistics, dtype=np.float64)
-        if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
-            raise InputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
         sums = np.cumsum(statistics, axis=0)[-1]
         return TERScore(
             score=float(self.scores_of_sums(sums)),

@@ -138,6 +138,9 @@ class EditRate(Metric[EditReferences, ScoreT]):
         """jiwer's counts: hits, substitutions, deletions, insertions."""
         return ("hits", "substitutions", "deletions", "insertions")
 
+    def statistics_width(self) -> int:
+        return len(self.statistic_names())
+
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The error rate (percent) of each row of summed [H, S, D, I]; with no reference tokens,
         jiwer's answer: the number of insertions (times 100)."""
@@ -151,12 +154,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
         return Signature({"nrefs": str(nrefs), "tf": self.transform, "version": tool_version()})
 
     def _sums(self, statistics: np.ndarray) -> list[int]:
-        statistics = np.asarray(statistics)
-        if statistics.ndim != 2 or statistics.shape[1] != 4 or len(statistics) == 0:
-            raise InputError(
-                f"{self.name} statistics must be a non-empty (segments, 4) array, got shape {statistics.shape}"
-            )
-        return [int(x) for x in statistics.sum(axis=0)]
+        return [int(x) for x in np.asarray(statistics).sum(axis=0)]
 
     def explain(self, hypotheses: list[str], references: list[list[str | None]]) -> Any:
         """Each segment's alignment: which tokens are hits, substituted, deleted and inserted."""
