@@ -28,7 +28,7 @@ from ..core.inputs import check_hypotheses, check_references
 from ..core.metric import Metric
 from ..core.references import References
 from ..core.score import SacrebleuFormat
-from ..core.signature import Signature, tool_version
+from ..core.signature import Signature, tool_signature
 from ..errors import InputError, LengthMismatchError, counted
 from .files import read_segment_scores
 
@@ -217,9 +217,7 @@ class ExternalScores(Metric[References, ExternalScore]):
         return len(COLUMNS)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
-            {"nrefs": str(nrefs), "file": os.path.basename(self.path), "sha256": self.digest, "version": tool_version()}
-        )
+        return tool_signature({"nrefs": str(nrefs), "file": os.path.basename(self.path), "sha256": self.digest})
 
     def _score(self, statistics: np.ndarray, references: References | None) -> ExternalScore:
         statistics = np.asarray(statistics, dtype=np.float64)

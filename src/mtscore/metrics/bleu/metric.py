@@ -20,7 +20,7 @@ from ...core.inputs import (
 )
 from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...core.stats import Statistics
 from ...core.validation import check_some_segments
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
@@ -227,13 +227,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             "eff": "yes" if scoring.effective_order else "no",
             "tok": "ids" if kind == "ids" else self.tokenizer.name,
             "smooth": scoring.smooth_label(),
-            "version": tool_version(),
         }
         if scoring.max_order != 4:
             info["ngram"] = str(scoring.max_order)
         if scoring.weights is not None:
             info["weights"] = ",".join(f"{w:g}" for w in scoring.weights)
-        return Signature(info)
+        return tool_signature(info)
 
     def _compat_signature(self, compat: Compat, nrefs: int | str, kind: str) -> Signature:
         """A compatibility mode's signature: the mode, then what it fixes or what was chosen."""
@@ -243,13 +242,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             "case": "lc" if compat.case_lc else "mixed",
             "tok": "ids" if kind == "ids" else self.tokenizer.name,
             "smooth": compat.smooth,
-            "version": tool_version(),
         }
         if self.scoring.max_order != 4:
             info["ngram"] = str(self.scoring.max_order)
         if compat.weights is not None:
             info["weights"] = ",".join(f"{w:g}" for w in compat.weights)
-        return Signature(info)
+        return tool_signature(info)
 
     def check_settings(self, statistics: Any, settings: dict[str, str] | None = None) -> None:
         """``Metric.check_settings``, statistics of token ids compared with this metric's for ids."""

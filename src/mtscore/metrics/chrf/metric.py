@@ -21,7 +21,7 @@ from ...core.inputs import ReferenceStreams, check_references, few_plain_segment
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...errors import InputError
 from ...threads import map_threads
 from .formula import f_scores
@@ -148,7 +148,7 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "lc" if self.lowercase else "mixed",
@@ -156,7 +156,6 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
                 "nc": str(self.char_order),
                 "nw": str(self.word_order),
                 "space": "yes" if self.whitespace else "no",
-                "version": tool_version(),
             }
         )
 

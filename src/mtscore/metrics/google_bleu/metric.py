@@ -20,7 +20,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_hypotheses, check_references, references_for
 from ...core.metric import Metric, check_systems
 from ...core.score import SacrebleuFormat, SegmentResults
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import InputError
 from ...tokenizers.lines import split_lines
@@ -149,6 +149,7 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
     def statistics_width(self) -> int:
         """The matched n-grams and the larger of the hypothesis's and the reference's n-grams."""
         return len(self.column_labels)
+
     statistic_bounds = ((0, 1),)  # the matched n-grams are at most the n-grams counted
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
@@ -159,13 +160,12 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return np.atleast_1d(100 * ratio)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "lc" if self.lowercase else "mixed",
                 "tok": self.tokenizer.name,
                 "ngram": f"{self.min_len}-{self.max_len}",
-                "version": tool_version(),
             }
         )
 

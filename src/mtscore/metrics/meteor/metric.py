@@ -24,7 +24,7 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...engine.keys import ranges
 from ...errors import InputError
 from .align import Tokens, align
@@ -268,7 +268,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         return (mean * sums.dtype.type(100)).astype(sums.dtype)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "lc",
@@ -278,7 +278,6 @@ class METEOR(Metric[METEORReferences, METEORScore]):
                 "alpha": f"{self.alpha:g}",
                 "beta": f"{self.beta:g}",
                 "gamma": f"{self.gamma:g}",
-                "version": tool_version(),
             },
             short={"stem": "st", "syn": "sy", "alpha": "a", "beta": "b", "gamma": "g"},
         )

@@ -29,7 +29,7 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat, SegmentResults
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import InputError
@@ -215,14 +215,13 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         return columns(self.max_order)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "mixed" if self.case_sensitive else "lc",
                 "tok": self.tokenizer.name,
                 "ngram": str(self.max_order),
                 "impl": self.variant,
-                "version": tool_version(),
             }
         )
 

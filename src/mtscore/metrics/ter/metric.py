@@ -22,7 +22,7 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...core.stats import Statistics, float32_arithmetic
 from ...errors import InputError
 from ...tokenizers.tercom import TercomTokenizer
@@ -210,7 +210,7 @@ class TER(Metric[TERReferences, TERScore]):
         """sacrebleu's TER signature fields, naming this tool's version."""
         options = self.tokenizer
         yes_no = {True: "yes", False: "no"}
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "mixed" if options.case_sensitive else "lc",
@@ -218,7 +218,6 @@ class TER(Metric[TERReferences, TERScore]):
                 "norm": yes_no[options.normalized],
                 "punct": yes_no[not options.no_punct],
                 "asian": yes_no[options.asian_support],
-                "version": tool_version(),
             },
             short={"tok": "t"},
         )

@@ -21,7 +21,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_references, few_plain_segments
 from ...core.metric import Metric
 from ...core.references import References
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...errors import InputError
 from .align import (
     DELETION,
@@ -151,7 +151,7 @@ class EditRate(Metric[EditReferences, ScoreT]):
         return 100 * ratio
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature({"nrefs": str(nrefs), "tf": self.transform, "version": tool_version()})
+        return tool_signature({"nrefs": str(nrefs), "tf": self.transform})
 
     def _sums(self, statistics: np.ndarray) -> list[int]:
         return [int(x) for x in np.asarray(statistics).sum(axis=0)]
