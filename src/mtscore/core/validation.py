@@ -121,7 +121,7 @@ def check_some_segments(name: str, segments: int) -> None:
     (``InputError``), as hypotheses of none are, rather than scored as 0 (sacrebleu fails on an
     empty corpus)."""
     if segments == 0:
-        raise InputError(f"{name} statistics hold no segments: nothing to score")
+        raise InputError(f"{name} statistics must be non-empty: they hold no segments to score")
 
 
 def check_count_array(values: Any, what: str, integers: bool = True) -> None:

@@ -54,9 +54,7 @@ class ExternalScore(SacrebleuFormat):
     signature: Signature = field(compare=False)
     name: str = "scores"
 
-    def to_dict(self) -> dict:
-        """The mean at full precision and the segments it averages."""
-        return {"score": self.score, "rated": self.rated, "segments": self.segments}
+    dict_fields = ("rated", "segments")  # the segments the mean averages
 
 
 def metric_name(path: str | os.PathLike[str]) -> str:

@@ -44,15 +44,7 @@ class CHRFScore(SacrebleuFormat):
     beta: float
     signature: Signature = field(compare=False)
 
-    def to_dict(self) -> dict:
-        """The score at full precision and the options."""
-        return {
-            "name": self.name,
-            "score": self.score,
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-            "beta": self.beta,
-        }
+    dict_fields = ("char_order", "word_order", "beta")  # the options, after the score
 
 
 class PreparedReferences(References):

@@ -53,16 +53,7 @@ class GoogleBLEUScore(SacrebleuFormat):
         """The counts after the score in the text line: ``n_match/n_all = 44/56``."""
         return f"n_match/n_all = {self.n_match}/{self.n_all}"
 
-    def to_dict(self) -> dict:
-        """The score at full precision, the counts behind it and the n-gram orders."""
-        return {
-            "name": self.name,
-            "score": self.score,
-            "n_match": self.n_match,
-            "n_all": self.n_all,
-            "min_len": self.min_len,
-            "max_len": self.max_len,
-        }
+    dict_fields = ("n_match", "n_all", "min_len", "max_len")  # the counts behind the score, the n-gram orders
 
 
 def _check_orders(min_len: int, max_len: int) -> None:

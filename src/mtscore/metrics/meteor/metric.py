@@ -51,15 +51,7 @@ class METEORScore(SacrebleuFormat):
     signature: Signature = field(compare=False)
     name: str = "METEOR"
 
-    def to_dict(self) -> dict:
-        """The score at full precision and the summed counts."""
-        return {
-            "score": self.score,
-            "matches": self.matches,
-            "chunks": self.chunks,
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-        }
+    dict_fields = ("matches", "chunks", "hyp_len", "ref_len")  # the summed counts
 
 
 class Lexicon:

@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -78,18 +78,10 @@ class NISTScore(SacrebleuFormat):
         warn_renamed("NISTScore.sys_len", "NISTScore.hyp_len")
         return self.hyp_len
 
-    def to_dict(self) -> dict:
-        """The score at full precision with the corpus sums."""
-        return {
-            "name": self.name,
-            "score": self.score,
-            "bp": self.bp,
-            "info": self.info,
-            "matches": self.matches,
-            "totals": self.totals,
-            "sys_len": self.hyp_len,  # the key of earlier outputs, kept so that they stay byte-identical
-            "ref_len": self.ref_len,
-        }
+    dict_fields = ("bp", "info", "matches", "totals", "hyp_len", "ref_len")  # the corpus sums
+    dict_keys: ClassVar[Mapping[str, str]] = {
+        "hyp_len": "sys_len"
+    }  # the key of earlier outputs, kept so that they stay byte-identical
 
 
 def _check_variant(variant: str) -> None:

@@ -46,9 +46,9 @@ class TERScore(SacrebleuFormat):
         """The average reference length in words (``ref_length``, sacrebleu's name, is the same number)."""
         return self.ref_length
 
-    def to_dict(self) -> dict:
-        """The numbers at full precision: score, num_edits, ref_length."""
-        return {"score": self.score, "num_edits": self.num_edits, "ref_length": self.ref_length}
+    # ``to_dict``: sacrebleu's attributes, without the name.
+    dict_fields = ("num_edits", "ref_length")
+    dict_has_name = False
 
 
 class TERReferences(References):

@@ -34,7 +34,7 @@ from .align import (
     TooLong,
     edit_counts,
 )
-from .counts import EditCounts, jiwer_measures
+from .counts import COUNT_FIELDS, EditCounts, jiwer_measures
 from .options import OPTIONS
 from .small import edit_row
 from .transforms import WORD_TRANSFORMS
@@ -59,10 +59,7 @@ class WERScore(EditCounts):
     signature: Signature = field(compare=False)
     name: str = "WER"
 
-    def to_dict(self) -> dict:
-        """The numbers at full precision: score, jiwer's measures and the counts."""
-        measures = {"wer": self.wer, "mer": self.mer, "wil": self.wil, "wip": self.wip}
-        return {"score": self.score, **measures, **self.counts()}
+    dict_fields = ("wer", "mer", "wil", "wip", *COUNT_FIELDS)  # jiwer's measures, then the counts
 
 
 class EditReferences(References):
