@@ -25,6 +25,7 @@ from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
 from ...core.signature import Signature, tool_signature
+from ...engine import ragged
 from ...engine.keys import ranges
 from ...errors import InputError
 from .align import Tokens, align
@@ -121,7 +122,7 @@ class METEORReferences(References):
         super().__init__(present)
         self.ids = [words for words, _ in ids]
         self.lengths = np.array([lengths for _, lengths in ids], dtype=np.int64)
-        self.starts = np.cumsum(self.lengths, axis=1) - self.lengths
+        self.starts = ragged.starts(self.lengths)
 
 
 def sentence_scores(statistics: np.ndarray, alpha: float, beta: float, gamma: float) -> np.ndarray:
@@ -213,15 +214,15 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         hyp_ids, hyp_lengths = self._ids(hypotheses)
         streams, segments = np.nonzero(prepared.present)
         pairs = np.arange(len(segments))
-        hyp_starts, lengths = (np.cumsum(hyp_lengths) - hyp_lengths)[segments], hyp_lengths[segments]
+        hyp_starts, lengths = ragged.starts(hyp_lengths)[segments], hyp_lengths[segments]
         hyp_index, hyp_place = ranges(hyp_starts, lengths), ranges(np.zeros_like(lengths), lengths)
         hyp = Tokens(np.repeat(pairs, lengths), hyp_place, hyp_ids[hyp_index])
         ref_lengths = prepared.lengths[streams, segments]
         ref_index = ranges(prepared.starts[streams, segments], ref_lengths)
         ref_place = ranges(np.zeros_like(ref_lengths), ref_lengths)
         ref_words = np.concatenate([np.zeros(0, dtype=np.int64), *prepared.ids])
-        offsets = np.concatenate(([0], np.cumsum([len(ids) for ids in prepared.ids])[:-1]))
-        ref_index = ref_index + np.repeat(offsets[streams], ref_lengths)
+        stream_starts = ragged.starts([len(ids) for ids in prepared.ids])
+        ref_index = ref_index + np.repeat(stream_starts[streams], ref_lengths)
         ref = Tokens(np.repeat(pairs, ref_lengths), ref_place, ref_words[ref_index])
         related = self.lexicon.related if self.synonyms else None
         matches, chunks = align(hyp, ref, self.lexicon.stem_ids, related, len(pairs))
