@@ -17,8 +17,8 @@ from mtscore.metrics import METRICS, metric_class, metric_options
 
 HYPS = ["the cat sat on the mat", "a dog ran", "it rains"]
 REFS = [["the cat sat on a mat", "the dog ran", "it is raining"]]
-# BLEU's statistics carry their own order (2 + 2 * order columns), so their width is theirs to check.
-FIXED_WIDTH = [name for name in METRICS if name != "bleu"]
+# The metrics declaring the width of their statistics (BLEU's carry their order: 2 + 2 * order columns).
+FIXED_WIDTH = [name for name in METRICS if metric_class(name)().statistics_width() is not None]
 # Results whose ``to_dict`` keys are sacrebleu's attributes exactly, without the name.
 SACREBLEU_RESULTS = {"bleu": sacrebleu.corpus_bleu, "ter": sacrebleu.corpus_ter}
 
@@ -61,6 +61,22 @@ def test_bleu_refuses_statistics_of_an_odd_width():
 
 
 @pytest.mark.parametrize("name", list(METRICS))
+def test_checking_statistics_before_scoring_them_counts_no_segment(name, monkeypatch):
+    """The width is declared, not counted on a segment: counting would cost a metric that runs a
+    model, and would show references to one that remembers them (sacrebleu's drop-in, for nrefs)."""
+    metric, rows = rows_of(name)
+    calls = []
+    monkeypatch.setattr(metric, "segment_statistics", lambda *args, **kwargs: calls.append(args))
+    monkeypatch.setattr(metric, "prepare", lambda *args, **kwargs: calls.append(args))
+    metric.score_statistics(rows)
+    assert calls == []
+
+
+def test_every_builtin_but_bleu_declares_its_width():
+    assert {name for name in METRICS if METRICS.is_builtin(name)} - set(FIXED_WIDTH) == {"bleu"}
+
+
+@pytest.mark.parametrize("name", FIXED_WIDTH)
 def test_a_metrics_declared_width_is_that_of_its_statistics(name):
     metric, rows = rows_of(name)
     assert metric.statistics_width() == rows.shape[1]

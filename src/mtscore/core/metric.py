@@ -25,7 +25,7 @@ from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
 from .stats import Statistics, check_same_settings
-from .validation import RowCheck, check_scored_statistics, probed_width
+from .validation import RowCheck, check_scored_statistics
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 FunctionT = TypeVar("FunctionT", bound=Callable[..., Any])
@@ -181,10 +181,11 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         metric scores segments with options of their own."""
         return self
 
-    def statistics_width(self) -> int:
-        """The number of columns of ``segment_statistics`` with these options: by default counted once
-        on a one-word segment; a metric that knows it without counting says it."""
-        return probed_width(self)
+    def statistics_width(self) -> int | None:
+        """The number of columns of ``segment_statistics`` with these options, checked before scoring
+        statistics (``score_statistics``); ``None`` (the default): not declared, as for statistics
+        whose width varies (BLEU's carry their order)."""
+        return None
 
     def statistic_names(self) -> tuple[str, ...]:
         """The name of each column of ``segment_statistics`` with these options (``-sl -f tsv``'s

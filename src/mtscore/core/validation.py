@@ -35,8 +35,8 @@ class CheckedMetric(Protocol):
         """Whether the statistics are integers."""
         ...
 
-    def statistics_width(self) -> int:
-        """The number of columns of the statistics."""
+    def statistics_width(self) -> int | None:
+        """The number of columns of the statistics, if the metric declares it."""
         ...
 
     def segment_statistics(self, hypotheses: Any, references: Any = None) -> np.ndarray:
@@ -49,11 +49,6 @@ class CheckedMetric(Protocol):
 
 
 def statistics_width(metric: CheckedMetric) -> int:
-    """The number of columns of ``metric``'s statistics (``Metric.statistics_width``)."""
-    return metric.statistics_width()
-
-
-def probed_width(metric: CheckedMetric) -> int:
     """The number of columns of ``metric``'s statistics, found on a one-word segment once per metric."""
     cached = vars(metric).get("_statistics_width")
     if cached is None:
@@ -100,9 +95,10 @@ def check_statistics(metric: CheckedMetric, rows: Any) -> None:
         check(rows)
 
 
-def check_statistics_shape(metric: CheckedMetric, rows: np.ndarray) -> None:
-    """Raise ``InputError`` unless ``rows`` is a (segments x columns) matrix as wide as ``metric``'s statistics."""
-    width = statistics_width(metric)
+def check_statistics_shape(metric: CheckedMetric, rows: np.ndarray, width: int | None = None) -> None:
+    """Raise ``InputError`` unless ``rows`` is a (segments x columns) matrix ``width`` columns wide
+    (by default as wide as ``metric``'s statistics, counted on a segment)."""
+    width = statistics_width(metric) if width is None else width
     if rows.ndim != 2 or rows.shape[1] != width:
         raise InputError(
             f"{metric.name} statistics must be a matrix of {width} columns per segment, got shape {rows.shape}"
@@ -110,9 +106,14 @@ def check_statistics_shape(metric: CheckedMetric, rows: np.ndarray) -> None:
 
 
 def check_scored_statistics(metric: CheckedMetric, rows: np.ndarray) -> None:
-    """Raise ``InputError`` unless ``rows`` are statistics ``metric`` can score: as wide as its own
-    (``check_statistics_shape``) and of at least one segment (``check_some_segments``)."""
-    check_statistics_shape(metric, rows)
+    """Raise ``InputError`` unless ``rows`` are statistics ``metric`` can score: a matrix, as wide as
+    the metric declares its statistics (``Metric.statistics_width``; not counted here: that would
+    score a segment), and of at least one segment (``check_some_segments``)."""
+    width = metric.statistics_width()
+    if width is not None:
+        check_statistics_shape(metric, rows, width)
+    elif rows.ndim != 2:
+        raise InputError(f"{metric.name} statistics must be a matrix with a row per segment, got shape {rows.shape}")
     check_some_segments(metric.name, len(rows))
 
 

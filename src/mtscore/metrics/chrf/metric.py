@@ -135,6 +135,9 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         ]
         return tuple(f"{order}_{count}" for order in orders for count in ("hyp", "ref", "match"))
 
+    def statistics_width(self) -> int:
+        return 3 * (self.char_order + self.word_order)
+
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
         return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)
