@@ -49,7 +49,9 @@ def test_statistics_of_another_width_are_refused_with_one_message(name):
     metric, rows = rows_of(name)
     width = rows.shape[1]
     for bad in (rows[:, :-1], np.hstack([rows, rows[:, :1]]), rows[0]):
-        expected = rf"^{metric.name} statistics must be a matrix of {width} columns per segment, got shape"
+        expected = (
+            rf"^{metric.name} statistics must be a \(segments, {width}\) matrix: {width} columns per segment, got"
+        )
         with pytest.raises(InputError, match=expected):
             metric.score_statistics(bad)
 

@@ -101,7 +101,8 @@ def check_statistics_shape(metric: CheckedMetric, rows: np.ndarray, width: int |
     width = statistics_width(metric) if width is None else width
     if rows.ndim != 2 or rows.shape[1] != width:
         raise InputError(
-            f"{metric.name} statistics must be a matrix of {width} columns per segment, got shape {rows.shape}"
+            f"{metric.name} statistics must be a (segments, {width}) matrix: {width} columns per segment, "
+            f"got shape {rows.shape}"
         )
 
 
