@@ -20,12 +20,12 @@ import numpy as np
 from ..errors import InputError, LengthMismatchError, counted
 from .aggregation import ADDITIVE, CORPUS_WEIGHTED, Aggregation
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
-from .options import Option, RenamedOption, check_switches, replace_renamed
+from .options import Option, RenamedOption, check_integers, check_switches, replace_renamed
 from .references import PreparedT
 from .score import NamedScore, SacrebleuFormat, SegmentResults
 from .signature import Signature
 from .stats import Statistics, check_same_settings
-from .validation import RowCheck
+from .validation import RowCheck, check_scored_statistics
 
 ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
 FunctionT = TypeVar("FunctionT", bound=Callable[..., Any])
@@ -38,14 +38,16 @@ def keeps_plain_path(method: FunctionT) -> FunctionT:
     return method
 
 
-def _checking_switches(init: Callable[..., None]) -> Callable[..., None]:
+def _checking_declared_options(init: Callable[..., None]) -> Callable[..., None]:
     """``init`` (a metric's constructor) taking first the renamed keywords its class declares under their
-    new names (with a warning), then checking the switches its class declares."""
+    new names (with a warning), then checking the switches and whole-number options its class declares."""
 
     @functools.wraps(init)
     def checked(self: Metric, *args: Any, **kwargs: Any) -> None:
         kwargs = replace_renamed(type(self).renamed_options, kwargs, type(self).__name__)
-        check_switches(type(self).options, kwargs, type(self).__name__)
+        options = type(self).options
+        check_switches(options, kwargs, type(self).__name__)
+        check_integers(options, kwargs)
         init(self, *args, **kwargs)
 
     return checked
@@ -96,11 +98,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every metric's constructor refuses a switch (a ``bool`` option) given anything but True or
-        False, before the metric reads it: checked here once for all of them."""
+        False, and a whole-number option (one declaring ``bounds``) given anything but an integer
+        within them, before the metric reads it: checked here once for all of them."""
         super().__init_subclass__(**kwargs)
         _adopt_legacy_declarations(cls)
         if "__init__" in cls.__dict__:
-            cls.__init__ = _checking_switches(cls.__dict__["__init__"])  # type: ignore[method-assign]
+            cls.__init__ = _checking_declared_options(cls.__dict__["__init__"])  # type: ignore[method-assign]
 
     def __init__(self, references: Any = None):
         """Prepare ``references`` (reference streams) once, if given; subclasses set their options first."""
@@ -124,7 +127,8 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
 
     @abstractmethod
     def _score(self, statistics: np.ndarray, references: PreparedT | None) -> ScoreT:
-        """The corpus result of per-segment statistics against ``references`` (``None``: not known)."""
+        """The corpus result of per-segment statistics against ``references`` (``None``: not known);
+        ``score_statistics`` has checked their shape and that there is a segment."""
 
     @abstractmethod
     def _signature(self, nrefs: int | str) -> Signature:
@@ -181,6 +185,12 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         """The metric that scores single segments (``-sl``, ``explain``): this one, unless the
         metric scores segments with options of their own."""
         return self
+
+    def statistics_width(self) -> int | None:
+        """The number of columns of ``segment_statistics`` with these options, checked before scoring
+        statistics (``score_statistics``); ``None`` (the default): not declared, as for statistics
+        whose width varies (BLEU's carry their order)."""
+        return None
 
     def statistic_names(self) -> tuple[str, ...]:
         """The name of each column of ``segment_statistics`` with these options (``-sl -f tsv``'s
@@ -293,11 +303,13 @@ class Metric(ABC, Generic[PreparedT, ScoreT]):
         return [self.segment_statistics(hypotheses) for hypotheses in systems]
 
     def score_statistics(self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None) -> ScoreT:
-        """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``).
+        """The corpus score of per-segment statistics (from ``segment_statistics`` or ``statistics``):
+        a matrix as wide as this metric's statistics, of at least one segment (else ``InputError``).
         ``nrefs``: the references per segment for the signature, when this metric was created
         without them (statistics computed elsewhere, merged from shards or loaded from a file)."""
         self.check_settings(statistics)
         matrix = statistics.matrix if isinstance(statistics, Statistics) else np.asarray(statistics)
+        check_scored_statistics(self, matrix)
         result = self._score(matrix, self._references)
         if nrefs is None:
             return result

@@ -15,7 +15,9 @@ from ..errors import InputError
 
 class Option(NamedTuple):
     """``name``: the constructor's keyword; ``flags``: its command-line spellings (sacrebleu's);
-    ``kind``: ``bool`` for a switch, else the type of one value (``nargs="+"``: several).
+    ``kind``: ``bool`` for a switch, else the type of one value (``nargs="+"``: several);
+    ``bounds``: for a whole-number option, the lowest and highest value allowed (``None``: no highest),
+    checked by the metric's constructor before it runs (``check_integers``).
 
     A switch's flag turns it away from its default: ``--chrf-lowercase`` sets ``lowercase`` (default
     False) to True, ``--ter-case-sensitive`` sets ``lowercase`` (default True) to False."""
@@ -28,6 +30,7 @@ class Option(NamedTuple):
     choices: Sequence[Any] | Callable[[], Sequence[Any]] | None = None
     metavar: str | None = None
     nargs: str | None = None
+    bounds: tuple[int, int | None] | None = None
 
     def choice_list(self) -> list[Any] | None:
         """The allowed values (a callable is asked, so registries are read when the parser is built)."""
@@ -100,3 +103,40 @@ def is_switch_value(value: Any) -> bool:
     if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
         return True  # (NumPy's bool, told by its type's names so that the command line need not import NumPy)
     return isinstance(value, int) and value in (0, 1)
+
+
+def check_integers(options: Sequence[Option], values: Mapping[str, Any]) -> None:
+    """Refuse a value of a whole-number option (one that declares ``bounds``) that is not an integer
+    within them."""
+    for option in options:
+        if option.bounds is not None and option.name in values:
+            check_integer(values[option.name], option.name, *option.bounds)
+
+
+def check_integer(value: Any, name: str, lowest: int, highest: int | None = None) -> None:
+    """Raise ``InputError`` unless ``value`` is an integer (a Python or NumPy integer, not a truth
+    value) from ``lowest`` to ``highest`` (``None``: no highest).
+
+    Args:
+        value: The value given.
+        name: How the message names the option.
+        lowest: The lowest value allowed.
+        highest: The highest value allowed, or ``None``.
+
+    Raises:
+        InputError: ``NAME must be a positive integer up to 9, got 10`` (the range said as
+            ``integer_range`` says it).
+    """
+    whole = not isinstance(value, bool) and hasattr(value, "__index__")
+    if not whole or value < lowest or (highest is not None and value > highest):
+        raise InputError(f"{name} must be {integer_range(lowest, highest)}, got {value!r}")
+
+
+def integer_range(lowest: int, highest: int | None) -> str:
+    """How a message says the range: ``an integer >= 1``, ``a non-negative integer up to 32``,
+    ``a positive integer up to 100`` or ``an integer from 2 to 5``."""
+    if highest is None:
+        return f"an integer >= {lowest}"
+    if lowest in (0, 1):
+        return f"a {'non-negative' if lowest == 0 else 'positive'} integer up to {highest}"
+    return f"an integer from {lowest} to {highest}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .signature import Signature
 
@@ -21,6 +21,13 @@ class SacrebleuFormat:
     name: str
     score: float
     signature: Signature
+    # What ``to_dict`` lists after the name and score: the result's own attributes, in order, each
+    # under its name unless ``dict_keys`` gives another key.
+    dict_fields: ClassVar[tuple[str, ...]] = ()
+    dict_keys: ClassVar[Mapping[str, str]] = {}
+    # Whether ``to_dict`` starts with the metric's name: False for a result whose keys are exactly
+    # sacrebleu's (BLEU, TER), as the command line's JSON lines print them.
+    dict_has_name: ClassVar[bool] = True
 
     @property
     def verbose(self) -> str:
@@ -49,8 +56,10 @@ class SacrebleuFormat:
         return json.dumps(data | self.signature.info, indent=1, ensure_ascii=False)
 
     def to_dict(self) -> dict:
-        """The numbers at full precision: here the name and score; a metric's result adds its own."""
-        return {"name": self.name, "score": self.score}
+        """The numbers at full precision: the metric's name (unless ``dict_has_name`` is False), the
+        score, then the result's ``dict_fields``."""
+        fields = {self.dict_keys.get(field, field): getattr(self, field) for field in self.dict_fields}
+        return {**({"name": self.name} if self.dict_has_name else {}), "score": self.score, **fields}
 
     def __str__(self) -> str:
         return self.format()

@@ -71,3 +71,17 @@ class Signature:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Signature) and self.info == other.info
+
+
+def tool_signature(fields: dict[str, str], short: dict[str, str] | None = None) -> Signature:
+    """A built-in metric's signature: its ``fields``, then this tool's version (``tool_version``),
+    last as sacrebleu prints it.
+
+    Args:
+        fields: The metric's fields, ``nrefs`` first, in the order they are printed.
+        short: The metric's own short names for ``--short`` (TER's ``tok`` is ``t``).
+
+    Returns:
+        The signature, ``...|version:mtscore-X.Y.Z``.
+    """
+    return Signature({**fields, "version": tool_version()}, short)

@@ -35,6 +35,10 @@ class CheckedMetric(Protocol):
         """Whether the statistics are integers."""
         ...
 
+    def statistics_width(self) -> int | None:
+        """The number of columns of the statistics, if the metric declares it."""
+        ...
+
     def segment_statistics(self, hypotheses: Any, references: Any = None) -> np.ndarray:
         """One row of statistics per segment."""
         ...
@@ -77,9 +81,7 @@ def check_statistics(metric: CheckedMetric, rows: Any) -> None:
         InputError: Naming the metric and the first rule the rows break.
     """
     rows = np.asarray(rows)
-    width = statistics_width(metric)
-    if rows.ndim != 2 or rows.shape[1] != width:
-        raise InputError(f"{metric.name} statistics have {width} columns per segment, got shape {rows.shape}")
+    check_statistics_shape(metric, rows)
     check_count_array(rows, "statistics", integers=metric.integer_statistics)
     rows = rows.astype(np.int64 if metric.integer_statistics else np.float64, copy=False)
     whole = list(metric.whole_columns)
@@ -91,6 +93,37 @@ def check_statistics(metric: CheckedMetric, rows: Any) -> None:
             raise InputError(f"{metric.name} statistics with {names[smaller]} above {names[larger]}")
     for check in metric.row_checks:
         check(rows)
+
+
+def check_statistics_shape(metric: CheckedMetric, rows: np.ndarray, width: int | None = None) -> None:
+    """Raise ``InputError`` unless ``rows`` is a (segments x columns) matrix ``width`` columns wide
+    (by default as wide as ``metric``'s statistics, counted on a segment)."""
+    width = statistics_width(metric) if width is None else width
+    if rows.ndim != 2 or rows.shape[1] != width:
+        raise InputError(
+            f"{metric.name} statistics must be a (segments, {width}) matrix: {width} columns per segment, "
+            f"got shape {rows.shape}"
+        )
+
+
+def check_scored_statistics(metric: CheckedMetric, rows: np.ndarray) -> None:
+    """Raise ``InputError`` unless ``rows`` are statistics ``metric`` can score: a matrix, as wide as
+    the metric declares its statistics (``Metric.statistics_width``; not counted here: that would
+    score a segment), and of at least one segment (``check_some_segments``)."""
+    width = metric.statistics_width()
+    if width is not None:
+        check_statistics_shape(metric, rows, width)
+    elif rows.ndim != 2:
+        raise InputError(f"{metric.name} statistics must be a matrix with a row per segment, got shape {rows.shape}")
+    check_some_segments(metric.name, len(rows))
+
+
+def check_some_segments(name: str, segments: int) -> None:
+    """The rule for empty input, the same for every metric: statistics of no segments are refused
+    (``InputError``), as hypotheses of none are, rather than scored as 0 (sacrebleu fails on an
+    empty corpus)."""
+    if segments == 0:
+        raise InputError(f"{name} statistics must be non-empty: they hold no segments to score")
 
 
 def check_count_array(values: Any, what: str, integers: bool = True) -> None:

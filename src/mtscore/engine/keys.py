@@ -18,6 +18,7 @@ from random import Random
 import numpy as np
 
 from ..tokenizers.lines import Split, map_pieces, split_lines
+from . import ragged
 from .backend import NUMPY
 
 UNKNOWN = -1
@@ -163,7 +164,7 @@ def _token_pieces(n_tokens: int) -> list[tuple[int, int]]:
 
 def ranges(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """The indices of the ranges ``starts[i]``, ..., ``starts[i] + sizes[i] - 1``, one after another."""
-    at = np.cumsum(sizes) - sizes  # where each range lands
+    at = ragged.starts(sizes)  # where each range lands
     indices = np.repeat(starts - at, sizes)
     indices += np.arange(len(indices))
     return indices
@@ -173,7 +174,7 @@ def _gather(data: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> list[byt
     """The byte strings at ``starts`` of ``sizes``, cut from one buffer in a single split."""
     if len(starts) == 0:
         return []
-    at = np.cumsum(sizes + 1) - (sizes + 1)  # where each lands, a separator after each
+    at = ragged.starts(sizes + 1)  # where each lands, a separator after each
     buffer = data[np.minimum(ranges(starts, sizes + 1), len(data) - 1)]
     buffer[at + sizes] = _SEPARATOR
     return buffer.tobytes().split(b"\xff")[:-1]

@@ -28,7 +28,7 @@ from ..core.inputs import check_hypotheses, check_references
 from ..core.metric import Metric
 from ..core.references import References
 from ..core.score import SacrebleuFormat
-from ..core.signature import Signature, tool_version
+from ..core.signature import Signature, tool_signature
 from ..errors import InputError, LengthMismatchError, counted
 from .files import read_segment_scores
 
@@ -54,9 +54,7 @@ class ExternalScore(SacrebleuFormat):
     signature: Signature = field(compare=False)
     name: str = "scores"
 
-    def to_dict(self) -> dict:
-        """The mean at full precision and the segments it averages."""
-        return {"score": self.score, "rated": self.rated, "segments": self.segments}
+    dict_fields = ("rated", "segments")  # the segments the mean averages
 
 
 def metric_name(path: str | os.PathLike[str]) -> str:
@@ -218,17 +216,14 @@ class ExternalScores(Metric[References, ExternalScore]):
         """The segment's score (0 when not rated) and whether it was rated (1 or 0)."""
         return COLUMNS
 
+    def statistics_width(self) -> int:
+        return len(COLUMNS)
+
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
-            {"nrefs": str(nrefs), "file": os.path.basename(self.path), "sha256": self.digest, "version": tool_version()}
-        )
+        return tool_signature({"nrefs": str(nrefs), "file": os.path.basename(self.path), "sha256": self.digest})
 
     def _score(self, statistics: np.ndarray, references: References | None) -> ExternalScore:
         statistics = np.asarray(statistics, dtype=np.float64)
-        if statistics.ndim != 2 or statistics.shape[1] != len(COLUMNS) or len(statistics) == 0:
-            raise InputError(
-                f"{self.name} statistics must be a non-empty (segments, {len(COLUMNS)}) array, got {statistics.shape}"
-            )
         sums = statistics.sum(axis=0)
         if sums[1] == 0:
             raise InputError(f"{self.name}: none of these {counted(len(statistics), 'segment')} has a score")

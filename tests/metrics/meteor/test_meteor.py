@@ -157,7 +157,14 @@ def test_results_functions_and_registry(wordnet):
     assert isinstance(result, METEORScore) and metric_class("meteor") is METEOR
     scores = sentence_meteors(hypotheses, refs)
     assert math.isclose(result.score, scores.mean(), abs_tol=1e-12)
-    assert result.to_dict() == {"score": result.score, "matches": 7, "chunks": 4, "hyp_len": 8, "ref_len": 9}
+    assert result.to_dict() == {
+        "name": "METEOR",
+        "score": result.score,
+        "matches": 7,
+        "chunks": 4,
+        "hyp_len": 8,
+        "ref_len": 9,
+    }
     assert str(result.signature) == str(METEOR(refs).signature())
     assert str(result).startswith("METEOR = ")
 

@@ -232,6 +232,7 @@ def test_text_and_json_forms():
     result = corpus_wer(["the cat sit"], [["the cat sat"]])
     assert result.format() == "WER = 33.33 (H 2, S 1, D 0, I 0)"
     assert result.to_dict() == {
+        "name": "WER",
         "score": 100 * (1 / 3),
         "wer": 1 / 3,
         "mer": 1 / 3,

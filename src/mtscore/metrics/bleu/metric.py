@@ -20,8 +20,9 @@ from ...core.inputs import (
 )
 from ...core.metric import Metric, check_systems
 from ...core.score import SegmentResults
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...core.stats import Statistics
+from ...core.validation import check_some_segments
 from ...engine.backend import NUMPY, NumpyOps, TorchOps
 from ...engine.ids import PAD_NOT_GIVEN, PadId, check_pad_id, id_rows, is_token_ids, refuse_text_array
 from ...engine.keys import TokenKeys, distinct_lines
@@ -226,13 +227,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             "eff": "yes" if scoring.effective_order else "no",
             "tok": "ids" if kind == "ids" else self.tokenizer.name,
             "smooth": scoring.smooth_label(),
-            "version": tool_version(),
         }
         if scoring.max_order != 4:
             info["ngram"] = str(scoring.max_order)
         if scoring.weights is not None:
             info["weights"] = ",".join(f"{w:g}" for w in scoring.weights)
-        return Signature(info)
+        return tool_signature(info)
 
     def _compat_signature(self, compat: Compat, nrefs: int | str, kind: str) -> Signature:
         """A compatibility mode's signature: the mode, then what it fixes or what was chosen."""
@@ -242,13 +242,12 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
             "case": "lc" if compat.case_lc else "mixed",
             "tok": "ids" if kind == "ids" else self.tokenizer.name,
             "smooth": compat.smooth,
-            "version": tool_version(),
         }
         if self.scoring.max_order != 4:
             info["ngram"] = str(self.scoring.max_order)
         if compat.weights is not None:
             info["weights"] = ",".join(f"{w:g}" for w in compat.weights)
-        return Signature(info)
+        return tool_signature(info)
 
     def check_settings(self, statistics: Any, settings: dict[str, str] | None = None) -> None:
         """``Metric.check_settings``, statistics of token ids compared with this metric's for ids."""
@@ -260,7 +259,8 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         self, statistics: np.ndarray | Statistics, nrefs: int | str | None = None, kind: str | None = None
     ) -> BLEUScore:
         """The corpus score of already computed statistics (``Stats``, ``Statistics`` or a matrix).
-        Statistics counted with other settings (another tokenizer, case, order...) are refused.
+        Statistics counted with other settings (another tokenizer, case, order...) are refused, and
+        so are statistics of no segments.
 
         Args:
             statistics: Per-segment statistics, from ``statistics`` or ``segment_statistics``.
@@ -287,7 +287,9 @@ class BLEU(Metric[PreparedReferences, BLEUScore]):
         return self._score_stats(stats, nrefs, kind)
 
     def _score_stats(self, stats: Stats, nrefs: int | str, kind: str | None) -> BLEUScore:
-        """The corpus score of ``stats``; ``kind`` ``None``: what the statistics' settings say (else text)."""
+        """The corpus score of ``stats`` (of at least one segment); ``kind`` ``None``: what the
+        statistics' settings say (else text)."""
+        check_some_segments(self.name, len(stats))
         if kind is None:
             kind = "ids" if (stats.settings or {}).get("tok") == "ids" else "text"
         self.check_settings(stats, self.statistics_settings(self.signature(nrefs, kind)))

@@ -43,17 +43,9 @@ class BLEUScore(SacrebleuFormat):
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
 
-    def to_dict(self) -> dict:
-        """The numbers at full precision: score, counts, totals, precisions, bp, sys_len, ref_len."""
-        return {
-            "score": self.score,
-            "counts": self.counts,
-            "totals": self.totals,
-            "precisions": self.precisions,
-            "bp": self.bp,
-            "sys_len": self.sys_len,
-            "ref_len": self.ref_len,
-        }
+    # ``to_dict``: sacrebleu's attributes, without the name.
+    dict_fields = ("counts", "totals", "precisions", "bp", "sys_len", "ref_len")
+    dict_has_name = False
 
 
 @dataclass(frozen=True)

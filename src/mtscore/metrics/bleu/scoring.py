@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from ...core.options import check_integer
 from ...errors import InputError
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -82,12 +83,7 @@ class Scoring:
     def _validate(self) -> None:
         if self.smooth not in SMOOTH_DEFAULTS:
             raise InputError(f"unknown smoothing method {self.smooth!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}")
-        if (
-            isinstance(self.max_order, bool)
-            or not hasattr(self.max_order, "__index__")
-            or not 1 <= self.max_order <= MAX_ORDER
-        ):
-            raise InputError(f"max order must be a positive integer up to {MAX_ORDER}, got {self.max_order!r}")
+        check_integer(self.max_order, "max order", 1, MAX_ORDER)
         if self.smooth_value is not None and (
             isinstance(self.smooth_value, bool)
             or not isinstance(self.smooth_value, (int, float))

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.signature import Signature
-from ..wer.counts import EditCounts, jiwer_measures
+from ..wer.counts import COUNT_FIELDS, EditCounts, jiwer_measures
 from ..wer.metric import EditRate, EditReferences
 from ..wer.transforms import characters
 from .options import OPTIONS
@@ -29,9 +29,7 @@ class CERScore(EditCounts):
     signature: Signature = field(compare=False)
     name: str = "CER"
 
-    def to_dict(self) -> dict:
-        """The numbers at full precision: score, jiwer's cer and the counts."""
-        return {"score": self.score, "cer": self.cer, **self.counts()}
+    dict_fields = ("cer", *COUNT_FIELDS)  # jiwer's cer, then the counts
 
 
 class CER(EditRate[CERScore]):

@@ -21,7 +21,7 @@ from ...core.inputs import ReferenceStreams, check_references, few_plain_segment
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...errors import InputError
 from ...threads import map_threads
 from .formula import f_scores
@@ -44,15 +44,7 @@ class CHRFScore(SacrebleuFormat):
     beta: float
     signature: Signature = field(compare=False)
 
-    def to_dict(self) -> dict:
-        """The score at full precision and the options."""
-        return {
-            "name": self.name,
-            "score": self.score,
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-            "beta": self.beta,
-        }
+    dict_fields = ("char_order", "word_order", "beta")  # the options, after the score
 
 
 class PreparedReferences(References):
@@ -71,17 +63,9 @@ class PreparedReferences(References):
         return stacked.reshape(stacked.shape[0], stacked.shape[1], -1)
 
 
-# The highest character or word n-gram order taken. Time and memory grow with the order (each adds
-# three statistics columns and a counting pass: about 11 bytes per character of the input, so -cc 32
-# takes about five times the memory of the default 6); -cc 1000000 ran for minutes into gigabytes.
-# chrF is used up to about 10.
-MAX_ORDER = 32
-
-
 def _check_options(char_order: int, word_order: int, beta: float) -> None:
-    for name, value in (("char_order", char_order), ("word_order", word_order)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 0 <= value <= MAX_ORDER:
-            raise InputError(f"{name} must be a non-negative integer up to {MAX_ORDER}, got {value!r}")
+    """The orders (integers up to ``MAX_ORDER``, checked by ``Metric`` from their declarations) are not
+    both 0; ``beta`` is a finite number >= 0."""
     if char_order + word_order == 0:
         raise InputError("char_order and word_order are both 0: there are no n-grams to compare")
     if not isinstance(beta, Real) or isinstance(beta, bool) or not math.isfinite(beta) or beta < 0:
@@ -151,12 +135,15 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         ]
         return tuple(f"{order}_{count}" for order in orders for count in ("hyp", "ref", "match"))
 
+    def statistics_width(self) -> int:
+        return 3 * (self.char_order + self.word_order)
+
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The chrF of each row of summed statistics (float32 sums: sacrebleu's resampling arithmetic)."""
         return f_scores(np.asarray(sums), self.beta, self.eps_smoothing)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "lc" if self.lowercase else "mixed",
@@ -164,7 +151,6 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
                 "nc": str(self.char_order),
                 "nw": str(self.word_order),
                 "space": "yes" if self.whitespace else "no",
-                "version": tool_version(),
             }
         )
 
@@ -214,9 +200,6 @@ class CHRF(Metric[PreparedReferences, CHRFScore]):
         return statistics, self._plain_nrefs(segments)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> CHRFScore:
-        width = 3 * (self.char_order + self.word_order)
-        if statistics.ndim != 2 or statistics.shape[1] != width:
-            raise InputError(f"chrF statistics must be a matrix with {width} columns, got shape {statistics.shape}")
         score = float(self.scores_of_sums(statistics.sum(axis=0))[0])
         return CHRFScore(score, self.name, self.char_order, self.word_order, self.beta, self.signature_of(references))
 

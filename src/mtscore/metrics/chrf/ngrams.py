@@ -19,6 +19,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from ...engine import ragged
 from ...engine.keys import ranges
 from ...errors import InputError
 from ...threads import map_threads
@@ -128,7 +129,7 @@ def chunk_matches(
         np.cumsum(signs, out=running[1:])
         steps = keys[1:] ^ keys[:-1]
         starts = np.ones(count + 1, dtype=bool)
-        bounds = np.concatenate([[0], np.cumsum(sizes)])
+        bounds = ragged.offsets(sizes)
         nonempty = sizes > 0
         first_positions = bounds[:-1][nonempty]
         summed = np.zeros((n_segments, last - first), dtype=np.int64)
@@ -165,8 +166,7 @@ def corpus_matches(
     """Clipped matches (segments x orders) of hypothesis symbol ids against one reference stream's, chunk by
     chunk on a few threads. Reference ids are 1..n_symbols, hypothesis ids 1..n_symbols + 1 (unknown)."""
     (hyp_ids, hyp_lengths), (ref_ids, ref_lengths) = hypothesis, reference
-    hyp_offsets = np.concatenate([[0], np.cumsum(hyp_lengths)])
-    ref_offsets = np.concatenate([[0], np.cumsum(ref_lengths)])
+    hyp_offsets, ref_offsets = ragged.offsets(hyp_lengths), ragged.offsets(ref_lengths)
 
     def count(chunk: tuple[int, int]) -> np.ndarray:
         a, b = chunk
@@ -199,10 +199,8 @@ class SymbolNgrams:
         self.vocabulary: CodeVocabulary | WordVocabulary
         self.vocabulary, ids, lengths = symbols.vocabulary(items, lengths)  # type: ignore[arg-type]
         self.lengths = lengths.reshape(len(streams), n_segments)
-        offsets = np.concatenate([[0], np.cumsum(self.lengths.sum(axis=1))])
-        self.streams = [
-            (ids[a:b], stream) for a, b, stream in zip(offsets[:-1], offsets[1:], self.lengths, strict=True)
-        ]
+        bounds = ragged.offsets(self.lengths.sum(axis=1))
+        self.streams = [(ids[a:b], stream) for a, b, stream in zip(bounds[:-1], bounds[1:], self.lengths, strict=True)]
 
     def statistics(self, lines: list[str]) -> np.ndarray:
         """Per stream, segment and order: [hypothesis n-grams, reference n-grams, clipped matches].

@@ -11,6 +11,7 @@ from itertools import pairwise, repeat
 
 import numpy as np
 
+from ...engine import ragged
 from ...engine.keys import UNKNOWN, TokenKeys, Vocabulary
 from ...tokenizers.lines import Split, split_lines
 from ...tokenizers.simple import NoneTokenizer
@@ -26,8 +27,7 @@ def segment_sums(flags: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     sums = np.zeros(len(lengths), dtype=np.int64)
     nonempty = lengths > 0
     if nonempty.any():
-        starts = np.cumsum(lengths) - lengths
-        sums[nonempty] = np.add.reduceat(flags, starts[nonempty], dtype=np.int64)
+        sums[nonempty] = np.add.reduceat(flags, ragged.starts(lengths)[nonempty], dtype=np.int64)
     return sums
 
 
@@ -73,8 +73,8 @@ class CodeVocabulary:
     def encode(self, codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Symbol ids of code points, whitespace removed unless kept, and the line lengths that leaves
         (block by block of lines)."""
-        offsets = np.concatenate([[0], np.cumsum(lengths)])
-        blocks = [self._encode(codes[offsets[a] : offsets[b]], lengths[a:b]) for a, b in line_blocks(len(lengths))]
+        bounds = ragged.offsets(lengths)
+        blocks = [self._encode(codes[bounds[a] : bounds[b]], lengths[a:b]) for a, b in line_blocks(len(lengths))]
         if not blocks:
             return np.zeros(0, dtype=np.int32), lengths
         return np.concatenate([ids for ids, _ in blocks]), np.concatenate([kept for _, kept in blocks])

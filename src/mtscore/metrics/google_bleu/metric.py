@@ -20,7 +20,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_hypotheses, check_references, references_for
 from ...core.metric import Metric, check_systems
 from ...core.score import SacrebleuFormat, SegmentResults
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import InputError
 from ...tokenizers.lines import split_lines
@@ -53,24 +53,13 @@ class GoogleBLEUScore(SacrebleuFormat):
         """The counts after the score in the text line: ``n_match/n_all = 44/56``."""
         return f"n_match/n_all = {self.n_match}/{self.n_all}"
 
-    def to_dict(self) -> dict:
-        """The score at full precision, the counts behind it and the n-gram orders."""
-        return {
-            "name": self.name,
-            "score": self.score,
-            "n_match": self.n_match,
-            "n_all": self.n_all,
-            "min_len": self.min_len,
-            "max_len": self.max_len,
-        }
+    dict_fields = ("n_match", "n_all", "min_len", "max_len")  # the counts behind the score, the n-gram orders
 
 
 def _check_orders(min_len: int, max_len: int) -> None:
     """Orders must be integers with 1 <= min_len <= max_len (NLTK scores 0 for max_len < min_len and
-    counts empty n-grams for min_len 0: both are input errors here)."""
-    for name, value in (("min_len", min_len), ("max_len", max_len)):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-            raise InputError(f"{name} must be an integer >= 1, got {value!r}")
+    counts empty n-grams for min_len 0: both are input errors here). That each is an integer >= 1 is
+    checked by ``Metric`` from their declarations."""
     if max_len < min_len:
         raise InputError(f"max_len ({max_len}) is below min_len ({min_len}): there are no n-grams to compare")
 
@@ -147,6 +136,11 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return prepared.statistics_of(self.keys(list(chain.from_iterable(systems))), len(systems))
 
     column_labels = ("n_match", "n_all")
+
+    def statistics_width(self) -> int:
+        """The matched n-grams and the larger of the hypothesis's and the reference's n-grams."""
+        return len(self.column_labels)
+
     statistic_bounds = ((0, 1),)  # the matched n-grams are at most the n-grams counted
 
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
@@ -157,13 +151,12 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return np.atleast_1d(100 * ratio)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "lc" if self.lowercase else "mixed",
                 "tok": self.tokenizer.name,
                 "ngram": f"{self.min_len}-{self.max_len}",
-                "version": tool_version(),
             }
         )
 
@@ -174,8 +167,6 @@ class GoogleBLEU(Metric[PreparedReferences, GoogleBLEUScore]):
         return GoogleBLEUScore(score, n_match, n_all, self.min_len, self.max_len, signature)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> GoogleBLEUScore:
-        if statistics.ndim != 2 or statistics.shape[1] != 2:
-            raise InputError(f"Google-BLEU statistics must be a (segments, 2) matrix, got shape {statistics.shape}")
         return self._result(statistics.sum(axis=0), self.signature_of(references))
 
     def segment_results(self, statistics: np.ndarray) -> SegmentResults:

@@ -16,6 +16,6 @@ OPTIONS = (
         tokenizers.available,
     ),
     Option("lowercase", ("--gleu-lowercase",), "case-insensitive Google-BLEU"),
-    Option("min_len", ("--gleu-min-len",), "lowest n-gram order (default: 1)", int, 1, metavar="N"),
-    Option("max_len", ("--gleu-max-len",), "highest n-gram order (default: 4)", int, 4, metavar="N"),
+    Option("min_len", ("--gleu-min-len",), "lowest n-gram order (default: 1)", int, 1, metavar="N", bounds=(1, None)),
+    Option("max_len", ("--gleu-max-len",), "highest n-gram order (default: 4)", int, 4, metavar="N", bounds=(1, None)),
 )

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...engine import ragged
 from ...engine.keys import ranges
 
 # Stem ids -> (how many synonyms each has, their stem ids concatenated), each stem itself left out.
@@ -84,8 +85,8 @@ def synonym_matches(hyp: Tokens, ref: Tokens, related: Related) -> tuple[np.ndar
     stems, which = np.unique(hyp.word, return_inverse=True)
     counts, flat = related(stems)
     per_token = counts[which]
-    targets = flat[ranges(np.cumsum(counts)[which] - per_token, per_token)]
-    hyp_of = np.repeat(np.arange(len(hyp.pair)), per_token)
+    targets = flat[ranges(ragged.starts(counts)[which], per_token)]
+    hyp_of = ragged.run_ids(per_token)  # one run per hypothesis token
     width = int(max(targets.max(initial=0), ref.word.max())) + 1
     some_reference = np.zeros(width, dtype=bool)
     some_reference[ref.word] = True

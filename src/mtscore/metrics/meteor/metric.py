@@ -24,7 +24,8 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
+from ...engine import ragged
 from ...engine.keys import ranges
 from ...errors import InputError
 from .align import Tokens, align
@@ -51,15 +52,7 @@ class METEORScore(SacrebleuFormat):
     signature: Signature = field(compare=False)
     name: str = "METEOR"
 
-    def to_dict(self) -> dict:
-        """The score at full precision and the summed counts."""
-        return {
-            "score": self.score,
-            "matches": self.matches,
-            "chunks": self.chunks,
-            "hyp_len": self.hyp_len,
-            "ref_len": self.ref_len,
-        }
+    dict_fields = ("matches", "chunks", "hyp_len", "ref_len")  # the summed counts
 
 
 class Lexicon:
@@ -129,7 +122,7 @@ class METEORReferences(References):
         super().__init__(present)
         self.ids = [words for words, _ in ids]
         self.lengths = np.array([lengths for _, lengths in ids], dtype=np.int64)
-        self.starts = np.cumsum(self.lengths, axis=1) - self.lengths
+        self.starts = ragged.starts(self.lengths)
 
 
 def sentence_scores(statistics: np.ndarray, alpha: float, beta: float, gamma: float) -> np.ndarray:
@@ -221,15 +214,15 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         hyp_ids, hyp_lengths = self._ids(hypotheses)
         streams, segments = np.nonzero(prepared.present)
         pairs = np.arange(len(segments))
-        hyp_starts, lengths = (np.cumsum(hyp_lengths) - hyp_lengths)[segments], hyp_lengths[segments]
+        hyp_starts, lengths = ragged.starts(hyp_lengths)[segments], hyp_lengths[segments]
         hyp_index, hyp_place = ranges(hyp_starts, lengths), ranges(np.zeros_like(lengths), lengths)
         hyp = Tokens(np.repeat(pairs, lengths), hyp_place, hyp_ids[hyp_index])
         ref_lengths = prepared.lengths[streams, segments]
         ref_index = ranges(prepared.starts[streams, segments], ref_lengths)
         ref_place = ranges(np.zeros_like(ref_lengths), ref_lengths)
         ref_words = np.concatenate([np.zeros(0, dtype=np.int64), *prepared.ids])
-        offsets = np.concatenate(([0], np.cumsum([len(ids) for ids in prepared.ids])[:-1]))
-        ref_index = ref_index + np.repeat(offsets[streams], ref_lengths)
+        stream_starts = ragged.starts([len(ids) for ids in prepared.ids])
+        ref_index = ref_index + np.repeat(stream_starts[streams], ref_lengths)
         ref = Tokens(np.repeat(pairs, ref_lengths), ref_place, ref_words[ref_index])
         related = self.lexicon.related if self.synonyms else None
         matches, chunks = align(hyp, ref, self.lexicon.stem_ids, related, len(pairs))
@@ -251,6 +244,9 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         matches, chunks and lengths."""
         return ("meteor", "segments", "matches", "chunks", "hyp_len", "ref_len")
 
+    def statistics_width(self) -> int:
+        return len(COLUMNS)
+
     whole_columns = (1, 2, 3, 4, 5)  # everything but the sentence score: count, matches, chunks, lengths
     statistic_bounds = ((3, 2), (2, 4), (2, 5))  # chunks are at most the matches, at most either length
     row_checks = (_check_one_segment_per_row,)
@@ -265,7 +261,7 @@ class METEOR(Metric[METEORReferences, METEORScore]):
         return (mean * sums.dtype.type(100)).astype(sums.dtype)
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "lc",
@@ -275,7 +271,6 @@ class METEOR(Metric[METEORReferences, METEORScore]):
                 "alpha": f"{self.alpha:g}",
                 "beta": f"{self.beta:g}",
                 "gamma": f"{self.gamma:g}",
-                "version": tool_version(),
             },
             short={"stem": "st", "syn": "sy", "alpha": "a", "beta": "b", "gamma": "g"},
         )
@@ -283,10 +278,6 @@ class METEOR(Metric[METEORReferences, METEORScore]):
     def _score(self, statistics: np.ndarray, references: METEORReferences | None) -> METEORScore:
         """The corpus score of per-segment statistics: the mean sentence score, and the summed counts."""
         statistics = np.asarray(statistics, dtype=np.float64)
-        if statistics.ndim != 2 or statistics.shape[1] != len(COLUMNS) or len(statistics) == 0:
-            raise InputError(
-                f"METEOR statistics must be a non-empty (segments, {len(COLUMNS)}) array, got shape {statistics.shape}"
-            )
         sums = statistics.sum(axis=0)
         matches, chunks, hyp_len, ref_len = (int(value) for value in sums[2:])
         score = float(self.scores_of_sums(sums))

@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat, SegmentResults
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import InputError
@@ -78,25 +78,16 @@ class NISTScore(SacrebleuFormat):
         warn_renamed("NISTScore.sys_len", "NISTScore.hyp_len")
         return self.hyp_len
 
-    def to_dict(self) -> dict:
-        """The score at full precision with the corpus sums."""
-        return {
-            "name": self.name,
-            "score": self.score,
-            "bp": self.bp,
-            "info": self.info,
-            "matches": self.matches,
-            "totals": self.totals,
-            "sys_len": self.hyp_len,  # the key of earlier outputs, kept so that they stay byte-identical
-            "ref_len": self.ref_len,
-        }
+    dict_fields = ("bp", "info", "matches", "totals", "hyp_len", "ref_len")  # the corpus sums
+    dict_keys: ClassVar[Mapping[str, str]] = {
+        "hyp_len": "sys_len"
+    }  # the key of earlier outputs, kept so that they stay byte-identical
 
 
-def _check_options(variant: str, max_order: int) -> None:
+def _check_variant(variant: str) -> None:
+    """The variant is known (``max_order`` is checked by ``Metric`` from its declaration)."""
     if variant not in VARIANTS:
         raise InputError(f"unknown NIST variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
-    if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)) or not 1 <= max_order <= 9:
-        raise InputError(f"max_order must be an integer from 1 to 9, got {max_order!r}")
 
 
 class NIST(Metric[PreparedReferences, NISTScore]):
@@ -135,7 +126,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         max_order: int = 5,
         lowercase: bool = True,
     ):
-        _check_options(variant, max_order)
+        _check_variant(variant)
         self.variant, self.lowercase, self.max_order = variant, bool(lowercase), int(max_order)
         self.tokenizer = tokenizers.get(tokenize)
         self.name = "NIST" if variant == "mteval" else "NIST-nltk"
@@ -219,15 +210,17 @@ class NIST(Metric[PreparedReferences, NISTScore]):
             )
         return super().score_statistics(statistics, nrefs)
 
+    def statistics_width(self) -> int:
+        return columns(self.max_order)
+
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "lc" if self.lowercase else "mixed",
                 "tok": self.tokenizer.name,
                 "ngram": str(self.max_order),
                 "impl": self.variant,
-                "version": tool_version(),
             }
         )
 
@@ -238,11 +231,7 @@ class NIST(Metric[PreparedReferences, NISTScore]):
         return SegmentResults([self._result(row, corpus.signature) for row in rows], corpus)
 
     def _score(self, statistics: np.ndarray, references: PreparedReferences | None) -> NISTScore:
-        n = self.max_order
-        statistics = np.asarray(statistics)
-        if statistics.ndim != 2 or statistics.shape[1] != columns(n):
-            raise InputError(f"NIST statistics must be a matrix with {columns(n)} columns, got {statistics.shape}")
-        return self._result(statistics.sum(axis=0, dtype=np.float64), self.signature_of(references))
+        return self._result(np.asarray(statistics).sum(axis=0, dtype=np.float64), self.signature_of(references))
 
     def _result(self, sums: np.ndarray, signature: Signature) -> NISTScore:
         """The result of one row of summed statistics."""

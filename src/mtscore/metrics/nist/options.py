@@ -30,7 +30,7 @@ OPTIONS = (
         default=True,
     ),
     Option("tokenize", ("--nist-tokenize",), "tokenizer (default: 13a, mteval's)", str, "13a", tokenizers.available),
-    Option("max_order", ("--nist-max-order",), "highest n-gram order (default: 5)", int, 5, metavar="N"),
+    Option("max_order", ("--nist-max-order",), "highest n-gram order (default: 5)", int, 5, metavar="N", bounds=(1, 9)),
 )
 
 # NIST's case option was ``case_sensitive``.

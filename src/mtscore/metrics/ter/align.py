@@ -37,6 +37,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from ...engine import ragged
 from ...threads import map_threads
 from .beam import Alignment, Band, alignment, band_width, cells
 
@@ -161,8 +162,7 @@ def _flat(ids: list[np.ndarray] | Joined, copy: bool) -> tuple[np.ndarray, np.nd
         flat, lengths = joined(ids)
     else:
         flat, lengths = (ids[0].astype(np.int32) if copy else np.asarray(ids[0], dtype=np.int32)), ids[1]
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    return flat, starts, lengths
+    return flat, ragged.starts(lengths).astype(np.int64), lengths
 
 
 def _padded(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray, pad: int) -> np.ndarray:
@@ -239,8 +239,7 @@ class _Pairs:
     def _apply(self, pairs: np.ndarray, window: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
         """Rotate each pair's hypothesis window ``[lo, lo + k)`` left by ``rot``."""
         lo, k, rot = window
-        owner = np.repeat(np.arange(len(pairs)), k)
-        step = np.arange(owner.size) - np.repeat(np.cumsum(k) - k, k)
+        owner, step = ragged.run_ids(k), ragged.places(k)  # k: one window per pair
         base = self.hyp_start[pairs][owner] + lo[owner]
         self.hyp[base + step] = self.hyp[base + (step + rot[owner]) % k[owner]]
         self.shifts[pairs] += 1
@@ -333,9 +332,8 @@ def _next_true(mask: np.ndarray) -> np.ndarray:
 
 def _expand(start: np.ndarray, count: np.ndarray, *carry: np.ndarray) -> tuple[np.ndarray, ...]:
     """Each row repeated ``count`` times, with the values ``start, start + 1, ...`` appended."""
-    owner = np.repeat(np.arange(len(count)), count)
-    offset = np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
-    return (*(column[owner] for column in carry), start[owner] + offset)
+    owner = ragged.run_ids(count)
+    return (*(column[owner] for column in carry), start[owner] + ragged.places(count))
 
 
 def _best_shifts(found: _Found, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

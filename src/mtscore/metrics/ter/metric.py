@@ -22,7 +22,7 @@ from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
 from ...core.score import SacrebleuFormat
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...core.stats import Statistics, float32_arithmetic
 from ...errors import InputError
 from ...tokenizers.tercom import TercomTokenizer
@@ -46,9 +46,9 @@ class TERScore(SacrebleuFormat):
         """The average reference length in words (``ref_length``, sacrebleu's name, is the same number)."""
         return self.ref_length
 
-    def to_dict(self) -> dict:
-        """The numbers at full precision: score, num_edits, ref_length."""
-        return {"score": self.score, "num_edits": self.num_edits, "ref_length": self.ref_length}
+    # ``to_dict``: sacrebleu's attributes, without the name.
+    dict_fields = ("num_edits", "ref_length")
+    dict_has_name = False
 
 
 class TERReferences(References):
@@ -212,7 +212,7 @@ class TER(Metric[TERReferences, TERScore]):
         """sacrebleu's TER signature fields, naming this tool's version."""
         options = self.tokenizer
         yes_no = {True: "yes", False: "no"}
-        return Signature(
+        return tool_signature(
             {
                 "nrefs": str(nrefs),
                 "case": "mixed" if options.case_sensitive else "lc",
@@ -220,7 +220,6 @@ class TER(Metric[TERReferences, TERScore]):
                 "norm": yes_no[options.normalized],
                 "punct": yes_no[not options.no_punct],
                 "asian": yes_no[options.asian_support],
-                "version": tool_version(),
             },
             short={"tok": "t"},
         )
@@ -228,6 +227,9 @@ class TER(Metric[TERReferences, TERScore]):
     def statistic_names(self) -> tuple[str, ...]:
         """The fewest edits over the references, and the average reference length."""
         return ("edits", "ref_length")
+
+    def statistics_width(self) -> int:
+        return len(self.statistic_names())
 
     whole_columns = (0,)  # the edits (the reference length is an average over the references)
 
@@ -274,8 +276,6 @@ class TER(Metric[TERReferences, TERScore]):
     def _score(self, statistics: np.ndarray, references: TERReferences | None) -> TERScore:
         """The corpus score of per-segment statistics (summed in order, as sacrebleu does)."""
         statistics = np.asarray(statistics, dtype=np.float64)
-        if statistics.ndim != 2 or statistics.shape[1] != 2 or len(statistics) == 0:
-            raise InputError(f"TER statistics must be a non-empty (segments, 2) array, got shape {statistics.shape}")
         sums = np.cumsum(statistics, axis=0)[-1]
         return TERScore(
             score=float(self.scores_of_sums(sums)),

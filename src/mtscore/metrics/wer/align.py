@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine import ragged
 from ...engine.keys import ranges
 
 HIT, SUBSTITUTION, DELETION, INSERTION = range(4)
@@ -65,8 +66,8 @@ class Pairs:
     ``ref_start[p]`` in ``ref`` (likewise its hypothesis)."""
 
     def __init__(self, ref: np.ndarray, n_ref: np.ndarray, hyp: np.ndarray, n_hyp: np.ndarray):
-        self.ref, self.n_ref, self.ref_start = _ids(ref), n_ref, _starts(n_ref)
-        self.hyp, self.n_hyp, self.hyp_start = _ids(hyp), n_hyp, _starts(n_hyp)
+        self.ref, self.n_ref, self.ref_start = _ids(ref), n_ref, ragged.starts(n_ref)
+        self.hyp, self.n_hyp, self.hyp_start = _ids(hyp), n_hyp, ragged.starts(n_hyp)
 
     @classmethod
     def of(cls, refs: list[np.ndarray], hyps: list[np.ndarray]) -> Pairs:
@@ -78,12 +79,6 @@ def _ids(tokens: np.ndarray) -> np.ndarray:
     """Token ids as a signed integer array: int32 ones (characters) kept, half the memory of int64."""
     tokens = np.asarray(tokens)
     return tokens if tokens.dtype in (np.int32, np.int64) else tokens.astype(np.int64)
-
-
-def _starts(lengths: np.ndarray) -> np.ndarray:
-    starts = np.zeros(len(lengths), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    return starts
 
 
 def _flat(arrays: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -267,9 +262,9 @@ class _Vertical:
         self.pairs = pairs
         n_ref, n_hyp = middles.n_ref[pairs], middles.n_hyp[pairs]
         words = (n_ref + 63) >> 6
-        self.first = _starts(words)  # each pair's word 0 among the cells (pair by pair)
+        self.first = ragged.starts(words)  # each pair's word 0 among the cells (pair by pair)
         n_cells = int(words.sum())
-        cell_pair = np.repeat(np.arange(len(pairs)), words)
+        cell_pair = ragged.run_ids(words)
         cell_word = np.arange(n_cells) - self.first[cell_pair]
         last = n_hyp[cell_pair] + cell_word  # the step of the cell's last column
         order = np.argsort(-last, kind="stable")
@@ -277,7 +272,7 @@ class _Vertical:
         self.place[order] = np.arange(n_cells)
         going = np.searchsorted(-last[order], -np.arange(int(last.max()) + 2), side="right")  # cells at step t
         going[0] = n_cells
-        self.start = _starts(going)
+        self.start = ragged.starts(going)
         self.rows = np.empty((int(going.sum()), 2), dtype=np.uint64)
         self.rows[:n_cells, 0] = ~np.uint64(0)  # column 0: D[i][0] = i
         self.rows[n_cells : 2 * n_cells, 1] = 0
@@ -360,7 +355,7 @@ def _match_vectors(
     unique = keys[new]
     del keys
     key_words = words[unique // base]
-    rows = widest + _starts(key_words)  # where each key's words start in the table
+    rows = widest + ragged.starts(key_words)  # where each key's words start in the table
     cells = np.cumsum(new)
     del new
     cells = rows[cells - 1]
@@ -378,7 +373,7 @@ def _match_vectors(
     np.minimum(found, len(unique) - 1, out=found)
     column_at = np.zeros(widest + len(wanted), dtype=np.int64)
     column_at[widest:] = np.where(unique[found] == wanted, rows[found], 0)
-    return table, column_at, widest + _starts(n_hyp) - 1
+    return table, column_at, widest + ragged.starts(n_hyp) - 1
 
 
 def _walk_back(middles: _Middles, vertical: _Vertical) -> np.ndarray:

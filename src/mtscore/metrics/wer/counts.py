@@ -7,6 +7,9 @@ from typing import Any
 
 from ...core.score import SacrebleuFormat
 
+# The counts of a result, in the order ``to_dict`` lists them.
+COUNT_FIELDS = ("hits", "substitutions", "deletions", "insertions")
+
 
 def jiwer_measures(hits: int, substitutions: int, deletions: int, insertions: int) -> dict[str, float]:
     """jiwer's wer, mer, wil and wip of counts, with its edge cases and arithmetic order."""
@@ -36,9 +39,5 @@ class EditCounts(SacrebleuFormat):
         return f"(H {self.hits}, S {self.substitutions}, D {self.deletions}, I {self.insertions})"
 
     def counts(self) -> dict[str, Any]:
-        return {
-            "hits": self.hits,
-            "substitutions": self.substitutions,
-            "deletions": self.deletions,
-            "insertions": self.insertions,
-        }
+        """The counts by name: hits, substitutions, deletions, insertions."""
+        return {field: getattr(self, field) for field in COUNT_FIELDS}

@@ -21,7 +21,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_references, few_plain_segments
 from ...core.metric import Metric
 from ...core.references import References
-from ...core.signature import Signature, tool_version
+from ...core.signature import Signature, tool_signature
 from ...errors import InputError
 from .align import (
     DELETION,
@@ -34,7 +34,7 @@ from .align import (
     TooLong,
     edit_counts,
 )
-from .counts import EditCounts, jiwer_measures
+from .counts import COUNT_FIELDS, EditCounts, jiwer_measures
 from .options import OPTIONS
 from .small import edit_row
 from .transforms import WORD_TRANSFORMS
@@ -59,10 +59,7 @@ class WERScore(EditCounts):
     signature: Signature = field(compare=False)
     name: str = "WER"
 
-    def to_dict(self) -> dict:
-        """The numbers at full precision: score, jiwer's measures and the counts."""
-        measures = {"wer": self.wer, "mer": self.mer, "wil": self.wil, "wip": self.wip}
-        return {"score": self.score, **measures, **self.counts()}
+    dict_fields = ("wer", "mer", "wil", "wip", *COUNT_FIELDS)  # jiwer's measures, then the counts
 
 
 class EditReferences(References):
@@ -138,6 +135,9 @@ class EditRate(Metric[EditReferences, ScoreT]):
         """jiwer's counts: hits, substitutions, deletions, insertions."""
         return ("hits", "substitutions", "deletions", "insertions")
 
+    def statistics_width(self) -> int:
+        return len(self.statistic_names())
+
     def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The error rate (percent) of each row of summed [H, S, D, I]; with no reference tokens,
         jiwer's answer: the number of insertions (times 100)."""
@@ -148,15 +148,10 @@ class EditRate(Metric[EditReferences, ScoreT]):
         return 100 * ratio
 
     def _signature(self, nrefs: int | str) -> Signature:
-        return Signature({"nrefs": str(nrefs), "tf": self.transform, "version": tool_version()})
+        return tool_signature({"nrefs": str(nrefs), "tf": self.transform})
 
     def _sums(self, statistics: np.ndarray) -> list[int]:
-        statistics = np.asarray(statistics)
-        if statistics.ndim != 2 or statistics.shape[1] != 4 or len(statistics) == 0:
-            raise InputError(
-                f"{self.name} statistics must be a non-empty (segments, 4) array, got shape {statistics.shape}"
-            )
-        return [int(x) for x in statistics.sum(axis=0)]
+        return [int(x) for x in np.asarray(statistics).sum(axis=0)]
 
     def explain(self, hypotheses: list[str], references: list[list[str | None]]) -> Any:
         """Each segment's alignment: which tokens are hits, substituted, deleted and inserted."""
