@@ -24,8 +24,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from itertools import chain
-from itertools import count as numbers_from_zero
+from itertools import chain, pairwise
 from numbers import Real
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
@@ -276,7 +275,7 @@ def _small_token_lists(
 
 def _ngrams_of(tokens: Sequence[Any], order: int) -> Iterable[Any]:
     """The n-grams of one order: the tokens themselves for order 1, else tuples (zips of the shifted tokens)."""
-    return tokens if order == 1 else zip(*(tokens[start:] for start in range(order)), strict=False)
+    return tokens if order == 1 else _shifted(tokens, order)
 
 
 def _segment_row(
@@ -768,17 +767,16 @@ def _small_nist(
         else Counter(chain.from_iterable(_shifted(ref, order) for ref in every_reference for order in range(1, n + 1)))
     )
     total_words = sum(map(len, every_reference))
-    information: dict[tuple[Any, ...], float] = {}
+    information: dict[tuple[Any, ...], float] = {}  # each n-gram's weight, once computed
 
     def weight(gram: tuple[Any, ...]) -> float:
-        if gram not in information:
-            prefix = gram[:-1]
-            numerator = frequency[prefix] if prefix and prefix in frequency else total_words
-            information[gram] = math.log(numerator / frequency[gram], 2)
-        return information[gram]
+        prefix = gram[:-1]
+        numerator = frequency[prefix] if prefix and prefix in frequency else total_words
+        information[gram] = found = math.log(numerator / frequency[gram], 2)
+        return found
 
     segments = [
-        _nist_segment(hypothesis, references, counted, n, weight)
+        _nist_segment(hypothesis, references, counted, n, information, weight)
         for hypothesis, references, counted in zip(hypotheses, list_of_references, ref_counts, strict=True)
     ]
     precision_sum: float = 0
@@ -800,21 +798,27 @@ def _nist_segment(
     references: Sequence[Sequence[Any]],
     ref_counts: list[Counter[tuple[Any, ...]]],
     n: int,
+    information: dict[tuple[Any, ...], float],
     weight: Callable[[tuple[Any, ...]], float],
 ) -> list[tuple[float, int, int]]:
     """Per order, NLTK's pick among one segment's references: (numerator, denominator, reference
     length) of the largest (precision, numerator, denominator, length). A numerator adds the weights
     of the matched n-grams (times their clipped counts) in the hypothesis's order, as NLTK's
-    ``hyp & ref`` yields them: its float sum depends on that order."""
+    ``hyp & ref`` yields them: its float sum depends on that order. The hypothesis's counts hold the
+    orders one after another, each in first-seen order, so walking them is walking NLTK's order.
+    ``information`` holds the weights computed so far; ``weight(gram)`` computes (and keeps) another."""
     hyp_counts = _every_order(hypothesis, n)
-    position = dict(zip(hyp_counts, numbers_from_zero()))  # orders one after another, each in first-seen order
     denominators = [max(len(hypothesis) - order, 0) for order in range(n)]
     per_order: list[list[tuple[float, float, int, int]]] = [[] for _ in range(n)]
     for reference, clip in zip(references, ref_counts, strict=True):
         numerators: list[float] = [0] * n
-        for gram in sorted(hyp_counts.keys() & clip.keys(), key=position.__getitem__):
-            held, found = clip[gram], hyp_counts[gram]
-            numerators[len(gram) - 1] += weight(gram) * (found if found < held else held)
+        for gram, found in hyp_counts.items():
+            held = clip.get(gram)
+            if held is not None:  # a Counter built by counting holds no count of 0
+                known = information.get(gram)
+                numerators[len(gram) - 1] += (weight(gram) if known is None else known) * (
+                    found if found < held else held
+                )
         for order in range(n):
             numerator, denominator = numerators[order], denominators[order]
             precision: float = 0 if denominator == 0 else numerator / denominator
@@ -828,8 +832,17 @@ def _every_order(tokens: Sequence[Any], n: int) -> Counter[tuple[Any, ...]]:
 
 
 def _shifted(tokens: Sequence[Any], order: int) -> Iterable[tuple[Any, ...]]:
-    """The n-grams of one order as tuples (order 1 too), as NLTK's ``ngrams``."""
-    return zip(*(tokens[start:] for start in range(order)), strict=False)
+    """The n-grams of one order as tuples (order 1 too), as NLTK's ``ngrams``; the usual orders spelled
+    out, which saves building the shifted copies through a generator on every call."""
+    if order == 2:
+        return pairwise(tokens)
+    if order == 3:
+        return zip(tokens, tokens[1:], tokens[2:], strict=False)
+    if order == 4:
+        return zip(tokens, tokens[1:], tokens[2:], tokens[3:], strict=False)
+    if order == 1:
+        return zip(tokens, strict=False)
+    return zip(*[tokens[start:] for start in range(order)], strict=False)
 
 
 def _nltk_nist_length_penalty(ref_len: int, hyp_len: int) -> float:
