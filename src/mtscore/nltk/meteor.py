@@ -218,10 +218,11 @@ def _alignment(
     hyp_words: list[str], ref_words: list[str], synonyms: Callable[[str], frozenset[str]]
 ) -> list[tuple[int, int]]:
     """NLTK's ``_enum_align_words``: the matched (hypothesis, reference) positions, in hypothesis order."""
-    hyp_left = range(len(hyp_words) - 1, -1, -1)  # hypothesis positions, last first
-    ref_left = range(len(ref_words))  # reference positions, first first
     matched: list[tuple[int, int]] = []
-    hyp_left, ref_left = _match_last(hyp_left, ref_left, hyp_words, ref_words, matched)
+    # Hypothesis positions last first, reference positions first first.
+    hyp_left, ref_left = _match_last(
+        range(len(hyp_words) - 1, -1, -1), range(len(ref_words)), hyp_words, ref_words, matched
+    )
     if hyp_left and ref_left:
         hyp_stems = {i: stem(hyp_words[i]) for i in hyp_left}
         ref_stems = {j: stem(ref_words[j]) for j in ref_left}

@@ -113,7 +113,7 @@ class NoSynonyms:
 
 
 def test_other_wordnets_are_refused_by_name(wordnet):
-    with pytest.raises(InputError, match="wordnet must be left out.*NoSynonyms"):
+    with pytest.raises(InputError, match=r"wordnet must be left out.*NoSynonyms"):
         meteor_score([["a"]], ["a"], wordnet=NoSynonyms())
 
 
@@ -144,7 +144,7 @@ def test_bad_input_is_an_input_error_naming_it(wordnet, call, message):
 
 
 def test_missing_wordnet_is_an_input_error(no_wordnet):
-    with pytest.raises(InputError, match="WordNet 3.0 database, which was not found"):
+    with pytest.raises(InputError, match=r"WordNet 3\.0 database, which was not found"):
         meteor_score([["a"]], ["a"])
 
 
