@@ -249,7 +249,8 @@ def single_cases(hypotheses: list[str], references: list[str], chosen: set[str])
 
 
 def _nltk_gleu_nist_cases(hypotheses: list[str], references: list[str]) -> list[Case]:
-    """The NLTK drop-in's ``sentence_gleu`` and ``sentence_nist`` against NLTK's, on ``str.split()`` tokens.
+    """The NLTK drop-in's ``sentence_gleu``, ``sentence_nist`` and ``meteor_score`` (both given NLTK's
+    reader of the same WordNet 3.0 files, warm) against NLTK's, on ``str.split()`` tokens.
     NLTK's ``sentence_nist`` divides by zero on a hypothesis shorter than 5 tokens (the drop-in refuses it):
     both sides score the segments whose hypothesis has at least 5."""
     from nltk.translate import gleu_score, nist_score
@@ -258,10 +259,22 @@ def _nltk_gleu_nist_cases(hypotheses: list[str], references: list[str]) -> list[
 
     pairs = [(hyp.split(), [ref.split()]) for hyp, ref in zip(hypotheses, references, strict=True)]
     long_enough = [(hypothesis, refs) for hypothesis, refs in pairs if len(hypothesis) >= 5]
+    from functools import partial
+
+    from implementations import _load_wordnet_for_nltk
+    from nltk.translate import meteor_score
+
+    reader = _load_wordnet_for_nltk()  # NLTK's reader of the WordNet 3.0 files mtscore reads, warmed up below
     cases = []
     for name, ours, peer, inputs in (
         ("sentence_gleu", mtscore.nltk.sentence_gleu, gleu_score.sentence_gleu, pairs),
         ("sentence_nist", mtscore.nltk.sentence_nist, nist_score.sentence_nist, long_enough),
+        (
+            "meteor_score",
+            partial(mtscore.nltk.meteor_score, wordnet=reader),
+            partial(meteor_score.meteor_score, wordnet=reader),
+            pairs,
+        ),
     ):
         hyp_tokens, ref_tokens = [pair[0] for pair in inputs], [pair[1] for pair in inputs]
         cases.append(

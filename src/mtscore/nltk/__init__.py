@@ -1,6 +1,8 @@
 """A drop-in for ``nltk.translate.bleu_score`` (and the ``sentence_gleu``, ``corpus_gleu``,
-``sentence_nist`` and ``corpus_nist`` of its ``gleu_score`` and ``nist_score``): same calls, same
-numbers; a few segments per call are counted in plain Python, more on the vectorised engine.
+``sentence_nist`` and ``corpus_nist`` of its ``gleu_score`` and ``nist_score``, and the
+``meteor_score`` and ``single_meteor_score`` of its ``meteor_score``, in ``mtscore.nltk.meteor``,
+loaded on first use): same calls, same numbers; a few segments per call are counted in plain
+Python, more on the vectorised engine.
 
 Switch by changing the import::
 
@@ -22,22 +24,23 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from itertools import chain
-from itertools import count as numbers_from_zero
+from itertools import chain, pairwise
 from numbers import Real
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
-from .errors import InputError, LengthMismatchError, counted
+from ..errors import InputError, LengthMismatchError, counted
+from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .engine.keys import TokenKeys
-    from .metrics.bleu.chen_cherry import Row
-    from .metrics.bleu.scoring import Scoring
-    from .metrics.bleu.stats import Stats
-    from .tokenizers.lines import Split
+    from ..engine.keys import TokenKeys
+    from ..metrics.bleu.chen_cherry import Row
+    from ..metrics.bleu.scoring import Scoring
+    from ..metrics.bleu.stats import Stats
+    from ..tokenizers.lines import Split
+    from .meteor import meteor_score, single_meteor_score
 
 __all__ = [
     "SmoothingFunction",
@@ -47,11 +50,17 @@ __all__ = [
     "corpus_bleu_as_nltk",
     "corpus_gleu",
     "corpus_nist",
+    "meteor_score",
     "modified_precision",
     "sentence_bleu",
     "sentence_gleu",
     "sentence_nist",
+    "single_meteor_score",
 ]
+
+
+# METEOR's drop-in, imported on first use.
+__getattr__ = lazy_attributes(__name__, {"meteor_score": "meteor", "single_meteor_score": "meteor"})
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 MAX_NIST_ORDER = 9  # NIST's highest n-gram order here (``metrics.nist``)
@@ -266,7 +275,7 @@ def _small_token_lists(
 
 def _ngrams_of(tokens: Sequence[Any], order: int) -> Iterable[Any]:
     """The n-grams of one order: the tokens themselves for order 1, else tuples (zips of the shifted tokens)."""
-    return tokens if order == 1 else zip(*(tokens[start:] for start in range(order)), strict=False)
+    return tokens if order == 1 else _shifted(tokens, order)
 
 
 def _segment_row(
@@ -312,8 +321,8 @@ def _stats(
 
 def _stats_of(hyps: list[list[str]], refs: list[list[list[str]]], max_order: int) -> Stats:
     """``_stats`` of checked token lists, counted by the vectorised engine."""
-    from .engine.keys import TokenKeys
-    from .metrics.bleu.references import PreparedReferences
+    from ..engine.keys import TokenKeys
+    from ..metrics.bleu.references import PreparedReferences
 
     n_streams = max((len(segment) for segment in refs), default=1)
     streams = [[segment[r] if r < len(segment) else None for segment in refs] for r in range(n_streams)]
@@ -358,7 +367,7 @@ class _BleuModules(NamedTuple):
 def _bleu_modules() -> _BleuModules:
     """The BLEU modules a call uses, imported on the first call (not with this module: they import
     NumPy) and then found without the import machinery's look-up on every call."""
-    from .metrics.bleu import chen_cherry, scoring, small
+    from ..metrics.bleu import chen_cherry, scoring, small
 
     return _BleuModules(chen_cherry, small, scoring)
 
@@ -366,7 +375,7 @@ def _bleu_modules() -> _BleuModules:
 @functools.lru_cache(maxsize=256, typed=True)  # typed: an int smoothing value stays an int (exact fractions)
 def _cached_scoring(smooth: str, value: Any, order: int, weights: tuple[float, ...]) -> Scoring:
     """``Scoring`` of these options, validated once (it is immutable): a loop of calls shares it."""
-    from .metrics.bleu.scoring import Scoring
+    from ..metrics.bleu.scoring import Scoring
 
     return Scoring(smooth, value, max_order=order, weights=weights)
 
@@ -493,7 +502,7 @@ def closest_ref_length(references: Sequence[Sequence[str]], hyp_len: int) -> int
 def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float | int:
     """NLTK's brevity penalty: 1 (an int) for a hypothesis longer than the reference length, 0 for
     an empty one, else exp(1 - r / c)."""
-    from .metrics.bleu.brevity import nltk_brevity_penalty
+    from ..metrics.bleu.brevity import nltk_brevity_penalty
 
     return nltk_brevity_penalty(closest_ref_len, hyp_len)
 
@@ -505,7 +514,7 @@ def _split_token_lists(segments: list[list[str]]) -> Split:
     that hold a NUL themselves are split by ``split_tokens``."""
     import numpy as np
 
-    from .tokenizers.lines import Split, split_tokens
+    from ..tokenizers.lines import Split, split_tokens
 
     tokens = list(chain.from_iterable(segments))
     text = "\x00".join(tokens)
@@ -522,7 +531,7 @@ def _split_token_lists(segments: list[list[str]]) -> Split:
 
 def _keys(segments: list[list[str]]) -> TokenKeys:
     """The engine's keys of token lists (str tokens)."""
-    from .engine.keys import TokenKeys
+    from ..engine.keys import TokenKeys
 
     return TokenKeys.of(_split_token_lists(segments))
 
@@ -655,7 +664,7 @@ def corpus_gleu(
     their n-gram counts. Token lists in, the same float out. A few segments are counted in plain
     Python, more by the vectorised engine (``metrics.google_bleu``)."""
     if not (type(min_len) is int and type(max_len) is int and 1 <= min_len <= max_len):
-        from .metrics.google_bleu.metric import _check_orders
+        from ..metrics.google_bleu.metric import _check_orders
 
         _check_orders(min_len, max_len)  # refuses what is not a pair of orders (and takes NumPy integers)
     small = _small_token_lists(list_of_references, hypotheses)
@@ -668,7 +677,7 @@ def corpus_gleu(
             kept = [row for row in rows if row is not None]
             n_match, n_all = sum(row[0] for row in kept), sum(row[1] for row in kept)
             return n_match / n_all if n_all else 0.0
-    from .metrics.google_bleu.references import PreparedReferences as GoogleBLEUReferences
+    from ..metrics.google_bleu.references import PreparedReferences as GoogleBLEUReferences
 
     low, high = int(min_len), int(max_len)
     hyps, prepared = _engine_inputs(
@@ -727,7 +736,7 @@ def corpus_nist(
             return _small_nist(*small, n)
         except TypeError:  # an unhashable token: the checks below name it
             pass
-    from .metrics.nist import NIST
+    from ..metrics.nist import NIST
 
     metric = NIST(variant="nltk", lowercase=False, max_order=n)  # refuses an order that is not 1-9
     hyps, prepared = _engine_inputs(
@@ -758,17 +767,16 @@ def _small_nist(
         else Counter(chain.from_iterable(_shifted(ref, order) for ref in every_reference for order in range(1, n + 1)))
     )
     total_words = sum(map(len, every_reference))
-    information: dict[tuple[Any, ...], float] = {}
+    information: dict[tuple[Any, ...], float] = {}  # each n-gram's weight, once computed
 
     def weight(gram: tuple[Any, ...]) -> float:
-        if gram not in information:
-            prefix = gram[:-1]
-            numerator = frequency[prefix] if prefix and prefix in frequency else total_words
-            information[gram] = math.log(numerator / frequency[gram], 2)
-        return information[gram]
+        prefix = gram[:-1]
+        numerator = frequency[prefix] if prefix and prefix in frequency else total_words
+        information[gram] = found = math.log(numerator / frequency[gram], 2)
+        return found
 
     segments = [
-        _nist_segment(hypothesis, references, counted, n, weight)
+        _nist_segment(hypothesis, references, counted, n, information, weight)
         for hypothesis, references, counted in zip(hypotheses, list_of_references, ref_counts, strict=True)
     ]
     precision_sum: float = 0
@@ -790,21 +798,27 @@ def _nist_segment(
     references: Sequence[Sequence[Any]],
     ref_counts: list[Counter[tuple[Any, ...]]],
     n: int,
+    information: dict[tuple[Any, ...], float],
     weight: Callable[[tuple[Any, ...]], float],
 ) -> list[tuple[float, int, int]]:
     """Per order, NLTK's pick among one segment's references: (numerator, denominator, reference
     length) of the largest (precision, numerator, denominator, length). A numerator adds the weights
     of the matched n-grams (times their clipped counts) in the hypothesis's order, as NLTK's
-    ``hyp & ref`` yields them: its float sum depends on that order."""
+    ``hyp & ref`` yields them: its float sum depends on that order. The hypothesis's counts hold the
+    orders one after another, each in first-seen order, so walking them is walking NLTK's order.
+    ``information`` holds the weights computed so far; ``weight(gram)`` computes (and keeps) another."""
     hyp_counts = _every_order(hypothesis, n)
-    position = dict(zip(hyp_counts, numbers_from_zero()))  # orders one after another, each in first-seen order
     denominators = [max(len(hypothesis) - order, 0) for order in range(n)]
     per_order: list[list[tuple[float, float, int, int]]] = [[] for _ in range(n)]
     for reference, clip in zip(references, ref_counts, strict=True):
         numerators: list[float] = [0] * n
-        for gram in sorted(hyp_counts.keys() & clip.keys(), key=position.__getitem__):
-            held, found = clip[gram], hyp_counts[gram]
-            numerators[len(gram) - 1] += weight(gram) * (found if found < held else held)
+        for gram, found in hyp_counts.items():
+            held = clip.get(gram)
+            if held is not None:  # a Counter built by counting holds no count of 0
+                known = information.get(gram)
+                numerators[len(gram) - 1] += (weight(gram) if known is None else known) * (
+                    found if found < held else held
+                )
         for order in range(n):
             numerator, denominator = numerators[order], denominators[order]
             precision: float = 0 if denominator == 0 else numerator / denominator
@@ -818,8 +832,17 @@ def _every_order(tokens: Sequence[Any], n: int) -> Counter[tuple[Any, ...]]:
 
 
 def _shifted(tokens: Sequence[Any], order: int) -> Iterable[tuple[Any, ...]]:
-    """The n-grams of one order as tuples (order 1 too), as NLTK's ``ngrams``."""
-    return zip(*(tokens[start:] for start in range(order)), strict=False)
+    """The n-grams of one order as tuples (order 1 too), as NLTK's ``ngrams``; the usual orders spelled
+    out, which saves building the shifted copies through a generator on every call."""
+    if order == 2:
+        return pairwise(tokens)
+    if order == 3:
+        return zip(tokens, tokens[1:], tokens[2:], strict=False)
+    if order == 4:
+        return zip(tokens, tokens[1:], tokens[2:], tokens[3:], strict=False)
+    if order == 1:
+        return zip(tokens, strict=False)
+    return zip(*[tokens[start:] for start in range(order)], strict=False)
 
 
 def _nltk_nist_length_penalty(ref_len: int, hyp_len: int) -> float:
