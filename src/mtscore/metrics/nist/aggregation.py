@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -17,27 +17,49 @@ from ...core.aggregation import CorpusWeighted
 from ...engine.keys import TokenKeys
 from ...errors import InputError
 from . import state
+from .options import NISTSettings
 from .references import Detail, PreparedReferences
 from .resampling import resampled_rows, shared_resampled_rows
 from .state import NISTState
 from .tokens import ShardTokens, check_shard_tokens, corpus_keys, same_keys, shard_tokens
 
-if TYPE_CHECKING:
-    from .metric import NIST, NISTScore
+
+class NISTMetric(NISTSettings, Protocol):
+    """What the strategy reads of a ``NIST`` metric (a protocol: the metric module imports this one)."""
+
+    def scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """The score of each row of summed statistics."""
+        ...
+
+    def score_statistics(self, statistics: Any, nrefs: int | str | None = None) -> Any:
+        """The corpus result of per-segment statistics."""
+        ...
+
+    def prepare_keys(self, tokens: TokenKeys, present: np.ndarray) -> PreparedReferences:
+        """References prepared from their token keys."""
+        ...
+
+    def key_statistics(self, prepared: PreparedReferences, tokens: TokenKeys) -> Any:
+        """The rows of hypotheses given as token keys."""
+        ...
+
+    def weighted_by(self, context: NISTState) -> Any:
+        """This metric with the information weights of ``context`` (``CorpusWeightedNIST``)."""
+        ...
 
 
 @dataclass(frozen=True)
 class NISTAggregation(CorpusWeighted):
     """How NIST's rows are resampled, sharded and given their sentence scores' context."""
 
-    def resampled_scores(self, metric: NIST, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:  # type: ignore[override]
+    def resampled_scores(self, metric: NISTMetric, statistics: np.ndarray, weights: np.ndarray) -> np.ndarray:  # type: ignore[override]
         """Exact NIST of each resample (float64): the information weights recomputed from the
         resampled reference corpus, from the matches per n-gram that ``segment_statistics`` carries."""
         rows = resampled_rows(np.asarray(statistics), _detail(statistics), weights, metric.max_order)
         return metric.scores_of_sums(rows)
 
     def shared_resampled_scores(  # type: ignore[override]
-        self, metric: NIST, systems: Sequence[np.ndarray], weights: np.ndarray
+        self, metric: NISTMetric, systems: Sequence[np.ndarray], weights: np.ndarray
     ) -> np.ndarray:
         """``resampled_scores`` of each system's statistics on the same resamples (systems x resamples),
         the same numbers: systems counted against the same references share each resample's
@@ -46,30 +68,30 @@ class NISTAggregation(CorpusWeighted):
         shared = shared_resampled_rows(details, weights, metric.max_order)
         return np.stack([metric.scores_of_sums(sums) for sums in shared])
 
-    def shard_state(self, metric: NIST, hypotheses: Sequence[str], references: Any) -> NISTState:  # type: ignore[override]
+    def shard_state(self, metric: NISTMetric, hypotheses: Sequence[str], references: Any) -> NISTState:  # type: ignore[override]
         """A shard's n-gram tables, merged exactly with ``+`` and scored with the whole corpus's weights."""
         return state.shard_state(metric, hypotheses, references)
 
-    def empty_shard_state(self, metric: NIST) -> NISTState:  # type: ignore[override]
+    def empty_shard_state(self, metric: NISTMetric) -> NISTState:  # type: ignore[override]
         return state.empty_state(metric)
 
-    def state_segments(self, metric: NIST, shard: NISTState) -> int:  # type: ignore[override]
+    def state_segments(self, metric: NISTMetric, shard: NISTState) -> int:  # type: ignore[override]
         return shard.segments
 
-    def score_shard_state(self, metric: NIST, shard: NISTState) -> NISTScore:  # type: ignore[override]
+    def score_shard_state(self, metric: NISTMetric, shard: NISTState) -> Any:  # type: ignore[override]
         return metric.score_statistics(state.summed_row(metric, shard)[None, :])
 
-    def shard_arrays(self, metric: NIST, hypotheses: Sequence[str], references: Any) -> dict[str, np.ndarray]:  # type: ignore[override]
+    def shard_arrays(self, metric: NISTMetric, hypotheses: Sequence[str], references: Any) -> dict[str, np.ndarray]:  # type: ignore[override]
         """A shard file keeps its segments' tokens (``tokens.ShardTokens``), smaller than its text: joined,
         they are the whole corpus, whose resamples recompute the information weights."""
         return shard_tokens(metric, hypotheses, references).to_arrays()
 
-    def check_shard_arrays(self, metric: NIST, arrays: Mapping[str, np.ndarray]) -> None:  # type: ignore[override]
+    def check_shard_arrays(self, metric: NISTMetric, arrays: Mapping[str, np.ndarray]) -> None:  # type: ignore[override]
         """A shard's tokens must be consistent: ``tokens.check_shard_tokens``."""
         check_shard_tokens(arrays)
 
     def joined_statistics(  # type: ignore[override]
-        self, metric: NIST, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]
+        self, metric: NISTMetric, systems: Sequence[Sequence[Mapping[str, np.ndarray]]]
     ) -> list[np.ndarray]:
         """Each system's rows of its shards' tokens joined in order, as the in-memory API gives them
         for the whole files (to the bit, resamples included); references the same as the previous
@@ -85,18 +107,16 @@ class NISTAggregation(CorpusWeighted):
             rows.append(metric.key_statistics(prepared, hypotheses))
         return rows
 
-    def empty_sentence_context(self, metric: NIST) -> NISTState | None:  # type: ignore[override]
+    def empty_sentence_context(self, metric: NISTMetric) -> NISTState | None:  # type: ignore[override]
         return state.empty_state(metric)
 
-    def sentence_context(self, metric: NIST, references: Any) -> NISTState | None:  # type: ignore[override]
+    def sentence_context(self, metric: NISTMetric, references: Any) -> NISTState | None:  # type: ignore[override]
         """A shard's reference n-gram counts: merged over the corpus, its segments' information weights."""
         return state.reference_state(metric, references)
 
     def in_context(self, metric: Any, context: Any) -> Any:
         """NIST with the information weights of ``context`` (``sentence_context`` of every shard, merged)."""
-        from .metric import CorpusWeightedNIST
-
-        return CorpusWeightedNIST(metric, context)
+        return metric.weighted_by(context)
 
 
 @dataclass(frozen=True)

@@ -213,6 +213,11 @@ class NIST(Metric[PreparedReferences, NISTScore]):
     def statistics_width(self) -> int:
         return columns(self.max_order)
 
+    def weighted_by(self, context: NISTState) -> CorpusWeightedNIST:
+        """This metric's NIST with the information weights of ``context`` (every shard's
+        ``sentence_context`` merged): what its strategy's ``in_context`` gives."""
+        return CorpusWeightedNIST(self, context)
+
     def _signature(self, nrefs: int | str) -> Signature:
         return tool_signature(
             {
