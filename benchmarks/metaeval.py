@@ -137,6 +137,9 @@ def reference_side(args: argparse.Namespace) -> None:
     scored = time.perf_counter()
     eval_sets = {("wmt23", lp): data.EvalSet("wmt23", lp, True, path=str(work), strict=False) for lp in LPS}
     task_set, weights = tasks.WMT23(list(LPS), primary=False, k=args.k)
+    for task in task_set.tasks:
+        if task.corr_fcn == "KendallWithTiesOpt":
+            task.k = args.acc_t_k
     results = task_set.Run(eval_set_dict=eval_sets)
     done = time.perf_counter()
     record.update(
@@ -247,15 +250,16 @@ def mtscore_figures(report: dict) -> dict[str, float]:
 
 
 def reference_figures(record: dict) -> dict[str, float]:
-    """The same keys from the mt-metrics-eval side's record (its task names are ``k=v`` strings)."""
+    """The same keys from the mt-metrics-eval side's record (its task names are ``k=v`` strings; it marks a
+    metric that is not primary with a leading ``*``)."""
     figures = {}
     for task in record["tasks"]:
         fields = dict(part.split("=", 1) for part in task["name"].split() if "=" in part)
         key = f"{fields['lang']}/{fields['level']}/{fields['corr_fcn']}"
         for metric, (value, _rank) in task["corr_ranks"].items():
-            figures[f"{key}/{metric}"] = value
+            figures[f"{key}/{metric.lstrip('*')}"] = value
     for metric, value in record["average_corrs"].items():
-        figures[f"average/{metric}"] = value
+        figures[f"average/{metric.lstrip('*')}"] = value
     return figures
 
 
@@ -283,6 +287,7 @@ def main() -> None:
     ref.add_argument("--work", required=True)
     ref.add_argument("--metrics", nargs="*", default=[])
     ref.add_argument("-k", type=int, default=1000)
+    ref.add_argument("--acc-t-k", type=int, default=0)
     ref.add_argument("--out", required=True)
     own = sub.add_parser("mtscore-scoring", help="(internal) mtscore's scoring alone, through the API")
     own.add_argument("--work", required=True)
@@ -301,6 +306,12 @@ def main() -> None:
         type=Path,
         help="statistics only: both sides read the metrics' scores from DIR/wmt23/metric-scores/<lp>/ instead of "
         "scoring (with 'official': the shared data's official BLEU-refA and chrF-refA files)",
+    )
+    parser.add_argument(
+        "--mme-acc-t-k",
+        type=int,
+        default=0,
+        help="PERM-BOTH draws of mt-metrics-eval's acc-t tasks (default: 0, as mtscore, which does not test acc-t)",
     )
     parser.add_argument("--scoring-runs", type=int, default=0, help="runs of mtscore's scoring alone (the API)")
     parser.add_argument("--part", default="end-to-end", help="the part of the results file this run fills")
@@ -326,6 +337,7 @@ def reference_run(args: argparse.Namespace, work: Path, metrics: list[str], k: i
     out = work / "record.json"
     env = {**os.environ, "PYTHONPATH": args.mme_src}
     command = [args.mme_python, __file__, "reference-side", "--work", str(work), "-k", str(k), "--out", str(out)]
+    command += ["--acc-t-k", str(args.mme_acc_t_k)]
     if metrics:
         command += ["--metrics", *metrics]
     run = timed(command, env)
@@ -364,6 +376,7 @@ def run_benchmark(args: argparse.Namespace) -> None:
             metrics = [] if score_files else args.metrics
             run = timed(mtscore_command(args.data, metrics, args.k, score_files))
             report = json.loads(run.pop("stdout"))
+            run["figures"] = mtscore_figures(report)
             runs["mtscore"].append(run)
             print(f"mtscore run {index + 1}: {run['wall_s']:.2f} s wall, {run['cpu_s']:.2f} s CPU", flush=True)
         if index < args.runs:
@@ -409,6 +422,18 @@ def summary_row(part: str, side: str, runs: list[dict]) -> str:
     )
 
 
+def part_ratios(part: str, runs: dict) -> list[str]:
+    """The ratio of medians, wall and CPU, of a part run on both sides (a lower bound if the reference stopped)."""
+    ours = runs.get("mtscore")
+    for side, bound in (("mt-metrics-eval", ""), ("mt-metrics-eval-interrupted", "at least ")):
+        theirs = runs.get(side)
+        if ours and theirs:
+            wall = median([r["wall_s"] for r in theirs]) / median([r["wall_s"] for r in ours])
+            cpu = median([r["cpu_s"] for r in theirs]) / median([r["cpu_s"] for r in ours])
+            return [f"- **{part}**: mt-metrics-eval / mtscore = **{bound}{wall:.1f}x** wall, **{bound}{cpu:.1f}x** CPU"]
+    return []
+
+
 def render(saved: dict) -> str:
     """The results file's parts as Markdown: times, ratios (wall and CPU), agreement, scoring per metric."""
     lines = [
@@ -420,23 +445,26 @@ def render(saved: dict) -> str:
     ratios, notes = [], []
     for part, result in saved["parts"].items():
         runs = result["runs"]
-        for side in ("mtscore", "mtscore-scoring", "mt-metrics-eval"):
+        for side in ("mtscore", "mtscore-scoring", "mt-metrics-eval", "mt-metrics-eval-interrupted"):
             if runs.get(side):
                 lines.append(summary_row(part, side, runs[side]))
-        if runs.get("mtscore") and runs.get("mt-metrics-eval"):
-            ours, theirs = runs["mtscore"], runs["mt-metrics-eval"]
-            wall = median([r["wall_s"] for r in theirs]) / median([r["wall_s"] for r in ours])
-            cpu = median([r["cpu_s"] for r in theirs]) / median([r["cpu_s"] for r in ours])
-            ratios.append(f"- **{part}**: mt-metrics-eval / mtscore = **{wall:.1f}x** wall, **{cpu:.1f}x** CPU")
+        ratios += part_ratios(part, runs)
         options = result["options"]
         what = "scores from files" if options.get("scores_dir") else "scoring included"
-        notes.append(f"- {part}: metrics {', '.join(options['metrics'])}; k = {options['k']}; {what}")
+        acc_t = options.get("mme_acc_t_k", 0)
+        notes.append(
+            f"- {part}: metrics {', '.join(options['metrics'])}; k = {options['k']}; {what}; mt-metrics-eval's "
+            f"acc-t tasks with k = {acc_t}" + (" (mtscore tests no acc-t)" if acc_t else " (as mtscore)")
+        )
+        for note in [options.get("note")] + [run.get("note") for side in runs.values() for run in side]:
+            if note:
+                notes.append(f"  - {note}")
         for side in ("mt-metrics-eval", "mtscore-scoring"):
             if runs.get(side) and runs[side][0]["record"].get("scoring_s"):
                 record = runs[side][0]["record"]
                 parts = ", ".join(f"{key} {value:.1f}" for key, value in record["scoring_s"].items())
-                extra = f", statistics {record['statistics_s']:.1f} s" if "statistics_s" in record else ""
-                notes.append(f"  - {side} (first run), scoring s: {parts}{extra}")
+                extra = f"; statistics {record['statistics_s']:.1f} s" if "statistics_s" in record else ""
+                notes.append(f"  - {side} (first run, in-process wall s), scoring: {parts}{extra}")
         agreement = result.get("agreement")
         if agreement:
             notes.append(
@@ -444,7 +472,7 @@ def render(saved: dict) -> str:
                 f"{agreement['max_abs_difference']}, over 1e-9: {len(agreement['over_1e-9'])}"
             )
     machine = next(iter(saved["parts"].values()))["machine"]
-    lines += ["", "Ratios (medians):", "", *ratios, "", "Parts:", "", *notes, ""]
+    lines += ["", "Ratios (medians):", "", *ratios, *saved.get("summary", []), "", "Parts:", "", *notes, ""]
     lines.append(f"Machine: {machine.get('cpu')}, {machine.get('cores')} cores, load average recorded per run.")
     return "\n".join(lines) + "\n"
 
