@@ -26,7 +26,7 @@ outlier's scores with zeros).
 Run (the mt-metrics-eval side may take many minutes: sacrebleu's TER on WMT23's paragraph-long en-de segments):
 
     PYTHONPATH=$PWD/src python benchmarks/metaeval.py --mme-python /tmp/mmeenv/bin/python \\
-        --mme-src /tmp/mme3-src [--runs 1] [--mtscore-runs 3] [--tag NAME]
+        --mme-src /tmp/mme3-src [--runs 1] [--mtscore-runs 3] [--part NAME]
 
 Every timed call is a fresh process; CPU time is the child's user + system time (``RUSAGE_CHILDREN``), beside
 the wall time, and the load average is recorded with each call (the machine may be shared). The deterministic
