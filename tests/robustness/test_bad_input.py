@@ -1097,6 +1097,47 @@ ELSEWHERE = [
         ""
         "tests/metrics/test_case_option.py::test_a_value_by_position_in_the_old_keywords_place_is_refused_not_read_as_lowercase",
     ),
+    CheckedElsewhere(
+        "`mtscore.nltk.sentence_nist`/`corpus_nist` where no hypothesis has `n` tokens or every reference is "
+        "empty (NLTK divides by zero)",
+        "2",
+        "`InputError` saying which, and the largest order that can be scored",
+        "tests/metrics/test_nltk_gleu_nist_drop_in.py::test_nist_refuses_hypotheses_shorter_than_n_where_nltk_divides_by_zero",
+    ),
+    CheckedElsewhere(
+        "`mtscore.nltk` GLEU/NIST with `max_len` below `min_len`, `n` outside 1-9, or a token that cannot be counted",
+        "2",
+        "`InputError` naming the argument, segment and reference",
+        "tests/metrics/test_nltk_gleu_nist_drop_in.py::test_bad_arguments_are_input_errors_that_name_them",
+    ),
+    CheckedElsewhere(
+        "`mtscore.nltk.meteor_score(..., wordnet=X)` with another WordNet than 3.0, or another stemmer than "
+        "NLTK's default Porter",
+        "2",
+        "`InputError`: mtscore reads WordNet 3.0 itself and cannot use another object's synonyms or stems; "
+        "no score without them",
+        "tests/metrics/meteor/test_nltk_meteor_drop_in.py::test_other_wordnets_are_refused_by_name",
+    ),
+    CheckedElsewhere(
+        "`mtscore.nltk.meteor_score` given a string instead of tokens, no references, or a token that is not a string",
+        "2",
+        "`InputError` naming the hypothesis or reference and the token's type",
+        "tests/metrics/meteor/test_nltk_meteor_drop_in.py::test_bad_input_is_an_input_error_naming_it",
+    ),
+    CheckedElsewhere(
+        "`metric.score_statistics(rows)` with rows of no segments, or of another width (any metric)",
+        "2",
+        "`InputError`: the statistics must be non-empty, or a (segments, N) matrix; sacrebleu has no score "
+        "for an empty corpus either",
+        "tests/core/test_base_bookkeeping.py::test_statistics_of_no_segments_are_refused_by_every_metric",
+    ),
+    CheckedElsewhere(
+        "a whole-number option out of its declared range (`NIST(max_order=10)`, chrF's `char_order=33`, "
+        "Google-BLEU's `min_len=0`), a fraction or a truth value",
+        "2",
+        "`InputError` naming the option and its range, before anything is counted",
+        "tests/core/test_base_bookkeeping.py::test_a_whole_number_option_is_checked_against_its_declared_bounds",
+    ),
 ]
 
 
