@@ -38,7 +38,16 @@ _RULES = (
 )
 # The first rule pads every character of its class with spaces: the same string as its ``sub``, in one
 # ``str.translate`` (the class is ASCII; its members found by the pattern itself).
-_PAD_SYMBOLS = str.maketrans({chr(code): f" {chr(code)} " for code in range(128) if _SYMBOLS.fullmatch(chr(code))})
+_SYMBOL_PADDING = {chr(code): f" {chr(code)} " for code in range(128) if _SYMBOLS.fullmatch(chr(code))}
+_PAD_SYMBOLS = str.maketrans(_SYMBOL_PADDING)
+# On a line without an ASCII digit (what the rules' ``[0-9]`` means; the dash rule needs one), the period
+# and comma rules only insert spaces next to periods and commas, and put one on both sides of each: the
+# line is padded with a space, so each has a character before it and after it, neither a digit. The
+# first rule pads a period or comma unless the one before it was just padded, which leaves every one
+# followed by a space or a character that is neither; so the second rule reaches each of them and pads
+# it. Split on whitespace, that is the tokens of padding every period and comma, in the same translate.
+_PAD_SYMBOLS_AND_PUNCTUATION = str.maketrans(_SYMBOL_PADDING | {".": " . ", ",": " , "})
+_DIGIT = re.compile(r"[0-9]")
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
@@ -49,6 +58,8 @@ def tokens_13a(line: str) -> tuple[str, ...]:
     if "&" in line:
         for entity, char in _ENTITIES:
             line = line.replace(entity, char)
+    if _DIGIT.search(line) is None:
+        return tuple(f" {line} ".translate(_PAD_SYMBOLS_AND_PUNCTUATION).split())
     line = f" {line} ".translate(_PAD_SYMBOLS)
     for pattern, replacement, needs in _RULES:
         if any(char in line for char in needs):  # a rule whose characters are absent changes nothing
