@@ -3,6 +3,8 @@ scores and signature are sacrebleu's and the vectorised engine's, to the last bi
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -139,13 +141,21 @@ def test_13a_tokens_of_every_wmt22_line_are_sacrebleus(pair):
 
 
 def test_13a_tokens_of_every_line_of_every_wmt22_file_are_sacrebleus():
-    """Lines with and without digits: the two ways ``tokens_13a`` pads periods and commas."""
+    """Lines with and without a digit next to a period or comma: the two ways ``tokens_13a`` pads them."""
     tokenizer = SacreTokenizer13a()
     paths = sorted((wmt22_dir() / "txt").glob("*/generaltest2022.*"))
     assert len(paths) > 100
     for path in paths:
         for line in set(read_lines(path)):
             assert list(tokens_13a.__wrapped__(line)) == tokenizer(line.rstrip()).split(), (path.name, line)
+
+
+def test_13a_tokens_of_every_short_string_of_periods_commas_dashes_and_digits_are_sacrebleus():
+    tokenizer = SacreTokenizer13a()
+    for size in range(7):
+        for chars in itertools.product("a.,- 1&", repeat=size):
+            line = "".join(chars)
+            assert list(tokens_13a.__wrapped__(line)) == tokenizer(line.rstrip()).split(), line
 
 
 @settings(max_examples=3000, deadline=None)

@@ -40,14 +40,16 @@ _RULES = (
 # ``str.translate`` (the class is ASCII; its members found by the pattern itself).
 _SYMBOL_PADDING = {chr(code): f" {chr(code)} " for code in range(128) if _SYMBOLS.fullmatch(chr(code))}
 _PAD_SYMBOLS = str.maketrans(_SYMBOL_PADDING)
-# On a line without an ASCII digit (what the rules' ``[0-9]`` means; the dash rule needs one), the period
-# and comma rules only insert spaces next to periods and commas, and put one on both sides of each: the
-# line is padded with a space, so each has a character before it and after it, neither a digit. The
-# first rule pads a period or comma unless the one before it was just padded, which leaves every one
-# followed by a space or a character that is neither; so the second rule reaches each of them and pads
-# it. Split on whitespace, that is the tokens of padding every period and comma, in the same translate.
+# The period and comma rules (the first two) only insert spaces next to periods and commas. Where no period
+# or comma touches an ASCII digit (what their ``[0-9]`` means), they put one on both sides of each: the
+# line is padded with a space, so each has a character before and after it, neither a digit. The first
+# rule pads one unless the one before it was just padded, which leaves every one followed by a space or a
+# character that is neither; so the second rule reaches each and pads it. Split on whitespace, that is
+# padding every period and comma in the symbols' translate; the dash rule (a digit, then ``-``) looks at
+# no period or comma, so it finds the same matches after it.
 _PAD_SYMBOLS_AND_PUNCTUATION = str.maketrans(_SYMBOL_PADDING | {".": " . ", ",": " , "})
-_DIGIT = re.compile(r"[0-9]")
+_PUNCTUATION_BY_DIGIT = re.compile(r"[0-9][\.,]|[\.,][0-9]")
+_DASH_RULE = _RULES[2]
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
@@ -58,8 +60,10 @@ def tokens_13a(line: str) -> tuple[str, ...]:
     if "&" in line:
         for entity, char in _ENTITIES:
             line = line.replace(entity, char)
-    if _DIGIT.search(line) is None:
-        return tuple(f" {line} ".translate(_PAD_SYMBOLS_AND_PUNCTUATION).split())
+    if _PUNCTUATION_BY_DIGIT.search(line) is None:
+        line = f" {line} ".translate(_PAD_SYMBOLS_AND_PUNCTUATION)
+        pattern, replacement, needs = _DASH_RULE
+        return tuple((pattern.sub(replacement, line) if needs in line else line).split())
     line = f" {line} ".translate(_PAD_SYMBOLS)
     for pattern, replacement, needs in _RULES:
         if any(char in line for char in needs):  # a rule whose characters are absent changes nothing
