@@ -4,6 +4,7 @@ scores and signature are sacrebleu's and the vectorised engine's, to the last bi
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -156,6 +157,12 @@ def test_13a_tokens_of_every_short_string_of_periods_commas_dashes_and_digits_ar
         for chars in itertools.product("a.,- 1&", repeat=size):
             line = "".join(chars)
             assert list(tokens_13a.__wrapped__(line)) == tokenizer(line.rstrip()).split(), line
+
+
+def test_the_regular_expressions_whitespace_is_str_splits_for_every_code_point():
+    """The one-pass 13a tokens split where ``\\s`` matches; sacrebleu's split where ``str.isspace``."""
+    whitespace = re.compile(r"\s")
+    assert [code for code in range(0x110000) if bool(whitespace.match(chr(code))) != chr(code).isspace()] == []
 
 
 @settings(max_examples=3000, deadline=None)
