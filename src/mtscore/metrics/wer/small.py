@@ -12,7 +12,7 @@ the first call, so that ``import mtscore`` never loads it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, count
+from itertools import count, repeat
 from typing import Any
 
 from .align import rapidfuzz_counts
@@ -20,11 +20,13 @@ from .align import rapidfuzz_counts
 
 def _as_ids(ref: Sequence[object], hyp: Sequence[object]) -> tuple[Any, Any]:
     """The pair as rapidfuzz compares it exactly: a string as it is (its characters), any other sequence
-    as integer ids, equal tokens equal ids (rapidfuzz would compare other objects by their hash)."""
+    as integer ids (rapidfuzz would compare other objects by their hash). An alignment only compares a
+    reference token with a hypothesis token, so each reference token's id is the last place of its word
+    in the reference, and every hypothesis token the reference lacks gets one id no reference token has."""
     if isinstance(ref, str) and isinstance(hyp, str):
         return ref, hyp
-    ids = dict(zip(dict.fromkeys(chain(ref, hyp)), count()))  # each distinct token's first place
-    return list(map(ids.__getitem__, ref)), list(map(ids.__getitem__, hyp))
+    places = dict(zip(ref, count()))
+    return list(map(places.__getitem__, ref)), list(map(places.get, hyp, repeat(len(ref))))
 
 
 def edit_row(ref: Sequence[object], hyp: Sequence[object]) -> list[int]:
