@@ -2,7 +2,7 @@
 from committed results: the per-call harness's JSON (one segment to 1,000 per call) and the corpus
 harness's JSON (a whole workload in one call). Writes one SVG per metric into docs/images/.
 
-    python benchmarks/curve.py [--percall benchmarks/results/percall-2026-11-28-unique.json]
+    python benchmarks/curve.py [--percall benchmarks/results/percall-2026-11-28-unique-speedA.json]
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def svg(title: str, curves: dict[str, list[tuple[float, float]]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--percall", default=str(RESULTS / "percall-2026-11-28-unique.json"))
+    parser.add_argument("--percall", default=str(RESULTS / "percall-2026-11-28-unique-speedA.json"))
     args = parser.parse_args()
     percall = json.loads(Path(args.percall).read_text(encoding="utf-8"))
     for metric, (prefix, peer, corpus_file, workload, segments) in METRICS.items():

@@ -3,10 +3,15 @@ scores and signature are sacrebleu's and the vectorised engine's, to the last bi
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
-from shared_data import read_lines, references, system_output
+from shared_data import read_lines, references, system_output, wmt22_dir
 
 import mtscore
 from mtscore.metrics.bleu.small import SMALL_SEGMENTS, tokens_13a, tokens_13a_lowercased
@@ -134,6 +139,36 @@ def test_13a_tokens_of_every_wmt22_line_are_sacrebleus(pair):
     for path in paths:
         for line in read_lines(path):
             assert list(tokens_13a(line)) == tokenizer(line.rstrip()).split()
+
+
+def test_13a_tokens_of_every_line_of_every_wmt22_file_are_sacrebleus():
+    """Lines with and without a digit next to a period or comma: the two ways ``tokens_13a`` pads them."""
+    tokenizer = SacreTokenizer13a()
+    paths = sorted((wmt22_dir() / "txt").glob("*/generaltest2022.*"))
+    assert len(paths) > 100
+    for path in paths:
+        for line in set(read_lines(path)):
+            assert list(tokens_13a.__wrapped__(line)) == tokenizer(line.rstrip()).split(), (path.name, line)
+
+
+def test_13a_tokens_of_every_short_string_of_periods_commas_dashes_and_digits_are_sacrebleus():
+    tokenizer = SacreTokenizer13a()
+    for size in range(7):
+        for chars in itertools.product("a.,- 1&", repeat=size):
+            line = "".join(chars)
+            assert list(tokens_13a.__wrapped__(line)) == tokenizer(line.rstrip()).split(), line
+
+
+def test_the_regular_expressions_whitespace_is_str_splits_for_every_code_point():
+    """The one-pass 13a tokens split where ``\\s`` matches; sacrebleu's split where ``str.isspace``."""
+    whitespace = re.compile(r"\s")
+    assert [code for code in range(0x110000) if bool(whitespace.match(chr(code))) != chr(code).isspace()] == []
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="a1.,-&;<> \n\tquotampgl", max_size=24))
+def test_13a_tokens_of_periods_commas_dashes_and_digits_in_any_order_are_sacrebleus(line):
+    assert list(tokens_13a.__wrapped__(line)) == SacreTokenizer13a()(line.rstrip()).split()
 
 
 @pytest.mark.parametrize("line", TRICKY_LINES)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
+from sacrebleu.metrics.helpers import extract_all_char_ngrams
 from shared_data import read_lines, references, system_output
 
 import mtscore
-from mtscore.metrics.chrf.small import SMALL_SEGMENTS
+from mtscore.metrics.chrf.small import ARRAY_PAIR_CHARS, SMALL_SEGMENTS, array_statistics, pair_statistics
 
 TRICKY_LINES = [
     "",
@@ -86,3 +87,49 @@ def test_tricky_lines_score_as_sacrebleu_and_the_engine(hypothesis, reference):
         assert ours.score == SacreCHRF(whitespace=whitespace).sentence_score(hypothesis, [reference]).score
         engine = mtscore.CHRF([[reference]], whitespace=whitespace).corpus_score([hypothesis])
         assert ours.score == engine.score
+
+
+def sacrebleu_statistics(hypothesis: str, reference: str, order: int, whitespace: bool) -> list[int]:
+    """sacrebleu's own [hypothesis n-grams, reference n-grams, matches] per order of one pair."""
+    hyp = extract_all_char_ngrams(hypothesis, order, whitespace)
+    ref = extract_all_char_ngrams(reference, order, whitespace)
+    return [value for pair in zip(hyp, ref, strict=True) for value in SacreCHRF._get_match_statistics(*pair)]
+
+
+@pytest.mark.parametrize("whitespace", [False, True])
+def test_every_segment_pairs_statistics_are_sacrebleus_for_every_order(corpus, whitespace):
+    """Most WMT22 pairs are long enough for the NumPy count; every order from 1 to 8 is checked."""
+    hypotheses, streams = corpus
+    for stream in streams:
+        for hypothesis, reference in zip(hypotheses, stream, strict=True):
+            for order in (1, 2, 6, 8):
+                expected = sacrebleu_statistics(hypothesis, reference, order, whitespace)
+                assert pair_statistics(hypothesis, reference, order, whitespace) == expected
+
+
+@pytest.mark.parametrize("hypothesis", TRICKY_LINES)
+@pytest.mark.parametrize("reference", TRICKY_LINES)
+def test_long_tricky_pairs_are_counted_as_sacrebleu_counts_them(hypothesis, reference):
+    """Each line written several times over, so that the pair takes the NumPy count."""
+    hypothesis, reference = (line * (1 + ARRAY_PAIR_CHARS // max(len(line), 1)) for line in (hypothesis, reference))
+    for whitespace in (False, True):
+        expected = sacrebleu_statistics(hypothesis, reference, 6, whitespace)
+        assert pair_statistics(hypothesis, reference, 6, whitespace) == expected
+
+
+def test_a_pair_with_more_characters_than_an_int64_code_holds_is_counted_with_dictionaries():
+    """1,100 distinct characters need 11 bits each, 66 bits for a 6-gram: no NumPy count, same numbers."""
+    hypothesis = "".join(map(chr, range(0x4E00, 0x4E00 + 1100)))
+    reference = hypothesis[::-1] + hypothesis[:300]
+    assert array_statistics(hypothesis, reference, 6) is None
+    assert pair_statistics(hypothesis, reference, 6, False) == sacrebleu_statistics(hypothesis, reference, 6, False)
+    assert array_statistics(hypothesis, reference, 5) is not None  # 55 bits fit
+    assert pair_statistics(hypothesis, reference, 5, False) == sacrebleu_statistics(hypothesis, reference, 5, False)
+
+
+def test_an_order_longer_than_both_lines_counts_nothing_for_it():
+    """Two distinct characters take 2 bits: order 31 still fits in 62 bits, and lines of 30 have none of it."""
+    hypothesis, reference = "a" * 30, "ab" * 15
+    expected = sacrebleu_statistics(hypothesis, reference, 31, False)
+    assert array_statistics(hypothesis, reference, 31) == expected
+    assert expected[-3:] == [0, 0, 0]

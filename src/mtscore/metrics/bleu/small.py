@@ -4,7 +4,7 @@ its fixed cost per call.
 The vectorised engine pays for its set-up (joining lines into bytes, NumPy arrays, n-gram tables)
 once per call, which a corpus spreads over its segments but a call with one segment pays alone.
 Here a segment is tokenized with sacrebleu's own 13a rules (per line, cached as sacrebleu caches
-them), its n-grams are counted with ``Counter`` as sacrebleu counts them, and the formula is
+them), its n-grams are counted per order as sacrebleu's ``Counter`` counts them, and the formula is
 ``formula.compute`` step for step on Python floats (the same IEEE double operations in the same
 order, ``math.log`` and ``math.exp`` as ``engine.libm``), so every statistic and score is the
 vectorised path's to the last bit. Only what it covers takes this path: text with the ``13a``
@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import _count_elements  # type: ignore[attr-defined]  # Counter's own counting loop
 from functools import lru_cache
-from itertools import chain
 from typing import Any
 
 from ...tokenizers.mteval import Tokenizer13a
@@ -38,7 +37,19 @@ _RULES = (
 )
 # The first rule pads every character of its class with spaces: the same string as its ``sub``, in one
 # ``str.translate`` (the class is ASCII; its members found by the pattern itself).
-_PAD_SYMBOLS = str.maketrans({chr(code): f" {chr(code)} " for code in range(128) if _SYMBOLS.fullmatch(chr(code))})
+_SYMBOL_PADDING = {chr(code): f" {chr(code)} " for code in range(128) if _SYMBOLS.fullmatch(chr(code))}
+_PAD_SYMBOLS = str.maketrans(_SYMBOL_PADDING)
+# The period and comma rules (the first two) only insert spaces next to periods and commas. Where no period
+# or comma touches an ASCII digit (what their ``[0-9]`` means), they put one on both sides of each: the
+# line is padded with a space, so each has a character before and after it, neither a digit. The first
+# rule pads one unless the one before it was just padded, which leaves every one followed by a space or a
+# character that is neither; so the second rule reaches each and pads it. Where, too, no dash follows a
+# digit (the third rule), every symbol, period and comma is padded and nothing else: the tokens are each
+# of these characters alone (but the space, one of the symbols) and each run of other characters between
+# whitespace, what ``_TOKEN`` finds in one pass (``\s`` is ``str.split``'s whitespace, ``str.isspace``).
+_SEPARATE = "".join(re.escape(char) for char in [*_SYMBOL_PADDING, ".", ","] if not char.isspace())
+_TOKEN = re.compile(f"[{_SEPARATE}]|[^\\s{_SEPARATE}]+")
+_RULES_APPLY = re.compile(r"[0-9][\.,\-]|[\.,][0-9]")
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
@@ -49,6 +60,8 @@ def tokens_13a(line: str) -> tuple[str, ...]:
     if "&" in line:
         for entity, char in _ENTITIES:
             line = line.replace(entity, char)
+    if _RULES_APPLY.search(line) is None:
+        return tuple(_TOKEN.findall(line))
     line = f" {line} ".translate(_PAD_SYMBOLS)
     for pattern, replacement, needs in _RULES:
         if any(char in line for char in needs):  # a rule whose characters are absent changes nothing
@@ -61,11 +74,19 @@ def tokens_13a_lowercased(line: str) -> tuple[str, ...]:
     return tokens_13a(line.lower())
 
 
-def _ngrams(tokens: tuple[str, ...], max_order: int) -> Counter[tuple[str, ...]]:
-    """Every n-gram of orders 1 to ``max_order`` with its count."""
+def ngram_tables(tokens: tuple[str, ...], max_order: int) -> list[dict[Any, int]]:
+    """Per order 1 to ``max_order``, every n-gram of the tokens with its count (order 1 keyed by the
+    token itself, higher orders by the tuple of their tokens)."""
     # Order n zips the tokens with themselves shifted by 1 ... n - 1, stopping at the shortest.
-    shifted = (zip(*(tokens[start:] for start in range(order)), strict=False) for order in range(1, max_order + 1))
-    return Counter(chain.from_iterable(shifted))
+    shifted = [tokens[start:] for start in range(max_order)]
+    counts: dict[Any, int] = {}
+    _count_elements(counts, tokens)
+    tables = [counts]
+    for order in range(2, max_order + 1):
+        counts = {}
+        _count_elements(counts, zip(*shifted[:order], strict=False))
+        tables.append(counts)
+    return tables
 
 
 def segment_row(
@@ -75,16 +96,16 @@ def segment_row(
     clipped n-gram matches and hypothesis n-grams per order."""
     hyp_len = len(hypothesis)
     ref_len = min((abs(hyp_len - len(reference)), len(reference)) for reference in references)[1]
-    clip = _ngrams(references[0], max_order)
-    for reference in references[1:]:
-        for ngram, count in _ngrams(reference, max_order).items():
-            if count > clip.get(ngram, 0):
-                clip[ngram] = count
-    matches = [0] * max_order
-    counts = _ngrams(hypothesis, max_order)
-    for ngram in counts.keys() & clip.keys():  # the n-grams found in a reference, clipped
-        count, held = counts[ngram], clip[ngram]
-        matches[len(ngram) - 1] += count if count < held else held
+    clips = ngram_tables(references[0], max_order)
+    for reference in references[1:]:  # each n-gram clipped at its largest count in one reference
+        for clip, table in zip(clips, ngram_tables(reference, max_order), strict=True):
+            for ngram, count in table.items():
+                if count > clip.get(ngram, 0):
+                    clip[ngram] = count
+    matches = []
+    for counts, clip in zip(ngram_tables(hypothesis, max_order), clips, strict=True):
+        shared = counts.keys() & clip.keys()  # the n-grams found in a reference, clipped
+        matches.append(sum(map(min, map(counts.__getitem__, shared), map(clip.__getitem__, shared))))
     totals = [max(hyp_len - order, 0) for order in range(max_order)]
     return hyp_len, ref_len, matches, totals
 

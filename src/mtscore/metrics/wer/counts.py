@@ -13,7 +13,7 @@ COUNT_FIELDS = ("hits", "substitutions", "deletions", "insertions")
 
 def jiwer_measures(hits: int, substitutions: int, deletions: int, insertions: int) -> dict[str, float]:
     """jiwer's wer, mer, wil and wip of counts, with its edge cases and arithmetic order."""
-    h, s, d, i = (float(x) for x in (hits, substitutions, deletions, insertions))
+    h, s, d, i = map(float, (hits, substitutions, deletions, insertions))
     n_ref, n_hyp = h + s + d, h + s + i
     if n_ref == 0:
         wer, mer, wip = i, (0.0 if n_hyp == 0 else 1.0), (1.0 if n_hyp == 0 else 0.0)
