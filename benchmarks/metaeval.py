@@ -310,8 +310,8 @@ def main() -> None:
     parser.add_argument(
         "--mme-acc-t-k",
         type=int,
-        default=0,
-        help="PERM-BOTH draws of mt-metrics-eval's acc-t tasks (default: 0, as mtscore, which does not test acc-t)",
+        default=None,
+        help="PERM-BOTH draws of mt-metrics-eval's acc-t tasks (default: -k, as mtscore's pairs test of acc-t)",
     )
     parser.add_argument("--scoring-runs", type=int, default=0, help="runs of mtscore's scoring alone (the API)")
     parser.add_argument("--part", default="end-to-end", help="the part of the results file this run fills")
@@ -337,7 +337,7 @@ def reference_run(args: argparse.Namespace, work: Path, metrics: list[str], k: i
     out = work / "record.json"
     env = {**os.environ, "PYTHONPATH": args.mme_src}
     command = [args.mme_python, __file__, "reference-side", "--work", str(work), "-k", str(k), "--out", str(out)]
-    command += ["--acc-t-k", str(args.mme_acc_t_k)]
+    command += ["--acc-t-k", str(k if args.mme_acc_t_k is None else args.mme_acc_t_k)]
     if metrics:
         command += ["--metrics", *metrics]
     run = timed(command, env)
@@ -392,6 +392,8 @@ def run_benchmark(args: argparse.Namespace) -> None:
             agreement = compare(mtscore_figures(report), reference_figures(record), mtscore_names)
             shutil.rmtree(work)
     result = {"machine": machine_info(REPO), "options": vars(args) | {"data": str(args.data)}, "runs": runs}
+    result["options"]["mme_acc_t_k"] = args.k if args.mme_acc_t_k is None else args.mme_acc_t_k
+    result["options"]["mtscore_tests_acc_t"] = True
     result["options"]["scores_dir"] = None if args.scores_dir is None else str(args.scores_dir)
     result["options"]["results"] = None if args.results is None else str(args.results)
     result["agreement"] = agreement
@@ -452,9 +454,10 @@ def render(saved: dict) -> str:
         options = result["options"]
         what = "scores from files" if options.get("scores_dir") else "scoring included"
         acc_t = options.get("mme_acc_t_k", 0)
+        ours = options["k"] if options.get("mtscore_tests_acc_t") else 0  # earlier mtscore tested no acc-t
         notes.append(
-            f"- {part}: metrics {', '.join(options['metrics'])}; k = {options['k']}; {what}; mt-metrics-eval's "
-            f"acc-t tasks with k = {acc_t}" + (" (mtscore tests no acc-t)" if acc_t else " (as mtscore)")
+            f"- {part}: metrics {', '.join(options['metrics'])}; k = {options['k']}; {what}; acc-t tasks with "
+            f"k = {acc_t} (mt-metrics-eval) and k = {ours} (mtscore)"
         )
         for note in [options.get("note")] + [run.get("note") for side in runs.values() for run in side]:
             if note:
