@@ -534,9 +534,11 @@ class MtscoreTokens(Mtscore):
 
     @staticmethod
     def _token_lists(data) -> tuple[list[list[list[str]]], list[list[list[str]]]]:
-        """The systems' and the references' token lists; the engine's modules imported untimed."""
+        """The systems' and the references' token lists; the engine's modules imported untimed (NIST's
+        package is lazy: its metric and references are imported here, as NLTK's row imports its module)."""
         import mtscore.metrics.google_bleu.references
-        import mtscore.metrics.nist
+        import mtscore.metrics.nist.metric
+        import mtscore.metrics.nist.references
         import mtscore.tokenizers.lines  # noqa: F401
 
         return [_tokenize_13a(hypotheses) for hypotheses in data.systems], _per_segment(

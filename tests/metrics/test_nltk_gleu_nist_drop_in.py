@@ -141,3 +141,20 @@ def test_tokens_with_nul_or_beyond_ascii_are_single_tokens_as_in_nltk():
     assert math.isclose(drop_in.corpus_nist(*many, n=1), nist_score.corpus_nist(*many, n=1), abs_tol=1e-9)
     plain = ([[["a", "b", "ü", "日本"]]] * (SMALL_SEGMENTS + 1), [["a", "ü", "日本", "b"]] * (SMALL_SEGMENTS + 1))
     assert drop_in.corpus_gleu(*plain) == gleu_score.corpus_gleu(*plain)
+
+
+def test_corpus_gleu_on_the_engine_counts_awkward_tokens_as_nltk_does():
+    """Past the plain-Python size, tokens are numbered by a dict of the references' tokens: empty,
+    NUL-holding, long, non-ASCII and case-differing tokens, and tokens no reference has (one shared
+    key that matches nothing), count as NLTK counts them."""
+    words = ["", "\x00", "a\x00b", "Haus", "haus", "Straße", "日本語", "x" * 40, "a", "b", "c", "."]
+    hyps, refs = [], []
+    for i in range(SMALL_SEGMENTS * 3):
+        reference = [words[(i * 7 + k) % len(words)] for k in range(i % 9 + 1)]
+        hypothesis = [*reference[: i % 5], f"unseen-{i % 3}", *reference[i % 5 :], "unseen-0"]
+        hyps.append(hypothesis if i % 4 else hypothesis[::-1])
+        refs.append([reference, reference[::-1]] if i % 2 else [reference])
+    assert drop_in.corpus_gleu(refs, hyps) == gleu_score.corpus_gleu(refs, hyps)
+    assert drop_in.corpus_gleu(refs, hyps, 2, 3) == gleu_score.corpus_gleu(refs, hyps, 2, 3)
+    others = [hypothesis[1:] for hypothesis in hyps]  # references kept from the last call
+    assert drop_in.corpus_gleu(refs, others, 2, 3) == gleu_score.corpus_gleu(refs, others, 2, 3)

@@ -90,6 +90,9 @@ class TokenKeys:
     rows: np.ndarray | None = None
     medium_at: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # tokens of 8-15 bytes
     words: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.uint64))  # their bytes and size
+    # Set where the keys are token ids already: 0..numbered-1 the reference tokens', any larger key a
+    # token no reference has (``NumberedVocabulary``); such keys hold no long or medium tokens.
+    numbered: int | None = None
 
     def line_lengths(self) -> np.ndarray:
         """Tokens per line."""
@@ -250,7 +253,10 @@ class Vocabulary:
 
     @classmethod
     def of(cls, tokens: TokenKeys) -> tuple[Vocabulary, np.ndarray]:
-        """The vocabulary of reference tokens, and the ids of the tokens of the lines held."""
+        """The vocabulary of reference tokens, and the ids of the tokens of the lines held (keys that
+        are ids already, ``numbered``, are taken as they are)."""
+        if tokens.numbered is not None:
+            return NumberedVocabulary(tokens.numbered), tokens.keys.astype(np.int64)
         long = {token: number for number, token in enumerate(dict.fromkeys(tokens.long_tokens))}
         for salt in range(_SALTS + 1):
             medium = None
@@ -306,6 +312,22 @@ class Vocabulary:
             words = self.words[np.maximum(found, 0)] if len(self.words) else np.zeros_like(tokens.words)
             other = (found >= 0) & ((words[:, 0] != tokens.words[:, 0]) | (words[:, 1] != tokens.words[:, 1]))
             ids[tokens.medium_at[other]] = UNKNOWN  # the hash of a reference token, not its bytes
+        return tokens.expand(ids), tokens.line_lengths()
+
+
+class NumberedVocabulary(Vocabulary):
+    """The vocabulary of tokens numbered before they were keyed (``TokenKeys.numbered``): keys
+    0..size-1 are the reference tokens' ids, any larger key a token no reference has."""
+
+    def __init__(self, size: int):  # no table: a key is its id
+        self.size = size
+
+    def encode(self, tokens: TokenKeys) -> tuple[np.ndarray, np.ndarray]:
+        """Flat token ids of all lines (``UNKNOWN`` for a key past the references' ids) and their lengths."""
+        if tokens.numbered is None:
+            raise ValueError("a numbered vocabulary encodes numbered keys only")
+        ids = tokens.keys.astype(np.int64)
+        ids[tokens.keys >= self.size] = UNKNOWN
         return tokens.expand(ids), tokens.line_lengths()
 
 

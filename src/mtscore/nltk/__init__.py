@@ -24,7 +24,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from itertools import chain, pairwise
+from itertools import chain, pairwise, repeat
 from numbers import Real
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
@@ -529,22 +529,51 @@ def _split_token_lists(segments: list[list[str]]) -> Split:
     return Split(data, starts, ends, lengths)
 
 
+class _TokenNumbers:
+    """The references' distinct tokens numbered 0, 1, ... in one dict pass, and the engine's keys of
+    token lists (str tokens) as those numbers (``TokenKeys.numbered``): a token no reference has gets
+    the key past them, which matches nothing. Only for counts that do not depend on how tokens are
+    numbered (Google-BLEU's integer matches); NIST sums its information weights in the order of the
+    engine's own ids, so it keys the tokens' bytes (``_keys``)."""
+
+    def __init__(self, references: Iterable[Sequence[str]]):
+        distinct = dict.fromkeys(chain.from_iterable(references))
+        self.numbers = dict(zip(distinct, range(len(distinct)), strict=True))
+
+    def keys(self, segments: Sequence[Sequence[str]]) -> TokenKeys:
+        """The keys of ``segments`` (each a token list), one line each."""
+        import numpy as np
+
+        from ..engine.keys import TokenKeys
+
+        lengths = np.fromiter(map(len, segments), dtype=np.int64, count=len(segments))
+        size = len(self.numbers)
+        tokens = map(self.numbers.get, chain.from_iterable(segments), repeat(size))
+        keys = np.fromiter(tokens, dtype=np.uint64, count=int(lengths.sum()))
+        return TokenKeys(keys, lengths, np.zeros(0, dtype=np.int64), [], numbered=size)
+
+
 def _keys(segments: list[list[str]]) -> TokenKeys:
-    """The engine's keys of token lists (str tokens)."""
+    """The engine's keys of token lists (str tokens), from their bytes."""
     from ..engine.keys import TokenKeys
 
     return TokenKeys.of(_split_token_lists(segments))
 
 
-def _reference_keys(refs: list[list[list[str]]]) -> tuple[TokenKeys, np.ndarray]:
-    """The references' keys, stream after stream (a segment's missing reference an empty line), and
-    which references are there (streams x segments)."""
+KeysOf = Callable[[list[list[str]]], "TokenKeys"]
+
+
+def _reference_keys(refs: list[list[list[str]]], numbered: bool) -> tuple[KeysOf, TokenKeys, np.ndarray]:
+    """How token lists are keyed against these references (``_TokenNumbers``' keys where ``numbered``,
+    else ``_keys``), the references' keys, stream after stream (a segment's missing reference an
+    empty line), and which references are there (streams x segments)."""
     import numpy as np
 
     n_streams = max(len(segment) for segment in refs)
     present = np.array([[r < len(segment) for segment in refs] for r in range(n_streams)], dtype=bool)
     lines = [segment[r] if r < len(segment) else [] for r in range(n_streams) for segment in refs]
-    return _keys(lines), present
+    keys_of = _TokenNumbers(lines).keys if numbered else _keys
+    return keys_of, keys_of(lines), present
 
 
 class _LastReferences:
@@ -586,27 +615,31 @@ def _engine_inputs(
     options: tuple[Any, ...],
     prepare: Callable[[TokenKeys, np.ndarray], Any],
     check: Callable[[list[list[Any]], list[list[list[Any]]] | None], None] | None = None,
-) -> tuple[list[list[str]], Any]:
-    """The hypotheses' checked token lists and the references prepared by ``prepare(keys, present)``
-    for a corpus call of ``function``. References equal to those prepared last under the same
-    ``options`` (checked then, every token a str) are not checked or prepared again; only the
-    hypotheses are. ``check(hyps, refs)`` refuses what the metric cannot score (refs None: checked
-    before)."""
-    prepared = _LAST_REFERENCES.get(options, list_of_references)
-    if prepared is not None and type(hypotheses) is list and len(hypotheses) == len(list_of_references):
+    numbered: bool = False,
+) -> tuple[list[list[str]], Any, KeysOf]:
+    """The hypotheses' checked token lists, the references prepared by ``prepare(keys, present)`` for
+    a corpus call of ``function``, and the keys of token lists in the references' numbering. References
+    equal to those prepared last under the same ``options`` (checked then, every token a str) are not
+    checked or prepared again; only the hypotheses are. ``check(hyps, refs)`` refuses what the metric
+    cannot score (refs None: checked before). ``numbered``: tokens are keyed as ``_TokenNumbers``
+    numbers them (for counts that do not depend on the numbering), else by their bytes."""
+    kept = _LAST_REFERENCES.get(options, list_of_references)
+    if kept is not None and type(hypotheses) is list and len(hypotheses) == len(list_of_references):
         hyps = _plain_token_lists(hypotheses, "hypothesis")
         if set(map(type, chain.from_iterable(hyps))) <= {str}:
             if check is not None:
                 check(hyps, None)
-            return hyps, prepared
+            prepared, keys_of = kept
+            return hyps, prepared, keys_of
     hyps, refs = _token_lists(list_of_references, hypotheses, function)
     if not hyps:
         raise InputError("no hypotheses to score")
     if check is not None:
         check(hyps, refs)
-    prepared = prepare(*_reference_keys(refs))
-    _LAST_REFERENCES.put(options, refs, prepared)
-    return hyps, prepared
+    keys_of, keys, present = _reference_keys(refs, numbered)
+    prepared = prepare(keys, present)
+    _LAST_REFERENCES.put(options, refs, (prepared, keys_of))
+    return hyps, prepared, keys_of
 
 
 def _everygram_count(length: int, min_len: int, max_len: int) -> int:
@@ -680,15 +713,16 @@ def corpus_gleu(
     from ..metrics.google_bleu.references import PreparedReferences as GoogleBLEUReferences
 
     low, high = int(min_len), int(max_len)
-    hyps, prepared = _engine_inputs(
+    hyps, prepared, keys = _engine_inputs(
         list_of_references,
         hypotheses,
         "corpus_gleu",
         ("google_bleu", low, high),
         lambda keys, present: GoogleBLEUReferences(keys, present, low, high),
+        numbered=True,
     )
     # Lines as token tuples: a line another system had at the same segment is not counted again.
-    statistics = prepared.line_statistics(list(map(tuple, hyps)), _keys)
+    statistics = prepared.line_statistics(list(map(tuple, hyps)), keys)
     n_match, n_all = (int(total) for total in statistics.sum(axis=0))
     return n_match / n_all if n_all else 0.0
 
@@ -739,7 +773,7 @@ def corpus_nist(
     from ..metrics.nist import NIST
 
     metric = NIST(variant="nltk", lowercase=False, max_order=n)  # refuses an order that is not 1-9
-    hyps, prepared = _engine_inputs(
+    hyps, prepared, keys = _engine_inputs(
         list_of_references,
         hypotheses,
         "corpus_nist",
@@ -747,7 +781,7 @@ def corpus_nist(
         metric.prepare_keys,
         lambda hyps, refs: _check_nist_divisors(hyps, refs, n),
     )
-    statistics = metric.key_statistics(prepared, _keys(hyps))
+    statistics = metric.key_statistics(prepared, keys(hyps))
     return metric.score_statistics(statistics).score
 
 
