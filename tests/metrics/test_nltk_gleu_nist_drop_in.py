@@ -112,7 +112,7 @@ def test_bad_arguments_are_input_errors_that_name_them():
         drop_in.sentence_nist([[1, [2], 3]], [1, 2, 3], 1)
     with pytest.raises(InputError, match="max_len \\(1\\) is below min_len \\(2\\)"):
         drop_in.sentence_gleu([["a", "b"]], ["a", "b"], 2, 1)
-    with pytest.raises(InputError, match="max_order must be an integer from 1 to 9"):
+    with pytest.raises(InputError, match="max_order must be a positive integer up to 9, got 10"):
         drop_in.sentence_nist([["a", "b"]], ["a", "b"], 10)
     with pytest.raises(InputError, match="1 hypothesis but 2 reference lists"):
         drop_in.corpus_nist([[["a"]], [["b"]]], [["a"]], 1)
