@@ -10,23 +10,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from ..metaeval.titles import LEVEL_TITLES, statistic_title
 from ..metrics import METRICS
 from .common import EXIT_OK, Parser, UsageError, add_metric_options, metric_keywords, write_file
 
 if TYPE_CHECKING:
-    from ..metaeval import EvalSet, MetaEvaluation, Ranking
-
-STATISTIC_TITLES = {
-    "pearson": "Pearson",
-    "spearman": "Spearman",
-    "kendall": "Kendall tau-b",
-    "accuracy": "pairwise accuracy",
-    "KendallWithTiesOpt": "acc-t (KendallWithTiesOpt, by item)",
-    "KendallVariants": "Kendall (KendallVariants)",
-    "pce": "soft pairwise accuracy (pce)",
-}
-GROUPING_TITLES = {"sys": "averaged over systems", "item": "averaged over segments"}
-LEVEL_TITLES = {"sys": "system level", "seg": "segment level"}
+    from ..metaeval import EvalSet, MetaEvaluation, Ranking, TaskSetResult
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -118,6 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write each metric's system scores against the human scores, with the fitted line (SVG)",
     )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write one self-contained HTML page: the settings, each statistic's ranking with its "
+        "significance clusters and p-values, the figure of each language pair (and a task set's averages)",
+    )
     add_metric_options(parser, list(METRICS), grouped=True)
     return parser
 
@@ -169,11 +164,23 @@ def run(argv: list[str]) -> int:
         code = write_file(args.svg, scatter_svg(result).encode("utf-8"), "mtscore meta-eval")
         if code != EXIT_OK:
             return code
+    code = _write_html(args.html, result)
+    if code != EXIT_OK:
+        return code
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=1))
     else:
         print("\n".join(text_report(result)))
     return EXIT_OK
+
+
+def _write_html(path: str | None, result: MetaEvaluation | TaskSetResult) -> int:
+    """``--html``: the page of ``result`` written to ``path`` (nothing without one); an exit code."""
+    if path is None:
+        return EXIT_OK
+    from ..report.metaeval import render_page
+
+    return write_file(path, render_page(result).encode("utf-8"), "mtscore meta-eval")
 
 
 def _check_data_source(args: argparse.Namespace) -> None:
@@ -253,6 +260,9 @@ def _run_task_set(args: argparse.Namespace, metrics: list[tuple[str, dict[str, A
         pval=args.pval,
         seed=args.seed,
     )
+    code = _write_html(args.html, result)
+    if code != EXIT_OK:
+        return code
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=1))
         return EXIT_OK
@@ -305,17 +315,6 @@ def _statistic(spec: str) -> tuple[str, str, str, str | None]:
         return statistic_task(spec.split(":"))
     except InputError as error:
         raise UsageError(f"--statistics {spec}: {error}") from None
-
-
-def statistic_title(level: str, statistic: str, avg_by: str, variant: str | None) -> str:
-    """How the text report heads a ranking, e.g. ``segment level, Kendall tau-c, averaged over segments``."""
-    if statistic == "KendallWithTiesOpt" or (avg_by == "none" and variant is None):
-        return f"{LEVEL_TITLES[level]}, {STATISTIC_TITLES[statistic]}"
-    name = STATISTIC_TITLES[statistic]
-    if variant is not None:
-        name = f"Kendall {'tau-' + variant if variant in ('b', 'c') else variant} ({statistic}, variant {variant})"
-    grouping = f", {GROUPING_TITLES[avg_by]}" if avg_by in GROUPING_TITLES else ""
-    return f"{LEVEL_TITLES[level]}, {name}{grouping}"
 
 
 def text_report(result: MetaEvaluation) -> list[str]:

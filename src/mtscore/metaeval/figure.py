@@ -84,7 +84,7 @@ def _panel(
     for system, x_value, y_value in zip(systems, x, y, strict=True):
         parts.append(
             f'<circle cx="{px(x_value):.1f}" cy="{py(y_value):.1f}" r="3.5">'
-            f"<title>{escape(system)}: {name} {x_value:.2f}, {gold} {y_value:.3f}</title></circle>"
+            f"<title>{escape(system)}: {escape(name)} {x_value:.2f}, {escape(gold)} {y_value:.3f}</title></circle>"
         )
     parts.append(
         f'<text class="axis" x="{left + MARGIN_LEFT + plot_w / 2:.1f}" y="{top + PANEL_HEIGHT - 6:.1f}">'

@@ -48,6 +48,16 @@ def _scrolling(table: str) -> str:
     return f'<div class="scroll">{table}</div>'
 
 
+def page_head(title: str, extra_css: str = "") -> str:
+    """A self-contained page's start, up to its opened ``<body>``: the title (escaped) and the report's
+    stylesheet inline, then ``extra_css``; fonts are the system's, nothing is fetched."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{_asset('page.css')}{extra_css}</style></head><body>"
+    )
+
+
 def render(analysis: Analysis) -> str:
     """The whole page."""
     inputs = analysis.inputs
@@ -59,11 +69,7 @@ def render(analysis: Analysis) -> str:
     ]
     n_segments = len(inputs.references[0])
     title = f"mtscore: {len(inputs.systems)} systems on {n_segments:,} segments"
-    head = (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{_asset('page.css')}</style></head><body>"
-    )
+    head = page_head(title)
     intro = (
         f"<header><h1>{escape(title)}</h1><p>Baseline: {_text(inputs.systems[0])}. "
         f"{len(inputs.references)} reference(s) per segment"
