@@ -199,7 +199,11 @@ def _ranking_section(
         band = (band + 1) % 2 if starts else band
         previous = cluster
         classes = f"band-{band}" + (" first" if starts and position > 1 else "")
-        epsilon = f'<td class="value">{ranking.epsilons[name]:.6g}</td>' if ranking.epsilons else ""
+        epsilon = (
+            f'<td class="value" data-value="{ranking.epsilons[name]!r}">{ranking.epsilons[name]:.6g}</td>'
+            if ranking.epsilons
+            else ""
+        )
         body.append(
             f'<tr class="{classes}" data-metric="{escape(name)}" data-cluster="{cluster if cluster else ""}">'
             f'<td class="position">{position}</td><td class="cluster">{cluster if cluster else "-"}</td>'
