@@ -221,3 +221,22 @@ def test_system_level_tsv_is_refused_for_segment_scores(capsys, tmp_path):
     code, out, err = run(capsys, reference, "-i", output, "--scores-file", judge)
     assert (code, out) == (2, "")
     assert "holds one score per system (system<TAB>score)" in err
+
+
+def test_scores_of_a_whole_test_set_give_the_kept_segments_of_a_subset(tmp_path):
+    """Outputs cut to some segments of a test set (``-t ... --origlang``) take, from a file that scores
+    every segment of the whole test set, the scores of the segments kept; a file of neither length is
+    refused with a message that names the filter and both counts."""
+    from mtscore.external import ExternalScores
+
+    scores = seg_score_file(tmp_path, {"A": [0.1, 0.2, 0.3, 0.4]})
+    kept = [True, False, True, False]
+    metric = ExternalScores(scores)
+    metric.name_systems({"A": ["one", "three"]}, kept, "--origlang de")
+    assert metric.corpus_score(["one", "three"]).score == pytest.approx((0.1 + 0.3) / 2)
+    cut = ExternalScores(scores)
+    cut.name_systems({"A": ["one", "two", "three", "four"]})  # every segment kept: the file as it is
+    assert cut.corpus_score(["one", "two", "three", "four"]).score == pytest.approx(0.25)
+    with pytest.raises(InputError, match=r"has 4 segment scores for 'A', but its output has 3 lines \(--origlang de "
+                       r"keeps 3 of the test set's 5 segments"):  # fmt: skip
+        ExternalScores(scores).name_systems({"A": ["x", "y", "z"]}, [True, True, True, False, False], "--origlang de")

@@ -388,13 +388,14 @@ def run(argv: list[str] | None) -> int:
 
     stream = not pasted and args.num_refs == 1 and _streaming(modes, [*args.refs, *sources], configured)
     whole_system = None  # -d's: the first system, every segment of the test sets
+    kept: list[bool] | None = None  # -t with --origlang/--subset: the segments of the test sets kept
     if stream and not args.test_set:
         scores = _stream(args, modes, names, sources)
     else:
         if args.test_set:
             systems = pasted or [read(path, modes.encoding) for path in sources]
             whole_system = systems[0]
-            references, ref_names, systems = testsets.select(args, sources, systems)
+            references, ref_names, systems, kept = testsets.select(args, sources, systems)
         else:
             references = read_references(args, modes.encoding)
             systems = pasted or [read(path, modes.encoding) for path in sources]
@@ -404,7 +405,8 @@ def run(argv: list[str] | None) -> int:
         if externals:
             from ..external.metric import file_names, name_systems
 
-            name_systems(externals, [file_names(source) for source in sources], systems)
+            kept_by = testsets.filters(args) if args.test_set else ""
+            name_systems(externals, [file_names(source) for source in sources], systems, kept, kept_by)
         if modes.sentence_level:
             _print_segments(metrics[0], sources, systems, form, tsv_fields)
             return EXIT_OK

@@ -120,10 +120,11 @@ def act(args: argparse.Namespace) -> int | None:
 
 def select(
     args: argparse.Namespace, sources: list[str], systems: list[list[str]]
-) -> tuple[list[list[str]], list[str], list[list[str]]]:
+) -> tuple[list[list[str]], list[str], list[list[str]], list[bool]]:
     """The reference streams of ``-t``/``-l`` (every test set's, one after the other), their names,
     and ``systems``; both cut to the segments ``--origlang``/``--subset`` keep. Every system must
-    have a line per segment of the whole test set."""
+    have a line per segment of the whole test set. Last, whether each segment of the whole test sets
+    is kept."""
     from .. import testsets
 
     try:
@@ -146,7 +147,12 @@ def select(
     if not all(kept):
         references = [_kept(stream, kept) for stream in references]
         systems = [_kept(lines, kept) for lines in systems]
-    return references, names, systems
+    return references, names, systems, kept
+
+
+def filters(args: argparse.Namespace) -> str:
+    """The options that keep some segments of the test sets, as given (``--origlang de``), or ``""``."""
+    return _filters(args)
 
 
 def detail_lines(

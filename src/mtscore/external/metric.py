@@ -140,9 +140,18 @@ class ExternalScores(Metric[References, ExternalScore]):
         """Whether every score lies in [-1, 1] (COMET, BLEURT, a probability): one decimal would hide them."""
         return all(-1.0 <= value <= 1.0 for values in self.scores.values() for value in values if value is not None)
 
-    def name_systems(self, systems: Mapping[SystemNames, Sequence[str]]) -> None:
+    def name_systems(
+        self, systems: Mapping[SystemNames, Sequence[str]], kept: Sequence[bool] | None = None, kept_by: str = ""
+    ) -> None:
         """Say which system each output is: its name in the file (or names to try, first found wins)
         -> its lines, whose number must be the number of scores the file gives it.
+
+        Args:
+            systems: Each system's names to try -> its lines.
+            kept: For outputs cut to some segments of a test set (``--subset``, ``--origlang``): which
+                segments of the whole test set they keep. A file that scores every segment of the whole
+                test set then gives the kept segments' scores.
+            kept_by: What kept them, for messages (``--origlang de``).
 
         Raises:
             InputError: a system the file has no scores for, or a different number of segments.
@@ -157,10 +166,20 @@ class ExternalScores(Metric[References, ExternalScore]):
                     + f"; it scores {_listed(self.scores)}"
                 )
             values = self.scores[found]
+            if kept is not None and len(values) == len(kept) != len(lines):
+                values = [value for value, keep in zip(values, kept, strict=True) if keep]
             if len(values) != len(lines):
+                cut = (
+                    ""
+                    if kept is None
+                    else (
+                        f" ({kept_by or 'a filter'} keeps {len(lines)} of the test set's {len(kept)} segments: give a "
+                        "score per segment of the whole test set, or per kept segment)"
+                    )
+                )
                 raise InputError(
                     f"{self.path} has {counted(len(values), 'segment score')} for {found!r}, but its output has "
-                    f"{counted(len(lines), 'line')}"
+                    f"{counted(len(lines), 'line')}{cut}"
                 )
             self._named.append((found, lines, _rows(values)))
 
@@ -248,8 +267,15 @@ def _listed(names: Iterable[str]) -> str:
     return ", ".join(shown[:10]) + (f" and {len(shown) - 10} more" if len(shown) > 10 else "")
 
 
-def name_systems(metrics: Iterable[Metric], names: Sequence[SystemNames], systems: Sequence[Sequence[str]]) -> None:
-    """Tell every ``ExternalScores`` among ``metrics`` which system each of ``systems`` is."""
+def name_systems(
+    metrics: Iterable[Metric],
+    names: Sequence[SystemNames],
+    systems: Sequence[Sequence[str]],
+    kept: Sequence[bool] | None = None,
+    kept_by: str = "",
+) -> None:
+    """Tell every ``ExternalScores`` among ``metrics`` which system each of ``systems`` is (``kept``,
+    ``kept_by``: see ``ExternalScores.name_systems``)."""
     for metric in metrics:
         if isinstance(metric, ExternalScores):
-            metric.name_systems(dict(zip(names, systems, strict=True)))
+            metric.name_systems(dict(zip(names, systems, strict=True)), kept, kept_by)
