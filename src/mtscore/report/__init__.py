@@ -1,7 +1,8 @@
 """Results as the command line writes them: corpus scores as score lines, JSON or a table
 (``corpus``), scores with bootstrap intervals (``confidence``), every segment's score
-(``segments``), TSV rows (``tsv``) and paired tests (``paired``, over ``significance.results``).
-May import ``significance``, ``metrics``, ``core`` and below; never ``cli``.
+(``segments``), TSV rows (``tsv``), paired tests (``paired``, over ``significance.results``) and
+meta-evaluation's page (``metaeval``, over ``mtscore.metaeval``'s results). May import ``metaeval``,
+``significance``, ``metrics``, ``core`` and below; never ``cli``.
 """
 
 from __future__ import annotations
