@@ -201,6 +201,17 @@ def test_average_ranks_weigh_each_tasks_cluster_for_metrics_of_every_task():
         average_ranks(tasks, [0.5, 0.5])
 
 
+def test_task_set_json_records_the_seed_given(capsys):
+    """The JSON of several pairs gives the seed the user gave (each pair's draws use one drawn from it)."""
+    root = metaeval_dir()
+    pattern = [str(root / "wmt23" / "metric-scores" / "{lp}" / name) for name in SCORE_FILES]
+    args = ["meta-eval", root, "-t", "wmt23", "-l", "en-de,zh-en", "--scores", *pattern, "-k", "0", "-f", "json"]
+    for seed in (7, 12345):
+        code, out, err = run(capsys, *args, "--seed", str(seed))
+        assert code == 0, err
+        assert json.loads(out)["seed"] == seed
+
+
 def test_command_line_task_set_shows_the_average_ranks(capsys):
     root = metaeval_dir()
     pattern = [str(root / "wmt23" / "metric-scores" / "{lp}" / name) for name in SCORE_FILES]

@@ -47,6 +47,7 @@ class TaskSetResult:
         average: Metric -> its weighted average over the tasks, by decreasing value.
         average_ranks: Metric -> its weighted average significance cluster over the tasks, by increasing
             rank (mt-metrics-eval's ``AverageRanks``; see ``average_ranks``).
+        seed: The seed given to ``evaluate_tasks`` (each pair's draws use a seed drawn from it).
     """
 
     test_set: str
@@ -57,6 +58,7 @@ class TaskSetResult:
     weights: tuple[float, ...]
     average: dict[str, float]
     average_ranks: dict[str, float] = field(default_factory=dict)
+    seed: int | None = None
 
     @property
     def tasks(self) -> list[tuple[str, Ranking]]:
@@ -102,7 +104,7 @@ class TaskSetResult:
             "test_set": self.test_set,
             "langs": list(self.lps),
             "task_set": "wmt23",
-            "seed": first.seed,
+            "seed": first.seed if self.seed is None else self.seed,
             "signatures": {k: v for e in self.evaluations.values() for k, v in e.signatures.items()},
             "tasks": tasks,
             "average_corrs": self.average,
@@ -189,7 +191,9 @@ def evaluate_tasks(
     accuracy = _pooled_accuracy(by_lp, pooled, accuracy_selections, permutation, pval, rng)
     weights = [float(len(lps))] + [1.0] * (len(lps) * len(WMT23_TASKS))
     weights = [weight / sum(weights) for weight in weights]
-    result = TaskSetResult(test_sets[0], tuple(lps), accuracy, accuracy_selections, evaluations, tuple(weights), {})
+    result = TaskSetResult(
+        test_sets[0], tuple(lps), accuracy, accuracy_selections, evaluations, tuple(weights), {}, seed=seed
+    )
     result.average.update(_average(result))
     result.average_ranks.update(average_ranks(result.tasks, result.weights))
     return result
