@@ -1138,6 +1138,24 @@ ELSEWHERE = [
         "`InputError` naming the option and its range, before anything is counted",
         "tests/core/test_base_bookkeeping.py::test_a_whole_number_option_is_checked_against_its_declared_bounds",
     ),
+    CheckedElsewhere(
+        "`meta-eval --html` to a path that cannot be written",
+        "3",
+        "says which file and why; nothing else is printed",
+        "tests/metaeval/test_metaeval_html.py::test_unwritable_html_path_is_an_output_error",
+    ),
+    CheckedElsewhere(
+        "a system or metric name with markup (`<script>`, `&`) in meta-eval's HTML page",
+        "0",
+        "shown escaped, as text",
+        "tests/metaeval/test_metaeval_html.py::test_names_from_files_are_escaped",
+    ),
+    CheckedElsewhere(
+        "`-t ... --origlang/--subset` with a `--scores-file` that scores the whole test set, or of another length",
+        "0 or 2",
+        "takes the kept segments' scores; another length is refused naming the filter, the kept and total segment counts, and both ways to fix it",
+        "tests/external/test_external_scores.py::test_scores_of_a_whole_test_set_give_the_kept_segments_of_a_subset",
+    ),
 ]
 
 
