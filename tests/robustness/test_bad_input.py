@@ -1153,7 +1153,8 @@ ELSEWHERE = [
     CheckedElsewhere(
         "`-t ... --origlang/--subset` with a `--scores-file` that scores the whole test set, or of another length",
         "0 or 2",
-        "takes the kept segments' scores; another length is refused naming the filter, the kept and total segment counts, and both ways to fix it",
+        "takes the kept segments' scores; another length is refused naming the filter, the kept and total "
+        "segment counts, and both ways to fix it",
         "tests/external/test_external_scores.py::test_scores_of_a_whole_test_set_give_the_kept_segments_of_a_subset",
     ),
 ]
