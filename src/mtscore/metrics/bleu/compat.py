@@ -314,6 +314,23 @@ _MULTI_BLEU = RowFormula(_multi_bleu, precisions_width=4)
 _MTEVAL = RowFormula(_mteval, precisions_width=4)
 _TF_NMT = RowFormula(_tf_nmt, precisions_width=None)
 _TORCHMETRICS = RowFormula(_torchmetrics, precisions_width=None)
+
+
+def _mteval_mode(name: str, tool: str, tokenize: str, case: str, own_tokenizer: TokenizerFactory) -> Mode:
+    """One of mteval's modes: they differ only in the script's version (tokenizer) and its case flag."""
+    return Mode(
+        name=name,
+        tool=tool,
+        tokenize=tokenize,
+        case=case,
+        length_rule=closest_lengths,
+        smoothing=("exp", "none"),
+        formula=_MTEVAL,
+        scale=1,
+        own_tokenizer=own_tokenizer,
+    )
+
+
 MODES: dict[str, Mode] = {
     mode.name: mode
     for mode in (
@@ -339,50 +356,10 @@ MODES: dict[str, Mode] = {
             scale=100,
             lowercased_reference_tokenizer=_lowercased_13a_tokenizer,
         ),
-        Mode(
-            name="mteval-v13a",
-            tool="mteval-v13a.pl",
-            tokenize="13a",
-            case="lc-ascii",
-            length_rule=closest_lengths,
-            smoothing=("exp", "none"),
-            formula=_MTEVAL,
-            scale=1,
-            own_tokenizer=_mteval_v13a_tokenizer,
-        ),
-        Mode(
-            name="mteval-v13a-c",
-            tool="mteval-v13a.pl -c",
-            tokenize="13a",
-            case="mixed",
-            length_rule=closest_lengths,
-            smoothing=("exp", "none"),
-            formula=_MTEVAL,
-            scale=1,
-            own_tokenizer=_mteval_v13a_tokenizer,
-        ),
-        Mode(
-            name="mteval-v14",
-            tool="mteval-v14.pl --international-tokenization",
-            tokenize="intl",
-            case="lc",
-            length_rule=closest_lengths,
-            smoothing=("exp", "none"),
-            formula=_MTEVAL,
-            scale=1,
-            own_tokenizer=_MtevalV14,
-        ),
-        Mode(
-            name="mteval-v14-c",
-            tool="mteval-v14.pl --international-tokenization -c",
-            tokenize="intl",
-            case="mixed",
-            length_rule=closest_lengths,
-            smoothing=("exp", "none"),
-            formula=_MTEVAL,
-            scale=1,
-            own_tokenizer=_MtevalV14,
-        ),
+        _mteval_mode("mteval-v13a", "mteval-v13a.pl", "13a", "lc-ascii", _mteval_v13a_tokenizer),
+        _mteval_mode("mteval-v13a-c", "mteval-v13a.pl -c", "13a", "mixed", _mteval_v13a_tokenizer),
+        _mteval_mode("mteval-v14", "mteval-v14.pl --international-tokenization", "intl", "lc", _MtevalV14),
+        _mteval_mode("mteval-v14-c", "mteval-v14.pl --international-tokenization -c", "intl", "mixed", _MtevalV14),
         Mode(
             name="hf-evaluate",
             tool="Hugging Face evaluate's bleu (TF-NMT compute_bleu)",
