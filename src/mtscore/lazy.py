@@ -1,6 +1,6 @@
 """Package attributes imported on first use (a leaf: imports nothing from ``mtscore``).
 
-A package's ``__init__`` stays light (no NumPy), so that ``import bleu``, the command line and a
+A package's ``__init__`` stays light (no NumPy), so that ``import mtscore``, the command line and a
 metric's option declarations load fast; the modules behind its public names load when first used.
 """
 

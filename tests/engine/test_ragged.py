@@ -41,6 +41,12 @@ def test_run_ids_and_places_number_each_item(lengths):
     assert ragged.places(array).tolist() == expected_places
 
 
+@given(LENGTHS)
+def test_remaining_counts_the_items_left_in_each_run(lengths):
+    expected = [len(run) - place for run in written_out(lengths) for place in range(len(run))]
+    assert ragged.remaining(np.array(lengths, dtype=np.int64)).tolist() == expected
+
+
 def test_starts_of_each_row_of_a_matrix():
     lengths = np.array([[2, 0, 3], [1, 1, 1]])
     assert ragged.starts(lengths).tolist() == [[0, 2, 2], [0, 1, 2]]
@@ -52,3 +58,4 @@ def test_integer_lengths_give_int64_indices():
         lengths = np.array([3, 1, 2], dtype=dtype)
         assert ragged.starts(lengths).dtype == np.int64 and ragged.offsets(lengths).dtype == np.int64
         assert ragged.run_ids(lengths).dtype == np.int64 and ragged.places(lengths).dtype == np.int64
+        assert ragged.remaining(lengths).dtype == np.int64

@@ -22,12 +22,12 @@ from .aggregation import ADDITIVE, CORPUS_WEIGHTED, Aggregation
 from .inputs import check_hypotheses, check_sentence, is_sequence, references_for
 from .options import Option, RenamedOption, check_integers, check_switches, replace_renamed
 from .references import PreparedT
-from .score import NamedScore, SacrebleuFormat, SegmentResults
+from .score import NamedScore, ScoreResult, SegmentResults
 from .signature import Signature
 from .stats import Statistics, check_same_settings
 from .validation import RowCheck, check_scored_statistics
 
-ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
+ScoreT = TypeVar("ScoreT", bound=ScoreResult)
 FunctionT = TypeVar("FunctionT", bound=Callable[..., Any])
 
 

@@ -10,12 +10,13 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .signature import Signature
 
-ResultT = TypeVar("ResultT", bound="SacrebleuFormat")
+ResultT = TypeVar("ResultT", bound="ScoreResult")
 
 
-class SacrebleuFormat:
-    """sacrebleu's text line and JSON object for a result with ``name``, ``score``, ``signature``
-    and, for BLEU, ``verbose`` details (precisions and lengths); shared by every metric's result."""
+class ScoreResult:
+    """A metric's result, of a corpus or of one segment: ``name``, ``score``, ``signature`` and, for
+    BLEU, ``verbose`` details (precisions and lengths), written as sacrebleu's text line and JSON
+    object; the base of every metric's result class."""
 
     # Set by each result (a dataclass) as its own fields.
     name: str
@@ -65,7 +66,11 @@ class SacrebleuFormat:
         return self.format()
 
 
-class NamedScore(SacrebleuFormat):
+# The old name of ``ScoreResult`` (docs/plugins.md named it), kept for one release.
+SacrebleuFormat = ScoreResult
+
+
+class NamedScore(ScoreResult):
     """A score under a metric's name, without details: a segment's score of a metric whose
     segment results carry no statistics."""
 
@@ -78,8 +83,8 @@ class SegmentResults(NamedTuple):
     kind, so their rows have the same fields). ``segment_signature`` is set by a metric that scores
     segments with options of their own (``Metric.segment_metric``)."""
 
-    segments: Sequence[SacrebleuFormat]
-    corpus: SacrebleuFormat
+    segments: Sequence[ScoreResult]
+    corpus: ScoreResult
     segment_signature: Signature | None = None
     # Each segment's statistics under their column names (``Metric.statistic_names``), for TSV rows.
     statistics: Any = None

@@ -19,7 +19,7 @@ from .stats import Statistics
 
 if TYPE_CHECKING:
     from .metric import Metric
-    from .score import SacrebleuFormat
+    from .score import ScoreResult
 
 BLOCK_SEGMENTS = 40_000  # segments scored at once: large enough that the engine's per-call cost is spread thin
 # Bytes read and decoded at once: about a block of segments, so little more text than one block is held
@@ -79,7 +79,7 @@ def stream_scores(
     check: Callable[[list[int]], None],
     segments: int | None = None,
     progress: bool = False,
-) -> list[SacrebleuFormat]:
+) -> list[ScoreResult]:
     """Corpus scores of one system file against reference files, one block at a time.
     ``make_metrics(reference_streams)`` builds the metrics on a block's references. Each metric
     keeps one row of sums for the blocks before and the last block's rows as they are, and the

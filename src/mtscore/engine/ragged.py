@@ -24,6 +24,11 @@ def run_ids(lengths: np.ndarray) -> np.ndarray:
     return np.repeat(np.arange(len(lengths)), lengths)
 
 
+def remaining(lengths: np.ndarray) -> np.ndarray:
+    """For each item of the flat array, the items from it to its run's end (itself included)."""
+    return np.repeat(np.cumsum(lengths), lengths) - np.arange(int(np.sum(lengths)))
+
+
 def places(lengths: np.ndarray) -> np.ndarray:
     """For each item of the flat array, its place in its run (0 for a run's first item)."""
     return np.arange(int(np.sum(lengths))) - np.repeat(starts(lengths), lengths)

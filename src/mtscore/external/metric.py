@@ -27,7 +27,7 @@ from ..core.aggregation import Additive, AggregatedMetric
 from ..core.inputs import check_hypotheses, check_references
 from ..core.metric import Metric
 from ..core.references import References
-from ..core.score import SacrebleuFormat
+from ..core.score import ScoreResult
 from ..core.signature import Signature, tool_signature
 from ..errors import InputError, LengthMismatchError, counted
 from .files import read_segment_scores
@@ -37,7 +37,7 @@ SystemNames = str | tuple[str, ...]  # a system's name, or names to try in order
 
 
 @dataclass(frozen=True)
-class ExternalScore(SacrebleuFormat):
+class ExternalScore(ScoreResult):
     """A system's corpus score from a score file: the mean of its rated segments' scores.
 
     Attributes:

@@ -8,14 +8,14 @@ from typing import Any
 import numpy as np
 
 from ..core.metric import Metric
-from ..core.score import SacrebleuFormat
+from ..core.score import ScoreResult
 from ..significance.resampling import bootstrap_confidence, resolve_seed
 
 
 class Confident:
     """A score shown with its bootstrap interval, in sacrebleu's text and JSON forms."""
 
-    def __init__(self, score: SacrebleuFormat, mean: float, ci: float):
+    def __init__(self, score: ScoreResult, mean: float, ci: float):
         self.score_object, self.mean, self.ci = score, mean, ci
         self.name, self.score, self.signature = score.name, score.score, score.signature
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..core.score import SacrebleuFormat, SegmentResults
+from ..core.score import ScoreResult, SegmentResults
 from . import Form
 from .tsv import tsv_lines
 
@@ -19,7 +19,7 @@ def segment_lines(
     there are ``several`` (which sacrebleu refuses; TSV rows and JSON lines name it anyway); TSV has
     one header over all systems."""
     if form.format == "tsv" and not form.score_only:
-        rows: list[tuple[str, int | str, SacrebleuFormat | dict]] = []
+        rows: list[tuple[str, int | str, ScoreResult | dict]] = []
         for source, results in systems:
             rows += _tsv_rows(source, results, bool(tsv_fields))
         yield from tsv_lines(tsv_fields or ("score", *results.columns), rows)
@@ -28,9 +28,7 @@ def segment_lines(
         yield from _system_lines(source, results, form, f"{source}\t" if several else "")
 
 
-def _tsv_rows(
-    source: str, results: SegmentResults, by_fields: bool
-) -> list[tuple[str, int | str, SacrebleuFormat | dict]]:
+def _tsv_rows(source: str, results: SegmentResults, by_fields: bool) -> list[tuple[str, int | str, ScoreResult | dict]]:
     """A system's TSV rows: its results (listed by the metric's ``tsv_fields``), or each score with
     the statistics it comes from under their column names (the corpus row: their sums)."""
     if by_fields:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar, Protocol
 
 import numpy as np
 
@@ -195,6 +196,97 @@ def _torchmetrics(m: list[int], t: list[int], c: int, r: int, order: int, smooth
     return float(bp * geometric_mean), precisions.tolist(), float(bp)
 
 
+class Formula(Protocol):
+    """How a mode turns statistics into scores: rows of scores, precisions and brevity penalties,
+    and scores of summed statistics (resampling)."""
+
+    @property
+    def uses_scoring(self) -> bool:
+        """Whether the formula reads sacrebleu's ``Scoring`` for its smoothing method and weights (NLTK's
+        does); otherwise ``Scoring`` carries only the order, and the mode's smoothing reaches the formula."""
+        ...
+
+    def rows(self, compat: Compat, stats: Stats, corpus: bool) -> Rows:
+        """The corpus's row (``corpus``) or every segment's."""
+        ...
+
+    def sums(self, compat: Compat, sums: np.ndarray) -> np.ndarray:
+        """Scores of rows of summed statistics, on the mode's scale."""
+        ...
+
+
+@dataclass(frozen=True)
+class RowFormula:
+    """A tool's formula applied to each row of summed statistics in plain Python, in the tool's arithmetic."""
+
+    of_row: Callable[[list[int], list[int], int, int, int, str, object], Row]
+    precisions_width: int | None  # how many precisions each row has; None: one per order up to the max order
+    uses_scoring: ClassVar[bool] = False
+
+    def rows(self, compat: Compat, stats: Stats, corpus: bool) -> Rows:
+        """The corpus's row (``corpus``) or every segment's."""
+        return self._score(compat, stats.total() if corpus else stats)
+
+    def sums(self, compat: Compat, sums: np.ndarray) -> np.ndarray:
+        """Scores of rows of summed statistics, on the mode's scale."""
+        return self._score(compat, Stats.from_matrix(np.rint(sums).astype(np.int64))).scores
+
+    def _score(self, compat: Compat, stats: Stats) -> Rows:
+        order = compat.scoring.max_order
+        matches, totals = stats.matches.tolist(), stats.totals.tolist()
+        hyp, ref = stats.hyp_len.tolist(), stats.ref_len.tolist()
+        results = [
+            self.of_row(m, t, c, r, order, compat.smooth, compat.weights)
+            for m, t, c, r in zip(matches, totals, hyp, ref, strict=True)
+        ]
+        width = self.precisions_width or order
+        scores = np.array([row[0] for row in results], dtype=np.float64)
+        precisions = np.array([row[1] for row in results], dtype=np.float64).reshape(len(results), width)
+        bp = np.array([row[2] for row in results], dtype=np.float64)
+        return Rows(scores, precisions, bp)
+
+
+class NLTKFormula:
+    """NLTK's ``corpus_bleu`` of the corpus, or of each segment alone: scores in NLTK's own arithmetic
+    (``chen_cherry.nltk_score``), precisions and BP vectorised; the method and weights come from ``Scoring``."""
+
+    uses_scoring = True
+
+    def rows(self, compat: Compat, stats: Stats, corpus: bool) -> Rows:
+        """The corpus's row (``corpus``) or every segment's."""
+        scoring = compat.scoring
+        counts = chen_cherry.corpus_counts(stats, last_segment=True) if corpus else chen_cherry.segment_counts(stats)
+        _, precisions, bp = chen_cherry.unit_scores(counts, scoring, "corpus" if corpus else "segments")
+        rows = [stats] if corpus else [Stats.from_matrix(stats.matrix[i : i + 1]) for i in range(len(stats))]
+        scores = [
+            float(chen_cherry.nltk_score(chen_cherry.corpus_counts(row, last_segment=True), scoring)) for row in rows
+        ]
+        return Rows(np.array(scores, dtype=np.float64), precisions, bp)
+
+    def sums(self, compat: Compat, sums: np.ndarray) -> np.ndarray:
+        """Scores of rows of summed statistics, on NLTK's 0-1 scale."""
+        return formula_sums(sums, compat.scoring) / 100
+
+
+# A factory of a mode's own tokenizer, given whether it lowercases (the signature's ``case``).
+TokenizerFactory = Callable[[bool], Tokenizer]
+
+
+def _whitespace_tokenizer(lowercase: bool) -> Tokenizer:
+    """multi-bleu.perl's: Perl's ``split`` of bytes, ASCII-only ``lc``."""
+    return _SpanTokenizer("none", _ascii_whitespace_spans, join_lines, _ascii_lower if lowercase else None)
+
+
+def _mteval_v13a_tokenizer(lowercase: bool) -> Tokenizer:
+    """mteval-v13a.pl's ``tokenization``, with its ASCII-only lowercasing."""
+    return _SpanTokenizer("13a", mteval_spans, _mteval_13a_join, _ascii_lower if lowercase else None)
+
+
+def _lowercased_13a_tokenizer() -> Tokenizer:
+    """13a, then Python's (Unicode) lowercasing of the tokenized line."""
+    return _SpanTokenizer("13a", mteval_spans, _mteval_13a_join, str.lower)
+
+
 @dataclass(frozen=True)
 class Mode:
     """A tool's BLEU: tokenizer, case, reference-length rule, smoothing methods (the first is its
@@ -203,87 +295,105 @@ class Mode:
     name: str
     tool: str
     tokenize: str
-    case: str  # "flag-ascii"/"flag-unicode": -lc lowercases (bytes: ASCII only); "lc"/"lc-ascii": always; "free"
+    case: str  # "flag-ascii"/"flag-unicode": -lc lowercases (bytes: ASCII only); "lc"/"lc-ascii": always; "mixed"
     length_rule: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
     smoothing: tuple[str, ...]
-    formula: Callable[..., Row] | None  # None: NLTK's, through ``chen_cherry``
+    formula: Formula
     scale: float  # 100: percent; 1: fractions
     free_tokenize: bool = False
     free_order: bool = False
     free_weights: bool = False
+    # The tool's own tokenizer (given whether it lowercases); None: the registry's tokenizer the options name.
+    own_tokenizer: TokenizerFactory | None = None
+    # The references' tokenizer under -lc, for a tool that lowercases references only after tokenizing them.
+    lowercased_reference_tokenizer: Callable[[], Tokenizer] | None = None
 
 
 _NLTK_METHODS = tuple(f"{NLTK_PREFIX}{n}" for n in range(8))
+_MULTI_BLEU = RowFormula(_multi_bleu, precisions_width=4)
+_MTEVAL = RowFormula(_mteval, precisions_width=4)
+_TF_NMT = RowFormula(_tf_nmt, precisions_width=None)
+_TORCHMETRICS = RowFormula(_torchmetrics, precisions_width=None)
+
+
+def _mteval_mode(name: str, tool: str, tokenize: str, case: str, own_tokenizer: TokenizerFactory) -> Mode:
+    """One of mteval's modes: they differ only in the script's version (tokenizer) and its case flag."""
+    return Mode(
+        name=name,
+        tool=tool,
+        tokenize=tokenize,
+        case=case,
+        length_rule=closest_lengths,
+        smoothing=("exp", "none"),
+        formula=_MTEVAL,
+        scale=1,
+        own_tokenizer=own_tokenizer,
+    )
+
+
 MODES: dict[str, Mode] = {
     mode.name: mode
     for mode in (
-        Mode("multi-bleu", "multi-bleu.perl", "none", "flag-ascii", closest_lengths, ("none",), _multi_bleu, 100),
         Mode(
-            "multi-bleu-detok",
-            "multi-bleu-detok.perl",
-            "13a",
-            "flag-unicode",
-            closest_lengths,
-            ("none",),
-            _multi_bleu,
-            100,
-        ),
-        Mode("mteval-v13a", "mteval-v13a.pl", "13a", "lc-ascii", closest_lengths, ("exp", "none"), _mteval, 1),
-        Mode("mteval-v13a-c", "mteval-v13a.pl -c", "13a", "mixed", closest_lengths, ("exp", "none"), _mteval, 1),
-        Mode(
-            "mteval-v14",
-            "mteval-v14.pl --international-tokenization",
-            "intl",
-            "lc",
-            closest_lengths,
-            ("exp", "none"),
-            _mteval,
-            1,
+            name="multi-bleu",
+            tool="multi-bleu.perl",
+            tokenize="none",
+            case="flag-ascii",
+            length_rule=closest_lengths,
+            smoothing=("none",),
+            formula=_MULTI_BLEU,
+            scale=100,
+            own_tokenizer=_whitespace_tokenizer,
         ),
         Mode(
-            "mteval-v14-c",
-            "mteval-v14.pl --international-tokenization -c",
-            "intl",
-            "mixed",
-            closest_lengths,
-            ("exp", "none"),
-            _mteval,
-            1,
+            name="multi-bleu-detok",
+            tool="multi-bleu-detok.perl",
+            tokenize="13a",
+            case="flag-unicode",
+            length_rule=closest_lengths,
+            smoothing=("none",),
+            formula=_MULTI_BLEU,
+            scale=100,
+            lowercased_reference_tokenizer=_lowercased_13a_tokenizer,
         ),
+        _mteval_mode("mteval-v13a", "mteval-v13a.pl", "13a", "lc-ascii", _mteval_v13a_tokenizer),
+        _mteval_mode("mteval-v13a-c", "mteval-v13a.pl -c", "13a", "mixed", _mteval_v13a_tokenizer),
+        _mteval_mode("mteval-v14", "mteval-v14.pl --international-tokenization", "intl", "lc", _MtevalV14),
+        _mteval_mode("mteval-v14-c", "mteval-v14.pl --international-tokenization -c", "intl", "mixed", _MtevalV14),
         Mode(
-            "hf-evaluate",
-            "Hugging Face evaluate's bleu (TF-NMT compute_bleu)",
-            "13a",
-            "mixed",
-            shortest_lengths,
-            ("none", "add-one"),
-            _tf_nmt,
-            1,
+            name="hf-evaluate",
+            tool="Hugging Face evaluate's bleu (TF-NMT compute_bleu)",
+            tokenize="13a",
+            case="mixed",
+            length_rule=shortest_lengths,
+            smoothing=("none", "add-one"),
+            formula=_TF_NMT,
+            scale=1,
             free_tokenize=True,
             free_order=True,
         ),
         Mode(
-            "torchmetrics",
-            "torchmetrics BLEUScore",
-            "none",
-            "mixed",
-            first_closest_lengths,
-            ("none", "add-one"),
-            _torchmetrics,
-            1,
+            name="torchmetrics",
+            tool="torchmetrics BLEUScore",
+            tokenize="none",
+            case="mixed",
+            length_rule=first_closest_lengths,
+            smoothing=("none", "add-one"),
+            formula=_TORCHMETRICS,
+            scale=1,
             free_tokenize=True,
             free_order=True,
             free_weights=True,
         ),
         Mode(
-            "nltk",
-            "NLTK corpus_bleu",
-            "none",
-            "mixed",
-            closest_lengths,
-            _NLTK_METHODS,
-            None,
-            1,
+            name="nltk",
+            tool="NLTK corpus_bleu",
+            tokenize="none",
+            case="mixed",
+            length_rule=closest_lengths,
+            smoothing=_NLTK_METHODS,
+            formula=NLTKFormula(),
+            scale=1,
             free_tokenize=True,
             free_order=True,
             free_weights=True,
@@ -309,24 +419,6 @@ class Compat:
     scoring: Scoring
     smooth: str
     weights: tuple[float, ...] | None
-
-    def rows(self, stats: Stats) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Scores, precisions and brevity penalties of every row of ``stats``, on the mode's scale."""
-        mode, scoring = self.mode, self.scoring
-        if mode.formula is None:
-            raise AssertionError("NLTK's formulas are scored through chen_cherry")
-        order = scoring.max_order
-        matches, totals = stats.matches.tolist(), stats.totals.tolist()
-        hyp, ref = stats.hyp_len.tolist(), stats.ref_len.tolist()
-        results = [
-            mode.formula(m, t, c, r, order, self.smooth, self.weights)
-            for m, t, c, r in zip(matches, totals, hyp, ref, strict=True)
-        ]
-        width = 4 if mode.formula in (_multi_bleu, _mteval) else order
-        scores = np.array([row[0] for row in results], dtype=np.float64)
-        precisions = np.array([row[1] for row in results], dtype=np.float64).reshape(len(results), width)
-        bp = np.array([row[2] for row in results], dtype=np.float64)
-        return scores, precisions, bp
 
 
 def configure(
@@ -367,46 +459,24 @@ def configure(
     if weights is not None and len(weights) != max_order:
         raise InputError(f"{len(weights)} weights given for max order {max_order}; give one per order")
     case_lc = mode.case in ("lc", "lc-ascii") or lowercase
-    tokenizer: Tokenizer
-    ascii_lower = _ascii_lower if case_lc else None
-    if name == "multi-bleu":
-        tokenizer = _SpanTokenizer("none", _ascii_whitespace_spans, join_lines, ascii_lower)
-    elif name.startswith("mteval-v13a"):
-        tokenizer = _SpanTokenizer("13a", mteval_spans, _mteval_13a_join, ascii_lower)
-    elif name.startswith("mteval-v14"):
-        tokenizer = _MtevalV14(case_lc)
-    else:
-        tokenizer = tokenizers.get(tokenize or mode.tokenize)
+    tokenizer = mode.own_tokenizer(case_lc) if mode.own_tokenizer else tokenizers.get(tokenize or mode.tokenize)
     reference_tokenizer = tokenizer
-    if name == "multi-bleu-detok" and lowercase:  # the script lowercases references after tokenizing them
-        reference_tokenizer = _SpanTokenizer("13a", mteval_spans, _mteval_13a_join, str.lower)
+    if mode.lowercased_reference_tokenizer and lowercase:
+        reference_tokenizer = mode.lowercased_reference_tokenizer()
     weights = None if weights is None else tuple(float(w) for w in weights)
-    nltk = mode.formula is None
-    # Scoring carries the order (and NLTK's method and weights); the mode's formula replaces sacrebleu's.
-    scoring = Scoring(smooth if nltk else "none", smooth_value, False, max_order, weights if nltk else None)
+    # Scoring carries the order (and, for a formula that reads it, the method and weights); the mode's
+    # formula replaces sacrebleu's.
+    by_scoring = mode.formula.uses_scoring
+    scoring = Scoring(smooth if by_scoring else "none", smooth_value, False, max_order, weights if by_scoring else None)
     python_lower = mode.case == "flag-unicode" and lowercase
     return Compat(mode, tokenizer, reference_tokenizer, python_lower, case_lc, scoring, smooth, weights)
 
 
 def score_rows(compat: Compat, stats: Stats, corpus: bool) -> Rows:
     """The corpus's row (``corpus``) or every segment's: scores, precisions, brevity penalties."""
-    if compat.mode.formula is None:
-        return _nltk_rows(compat.scoring, stats, corpus)
-    return Rows(*compat.rows(stats.total() if corpus else stats))
-
-
-def _nltk_rows(scoring: Scoring, stats: Stats, corpus: bool) -> Rows:
-    """NLTK's ``corpus_bleu`` of the corpus, or of each segment alone: scores in NLTK's own
-    arithmetic (``chen_cherry.nltk_score``), precisions and BP vectorised."""
-    counts = chen_cherry.corpus_counts(stats, last_segment=True) if corpus else chen_cherry.segment_counts(stats)
-    _, precisions, bp = chen_cherry.unit_scores(counts, scoring, "corpus" if corpus else "segments")
-    rows = [stats] if corpus else [Stats.from_matrix(stats.matrix[i : i + 1]) for i in range(len(stats))]
-    scores = [float(chen_cherry.nltk_score(chen_cherry.corpus_counts(row, last_segment=True), scoring)) for row in rows]
-    return Rows(np.array(scores, dtype=np.float64), precisions, bp)
+    return compat.mode.formula.rows(compat, stats, corpus)
 
 
 def score_sums(compat: Compat, sums: np.ndarray) -> np.ndarray:
     """Scores of rows of summed statistics (resampling), in the mode's formula."""
-    if compat.mode.formula is None:
-        return formula_sums(sums, compat.scoring) / 100
-    return compat.rows(Stats.from_matrix(np.rint(sums).astype(np.int64)))[0]
+    return compat.mode.formula.sums(compat, sums)

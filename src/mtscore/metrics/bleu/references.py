@@ -8,6 +8,7 @@ import numpy as np
 
 from ...core.inputs import is_sequence
 from ...core.references import References
+from ...engine import ragged
 from ...engine.backend import NUMPY, TorchOps, is_tensor
 from ...engine.ids import encode_ids, id_rows, is_token_ids
 from ...engine.keys import TokenKeys, Vocabulary, distinct_lines
@@ -104,7 +105,7 @@ class PreparedReferences(References):
         else:
             ids, hyp_len = encode_ids(hypotheses[0], self.vocabulary, self.ops), hypotheses[1]
         n = self.n_segments
-        ends = np.concatenate([[0], np.cumsum(self.ops.to_numpy(hyp_len))])[np.arange(n_systems + 1) * n].tolist()
+        ends = ragged.offsets(self.ops.to_numpy(hyp_len))[np.arange(n_systems + 1) * n].tolist()
         systems = [(ids[ends[k] : ends[k + 1]], hyp_len[k * n : (k + 1) * n]) for k in range(n_systems)]
         matches = self.ngrams.matches_of(systems)
         hyp_len = self.ops.to_numpy(hyp_len).astype(np.int64).reshape(n_systems, n)

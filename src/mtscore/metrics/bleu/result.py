@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core.score import SacrebleuFormat
+from ...core.score import ScoreResult
 from ...core.signature import Signature
 
 
 @dataclass(frozen=True)
-class BLEUScore(SacrebleuFormat):
+class BLEUScore(ScoreResult):
     """A BLEU result. ``counts``/``totals`` are the integer statistics (before any add-k),
     ``precisions`` are percentages as used by the formula."""
 

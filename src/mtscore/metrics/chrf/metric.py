@@ -20,7 +20,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_references, few_plain_segments
 from ...core.metric import Metric
 from ...core.references import References
-from ...core.score import SacrebleuFormat
+from ...core.score import ScoreResult
 from ...core.signature import Signature, tool_signature
 from ...errors import InputError
 from ...threads import map_threads
@@ -34,7 +34,7 @@ __all__ = ["CHRF", "CHRFScore", "corpus_chrf", "sentence_chrf", "sentence_chrfs"
 
 
 @dataclass(frozen=True)
-class CHRFScore(SacrebleuFormat):
+class CHRFScore(ScoreResult):
     """A chrF or chrF++ result (0-100) with its options and reproducibility signature."""
 
     score: float

@@ -19,7 +19,7 @@ from ... import tokenizers
 from ...core.functional import corpus_function, sentence_function, sentences_function
 from ...core.inputs import ReferenceStreams, check_hypotheses, check_references, references_for
 from ...core.metric import Metric, check_systems
-from ...core.score import SacrebleuFormat, SegmentResults
+from ...core.score import ScoreResult, SegmentResults
 from ...core.signature import Signature, tool_signature
 from ...engine.keys import TokenKeys, distinct_lines
 from ...errors import InputError
@@ -31,7 +31,7 @@ __all__ = ["GoogleBLEU", "GoogleBLEUScore", "corpus_google_bleu", "sentence_goog
 
 
 @dataclass(frozen=True)
-class GoogleBLEUScore(SacrebleuFormat):
+class GoogleBLEUScore(ScoreResult):
     """A Google-BLEU result: ``score`` (0-100) = 100 * ``n_match`` / ``n_all``; ``ratio`` is NLTK's
     value (0-1) exactly."""
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ...core.references import References
+from ...engine import ragged
 from ...engine.backend import unique_inverse
 from ...engine.keys import TokenKeys, Vocabulary
 from ...engine.ngrams import ReferenceNgrams
@@ -180,8 +181,8 @@ class _NgramTable:
         self.keys: list[np.ndarray] = []
         self.counts: list[np.ndarray] = []
         flat = lengths.ravel()
-        stream = np.repeat(np.arange(n_streams), lengths.sum(axis=1))
-        remaining = _remaining(flat)
+        stream = ragged.run_ids(lengths.sum(axis=1))
+        remaining = ragged.remaining(flat)
         at = np.arange(len(ids))  # where each n-gram still followed starts
         key = np.repeat(np.tile(np.arange(n_segments), n_streams), flat) * self.span + ids
         for n in range(1, order + 1):
@@ -202,8 +203,8 @@ class _NgramTable:
         its own: streams x hypotheses."""
         n_hypotheses, n_streams = len(lengths), len(self.counts[0])
         out = np.zeros((n_streams, n_hypotheses), dtype=np.int64)
-        hypothesis = np.repeat(np.arange(n_hypotheses), lengths)
-        remaining = _remaining(lengths)
+        hypothesis = ragged.run_ids(lengths)
+        remaining = ragged.remaining(lengths)
         shared = n_hypotheses > 0 and np.bincount(segments).max() > 1  # several hypotheses of one segment
         at = np.flatnonzero(ids >= 0)  # an unknown token matches nothing
         key = np.repeat(segments * self.span, lengths)[at] + ids[at]
@@ -257,11 +258,6 @@ def _looked_up(keys: np.ndarray, key: np.ndarray, nearly_sorted: bool = False) -
 def _as_rows(matches: np.ndarray, hyp_counts: np.ndarray) -> np.ndarray:
     """One row per line: its matches against each stream (streams x lines given), then its n-gram count."""
     return np.vstack([matches, hyp_counts]).T
-
-
-def _remaining(lengths: np.ndarray) -> np.ndarray:
-    """Per token, the tokens from it to its line's end (itself included)."""
-    return np.repeat(np.cumsum(lengths), lengths) - np.arange(int(lengths.sum()))
 
 
 LAST_PREPARED = LastPrepared()

@@ -23,7 +23,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
-from ...core.score import SacrebleuFormat
+from ...core.score import ScoreResult
 from ...core.signature import Signature, tool_signature
 from ...engine import ragged
 from ...engine.keys import ranges
@@ -40,7 +40,7 @@ _PIECE = 4096  # lines turned into word ids at once
 
 
 @dataclass(frozen=True)
-class METEORScore(SacrebleuFormat):
+class METEORScore(ScoreResult):
     """A METEOR result: ``score`` (percent: the mean NLTK sentence score x 100) and the counts
     summed over segments (matched words, chunks, hypothesis and best-reference words)."""
 

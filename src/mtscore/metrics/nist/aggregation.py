@@ -43,7 +43,7 @@ class NISTMetric(NISTSettings, Protocol):
         """The rows of hypotheses given as token keys."""
         ...
 
-    def weighted_by(self, context: NISTState) -> Any:
+    def weighted_by(self, context: NISTState) -> NISTMetric:
         """This metric with the information weights of ``context`` (``CorpusWeightedNIST``)."""
         ...
 
@@ -114,7 +114,7 @@ class NISTAggregation(CorpusWeighted):
         """A shard's reference n-gram counts: merged over the corpus, its segments' information weights."""
         return state.reference_state(metric, references)
 
-    def in_context(self, metric: Any, context: Any) -> Any:
+    def in_context(self, metric: NISTMetric, context: NISTState) -> NISTMetric:  # type: ignore[override]
         """NIST with the information weights of ``context`` (``sentence_context`` of every shard, merged)."""
         return metric.weighted_by(context)
 
@@ -124,10 +124,10 @@ class WeightedNISTAggregation(NISTAggregation):
     """NIST's strategy for a metric that has the whole corpus's weights already (``CorpusWeightedNIST``):
     its sentence scores need nothing more of the corpus."""
 
-    def empty_sentence_context(self, metric: Any) -> NISTState | None:
+    def empty_sentence_context(self, metric: NISTMetric) -> NISTState | None:  # type: ignore[override]
         return None
 
-    def sentence_context(self, metric: Any, references: Any) -> NISTState | None:
+    def sentence_context(self, metric: NISTMetric, references: Any) -> NISTState | None:  # type: ignore[override]
         return None
 
 

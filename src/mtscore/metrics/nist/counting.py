@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...engine import ragged
 from ...engine.backend import unique_inverse
 
 LOG2 = np.log(2.0)
@@ -91,7 +92,7 @@ def occurrences(ids: np.ndarray, lengths: np.ndarray, max_order: int, groups: np
     positions, ids), and the numbering (``Ngrams``). ``groups`` (the group of each line, >= 0):
     n-grams of different groups numbered apart."""
     positions = np.arange(len(ids))
-    remaining = np.repeat(np.cumsum(lengths), lengths) - positions  # tokens to the line's end
+    remaining = ragged.remaining(lengths)  # tokens to the line's end
     vocab = int(ids.max(initial=-1)) + 1
     keys_by_order: list[np.ndarray] = []
     found: list[tuple[np.ndarray, np.ndarray]] = []
@@ -154,4 +155,4 @@ def _lower_bound(table: np.ndarray, keys: np.ndarray, first: np.ndarray, size: n
 
 def position_lines(lengths: np.ndarray) -> np.ndarray:
     """The line (index) of each token position."""
-    return np.repeat(np.arange(len(lengths)), lengths)
+    return ragged.run_ids(lengths)

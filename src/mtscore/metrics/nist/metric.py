@@ -28,7 +28,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
-from ...core.score import SacrebleuFormat, SegmentResults
+from ...core.score import ScoreResult, SegmentResults
 from ...core.signature import Signature, tool_signature
 from ...core.stats import DetailedRows, Statistics
 from ...engine.keys import TokenKeys, distinct_lines
@@ -48,7 +48,7 @@ _NLTK_BETA = math.log(0.5) / math.log(1.5) ** 2
 
 
 @dataclass(frozen=True)
-class NISTScore(SacrebleuFormat):
+class NISTScore(ScoreResult):
     """A NIST result (unbounded, higher is better) with its corpus sums and signature."""
 
     score: float

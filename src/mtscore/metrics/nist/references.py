@@ -17,6 +17,7 @@ from itertools import chain, pairwise
 import numpy as np
 
 from ...core.references import References
+from ...engine import ragged
 from ...engine.keys import TokenKeys, Vocabulary
 from ...engine.seen import SeenRows
 from .counting import LOG2, held_occurrences, occurrences, position_lines
@@ -141,7 +142,7 @@ class PreparedReferences(References):
         depends on its hypothesis alone (and the references): a hypothesis seen before at the same
         segment (another system's) keeps its row (``seen``, up to ``engine.seen.SEEN_LINES``), and only
         the others are counted; the ``Detail`` of such rows counts them all, when asked."""
-        offsets = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+        offsets = ragged.offsets(lengths).tolist()
         text = ids.tobytes()
         width = ids.itemsize
         keys = [(i, text[a * width : b * width]) for i, (a, b) in enumerate(pairwise(offsets))]

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ...core.inputs import check_hypotheses, check_references
+from ...engine import ragged
 from ...engine.keys import TokenKeys
 from ...errors import InputError
 from ...tokenizers.lines import Split, split_lines
@@ -569,8 +570,8 @@ class _Positions:
 
     def __init__(self, ids: np.ndarray, lengths: np.ndarray):
         self.ids = ids
-        self.remaining = np.repeat(np.cumsum(lengths), lengths) - np.arange(len(ids))  # tokens to the line's end
-        self.line = np.repeat(np.arange(len(lengths)), lengths)
+        self.remaining = ragged.remaining(lengths)  # tokens to the line's end
+        self.line = ragged.run_ids(lengths)
         self.prefix = ids
         self.starts = np.arange(len(ids))
 

@@ -21,7 +21,7 @@ from ...core.functional import corpus_function, sentence_function, sentences_fun
 from ...core.inputs import ReferenceStreams, check_references
 from ...core.metric import Metric
 from ...core.references import References
-from ...core.score import SacrebleuFormat
+from ...core.score import ScoreResult
 from ...core.signature import Signature, tool_signature
 from ...core.stats import Statistics, float32_arithmetic
 from ...errors import InputError
@@ -31,7 +31,7 @@ from .options import OPTIONS, RENAMED
 
 
 @dataclass(frozen=True)
-class TERScore(SacrebleuFormat):
+class TERScore(ScoreResult):
     """A TER result: ``score`` (percent), ``num_edits`` (summed over segments) and ``ref_length``
     (the summed average reference lengths)."""
 

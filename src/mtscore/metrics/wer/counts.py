@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.score import SacrebleuFormat
+from ...core.score import ScoreResult
 
 # The counts of a result, in the order ``to_dict`` lists them.
 COUNT_FIELDS = ("hits", "substitutions", "deletions", "insertions")
@@ -24,7 +24,7 @@ def jiwer_measures(hits: int, substitutions: int, deletions: int, insertions: in
 
 
 @dataclass(frozen=True)
-class EditCounts(SacrebleuFormat):
+class EditCounts(ScoreResult):
     """What WER and CER results share: ``score`` (percent) and the summed edit counts."""
 
     score: float

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.metric import keeps_plain_path
-from ...core.score import SacrebleuFormat as Score
+from ...core.score import ScoreResult as Score
 from ...core.signature import Signature
 from ...errors import InputError
 from ...report.confidence import Confident, with_confidence
