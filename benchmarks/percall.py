@@ -352,7 +352,108 @@ def batch_cases(hypotheses: list[str], references: list[str], sizes: list[int], 
             lambda hs, rs: [mtscore.corpus_ter(hs, [rs]).score],
             lambda hs, rs: [sacrebleu.corpus_ter(hs, [rs]).score],
         )
+    return cases + token_batch_cases(hypotheses, references, sizes, chosen)
+
+
+def token_batch_cases(hypotheses: list[str], references: list[str], sizes: list[int], chosen: set[str]) -> list[Case]:
+    """Batches of ``size`` segments per call for WER and CER (against jiwer on the batch), Google-BLEU and
+    NIST (the NLTK drop-in's ``corpus_gleu`` / ``corpus_nist`` against NLTK's, both given the same
+    ``str.split()`` token lists, split untimed) and METEOR (``sentence_meteors`` of the text against NLTK's
+    ``meteor_score`` loop on split tokens, given NLTK's reader of the same WordNet files, both warm)."""
+    import jiwer
+
+    import mtscore
+    import mtscore.nltk
+
+    n = len(hypotheses)
+    hyp_tokens = [hypothesis.split() for hypothesis in hypotheses]
+    ref_tokens = [[reference.split()] for reference in references]
+    cases: list[Case] = []
+    peers = _token_peers(chosen)
+    for size in sizes:
+        calls = -(-n // size)
+
+        def add(group: str, name: str, peer_name: str, ours, peer, tokens=False, size=size, calls=calls) -> None:
+            if group in chosen:
+                hyps, refs = (hyp_tokens, ref_tokens) if tokens else (hypotheses, references)
+                cases.append(
+                    Case(
+                        f"{name} x{size}",
+                        f"{peer_name} x{size}",
+                        calls,
+                        n,
+                        _batched(ours, hyps, refs, size),
+                        _batched(peer, hyps, refs, size),
+                        BATCH_TARGET,
+                    )
+                )
+
+        add(
+            "wer",
+            "mtscore.corpus_wer",
+            "jiwer.wer",
+            lambda hs, rs: [mtscore.corpus_wer(hs, [rs]).wer],
+            lambda hs, rs: [jiwer.wer(rs, hs)],
+        )
+        add(
+            "cer",
+            "mtscore.corpus_cer",
+            "jiwer.cer",
+            lambda hs, rs: [mtscore.corpus_cer(hs, [rs]).cer],
+            lambda hs, rs: [jiwer.cer(rs, hs)],
+        )
+        add(
+            "gleu",
+            "mtscore.nltk.corpus_gleu",
+            "nltk corpus_gleu",
+            lambda hs, rs: [mtscore.nltk.corpus_gleu(rs, hs)],
+            lambda hs, rs: [peers["gleu"](rs, hs)],
+            tokens=True,
+        )
+        add(
+            "nist",
+            "mtscore.nltk.corpus_nist",
+            "nltk corpus_nist",
+            lambda hs, rs: [mtscore.nltk.corpus_nist(rs, hs)],
+            lambda hs, rs: [peers["nist"](rs, hs)],
+            tokens=True,
+        )
+        if "meteor" in chosen:
+            cases.append(
+                Case(
+                    f"mtscore.sentence_meteors x{size}",
+                    f"nltk meteor_score loop x{size}",
+                    calls,
+                    n,
+                    _batched(lambda hs, rs: list(mtscore.sentence_meteors(hs, [rs])), hypotheses, references, size),
+                    _batched(
+                        lambda hs, rs: [100 * peers["meteor"](r, h) for h, r in zip(hs, rs, strict=True)],
+                        hyp_tokens,
+                        ref_tokens,
+                        size,
+                    ),
+                    BATCH_TARGET,
+                )
+            )
     return cases
+
+
+def _token_peers(chosen: set[str]) -> dict[str, Callable[..., float]]:
+    """NLTK's ``corpus_gleu``, ``corpus_nist`` and ``meteor_score`` (on NLTK's reader of the WordNet 3.0
+    files mtscore reads, both WordNets warmed up untimed, as the corpus harness does)."""
+    from functools import partial
+
+    from nltk.translate import gleu_score, meteor_score, nist_score
+
+    peers: dict[str, Callable[..., float]] = {"gleu": gleu_score.corpus_gleu, "nist": nist_score.corpus_nist}
+    if "meteor" in chosen:
+        from implementations import _load_wordnet_for_nltk
+
+        import mtscore
+
+        mtscore.sentence_meteor("qqqzzz", ["xxxyyy"])  # mtscore reads WordNet's index and exceptions here
+        peers["meteor"] = partial(meteor_score.meteor_score, wordnet=_load_wordnet_for_nltk())
+    return peers
 
 
 def _agreement(ours: list[float], peer: list[float]) -> str:
@@ -432,7 +533,11 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cases", default="bleu,chrf,ter,wer,cer,nltk", help="groups to run")
+    parser.add_argument(
+        "--cases",
+        default="bleu,chrf,ter,wer,cer,nltk,gleu,nist,meteor",
+        help="groups to run",
+    )
     parser.add_argument("--segments", type=int, default=500, help="segments of the one-call loops")
     parser.add_argument("--batches", default="10,100,1000", help="batch sizes ('' for none)")
     parser.add_argument("--batch-segments", type=int, default=2000, help="segments of the batch loops")
