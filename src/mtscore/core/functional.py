@@ -92,14 +92,15 @@ _KEY_TYPES = frozenset({type(None), bool, int, float, str})
 def _key_types(keywords: list[inspect.Parameter]) -> frozenset[type]:
     """``_KEY_TYPES`` and the types of the keywords' stateless sentinel defaults (BLEU's ``pad_id``'s
     "not given"): objects without state, equal only to themselves."""
-    sentinels = {
-        type(keyword.default)
-        for keyword in keywords
-        if type(keyword.default).__hash__ is object.__hash__
-        and type(keyword.default).__eq__ is object.__eq__
-        and not getattr(keyword.default, "__dict__", True)
-    }
+    sentinels = {type(keyword.default) for keyword in keywords if _is_sentinel(keyword.default)}
     return _KEY_TYPES | sentinels
+
+
+def _is_sentinel(value: Any) -> bool:
+    """Whether ``value`` holds no state and is equal only to itself (Python's identity hash and equality)."""
+    kind: Any = type(value)
+    identity: Any = object
+    return kind.__hash__ is identity.__hash__ and kind.__eq__ is identity.__eq__ and not getattr(value, "__dict__", 1)
 
 
 def _reuse_key(options: dict[str, Any], renamed: tuple[str, ...], key_types: frozenset[type]) -> tuple[Any, ...] | None:
