@@ -36,7 +36,11 @@ class Curve:
     percall: tuple[str, ...] = ("percall-2026-11-28-unique-speedA.json",)
 
 
-CURVES_PERCALL = ("percall-2026-11-28-curves.json", "percall-2026-11-28-unique-reuse.json")
+CURVES_PERCALL = (
+    "percall-2026-11-28-unique-speedA.json",  # one segment per call: WER, CER
+    "percall-2026-11-28-unique-nltk-meteor.json",  # one segment per call: the NLTK drop-in
+    "percall-2026-11-28-curves.json",  # batches
+)
 METRICS = {
     "BLEU": Curve(("mtscore.corpus_bleu",), "sacrebleu", "2026-11-26-RB.json", "R", 183_120, 183_120),
     "chrF": Curve(("mtscore.corpus_chrf",), "sacrebleu", "2026-11-26-S-183120.json", "S", 183_120, 183_120),
