@@ -110,8 +110,9 @@ def _batched(function: Callable[[list[str], list[str]], Any], hypotheses, refere
     return lambda: [value for batch, refs in chunks for value in function(batch, refs)]
 
 
-def single_cases(hypotheses: list[str], references: list[str], chosen: set[str]) -> list[Case]:
-    """One segment per call: mtscore's functions and drop-ins against the peer's."""
+def single_cases(hypotheses: list[str], references: list[str], chosen: set[str], version: int = 0) -> list[Case]:
+    """One segment per call: mtscore's functions and drop-ins against the peer's (``version``: of the lines,
+    as ``_version`` made them)."""
     import jiwer
     import nltk.translate.bleu_score as nltk_bleu
     import sacrebleu
@@ -245,6 +246,59 @@ def single_cases(hypotheses: list[str], references: list[str], chosen: set[str])
             )
     if "nltk" in chosen:
         cases += _nltk_gleu_nist_cases(hypotheses, references)
+    if "reuse" in chosen:
+        cases += reuse_cases(hypotheses, references, version)
+    return cases
+
+
+REUSED_METRICS = ("bleu", "chrf", "ter", "wer", "cer", "google_bleu", "nist", "meteor")
+
+
+def reuse_cases(hypotheses: list[str], references: list[str], version: int) -> list[Case]:
+    """Every metric's ``sentence_X`` and ``corpus_X`` of one segment with the functional layer's kept
+    metric (``core.functional.KEPT_PER_THREAD``) against the same call making its metric afresh (none
+    kept): what keeping the metric saves a call. The "peer" here is mtscore itself, so on new lines
+    (``version`` > 0) it scores lines of its own (``wK_I`` for ``vK_I``): else the side that runs second
+    would find the lines' 13a tokens in the cache both sides share."""
+    import mtscore
+    from mtscore.core import functional
+
+    def made_per_call(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            kept, functional.KEPT_PER_THREAD = functional.KEPT_PER_THREAD, 0
+            try:
+                return function(*args)
+            finally:
+                functional.KEPT_PER_THREAD = kept
+
+        return call
+
+    n = len(hypotheses)
+    if version:
+        prefix, other = f"v{version}_", f"w{version}_"
+        fresh_hypotheses = [other + line.removeprefix(prefix) for line in hypotheses]
+        fresh_references = [other + line.removeprefix(prefix) for line in references]
+    else:
+        fresh_hypotheses, fresh_references = hypotheses, references
+    cases = []
+    for name in REUSED_METRICS:
+        sentence, corpus = getattr(mtscore, f"sentence_{name}"), getattr(mtscore, f"corpus_{name}")
+        for label, ours in (
+            (f"mtscore.sentence_{name}(h, [r])", lambda h, r, f=sentence: f(h, [r]).score),
+            (f"mtscore.corpus_{name}([h], [[r]])", lambda h, r, f=corpus: f([h], [[r]]).score),
+        ):
+            fresh = made_per_call(ours)
+            cases.append(
+                Case(
+                    f"{label} kept",
+                    "the same, metric made per call",
+                    n,
+                    n,
+                    _per_call(ours, hypotheses, references),
+                    _per_call(fresh, fresh_hypotheses, fresh_references),
+                    1.0,
+                )
+            )
     return cases
 
 
@@ -553,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     single, batch = one_system(args.segments), every_system(args.batch_segments)
 
     def build(version: int) -> list[Case]:
-        cases = single_cases(*(_version(lines, version) for lines in single), chosen)
+        cases = single_cases(*(_version(lines, version) for lines in single), chosen, version)
         return cases + batch_cases(*(_version(lines, version) for lines in batch), sizes, chosen)
 
     cases = measure(build, args.rounds, args.unique)
