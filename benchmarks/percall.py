@@ -590,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cases",
         default="bleu,chrf,ter,wer,cer,nltk,gleu,nist,meteor",
-        help="groups to run",
+        help="groups to run (and: reuse, the kept metric against one made per call)",
     )
     parser.add_argument("--segments", type=int, default=500, help="segments of the one-call loops")
     parser.add_argument("--batches", default="10,100,1000", help="batch sizes ('' for none)")
