@@ -2,7 +2,7 @@
 from committed results: the per-call harness's JSON (one segment to 1,000 per call) and the corpus
 harness's JSON (a whole workload in one call). Writes one SVG per metric into docs/images/.
 
-    python benchmarks/curve.py [--percall benchmarks/results/percall-2026-11-28-unique-speedA.json]
+    python benchmarks/curve.py [--metrics BLEU,WER]
 """
 
 from __future__ import annotations
@@ -10,34 +10,121 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 
-# metric -> (the per-call harness's case prefix, its peer's name, corpus results file, workload, segments)
+
+@dataclass(frozen=True)
+class Curve:
+    """Where one metric's points come from: the per-call harness's rows whose case starts with one of
+    ``prefix`` (in the files ``percall``), and the corpus harness's rows of ``workload`` in ``corpus_file``, whose
+    implementations ``ours`` and ``theirs`` are mtscore and the peer, scoring ``segments`` segments in
+    calls of ``per_call`` segments each (a workload of several systems is one call per system)."""
+
+    prefix: tuple[str, ...]
+    peer: str
+    corpus_file: str
+    workload: str
+    segments: int
+    per_call: int
+    ours: str = "mtscore"
+    theirs: str = ""
+    percall: tuple[str, ...] = ("percall-2026-11-28-unique-speedA.json",)
+
+
+CURVES_PERCALL = (
+    "percall-2026-11-28-unique-speedA.json",  # one segment per call: WER, CER
+    "percall-2026-11-28-unique-nltk-meteor.json",  # one segment per call: the NLTK drop-in
+    "percall-2026-11-28-curves.json",  # batches
+)
 METRICS = {
-    "BLEU": ("mtscore.corpus_bleu", "sacrebleu", "2026-11-26-RB.json", "R", 183_120),
-    "chrF": ("mtscore.corpus_chrf", "sacrebleu", "2026-11-26-S-183120.json", "S", 183_120),
-    "TER": ("mtscore.corpus_ter", "sacrebleu", "2026-11-26-IU.json", "U", 4_000),
+    "BLEU": Curve(("mtscore.corpus_bleu",), "sacrebleu", "2026-11-26-RB.json", "R", 183_120, 183_120),
+    "chrF": Curve(("mtscore.corpus_chrf",), "sacrebleu", "2026-11-26-S-183120.json", "S", 183_120, 183_120),
+    "TER": Curve(("mtscore.corpus_ter",), "sacrebleu", "2026-11-26-IU.json", "U", 4_000, 4_000),
+    # WMT22 en-de: 9 systems of 2,037 segments, one call per system.
+    "WER": Curve(
+        ("mtscore.sentence_wer(", "mtscore.corpus_wer x"),
+        "jiwer",
+        "2026-11-28-M.json",
+        "M",
+        18_333,
+        2_037,
+        percall=CURVES_PERCALL,
+    ),
+    "CER": Curve(
+        ("mtscore.sentence_cer(", "mtscore.corpus_cer x"),
+        "jiwer",
+        "2026-11-28-M.json",
+        "M",
+        18_333,
+        2_037,
+        ours="mtscore-cer",
+        theirs="jiwer-cer",
+        percall=CURVES_PERCALL,
+    ),
+    "Google-BLEU": Curve(
+        ("mtscore.nltk.sentence_gleu", "mtscore.nltk.corpus_gleu x"),
+        "NLTK",
+        "2026-11-28-JKPQ-tokens-2.json",
+        "K",
+        18_333,
+        2_037,
+        ours="mtscore-tokens",
+        theirs="nltk",
+        percall=CURVES_PERCALL,
+    ),
+    "NIST": Curve(
+        ("mtscore.nltk.sentence_nist", "mtscore.nltk.corpus_nist x"),
+        "NLTK",
+        "2026-11-28-JKPQ-tokens-2.json",
+        "Q",
+        18_333,
+        2_037,
+        ours="mtscore-tokens",
+        theirs="nltk",
+        percall=CURVES_PERCALL,
+    ),
+    # WMT22 de-en: 9 systems of 1,984 segments, one call per system.
+    "METEOR": Curve(
+        ("mtscore.nltk.meteor_score", "mtscore.sentence_meteors x"),
+        "NLTK",
+        "2026-11-26-JKNOPQ.json",
+        "O",
+        17_856,
+        1_984,
+        theirs="nltk",
+        percall=CURVES_PERCALL,
+    ),
 }
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP, RIGHT = 460, 300, 64, 44, 30, 110
 
 
-def points(percall: dict, corpus: dict, prefix: str, peer: str, workload: str, segments: int) -> dict[str, list]:
+def points(percall: list[dict], corpus: dict, curve: Curve) -> dict[str, list]:
     """(segments per call, microseconds per segment) for mtscore and its peer."""
-    curves: dict[str, list[tuple[float, float]]] = {"mtscore": [], peer: []}
-    for row in percall["rows"]:
-        if not row["case"].startswith(prefix):
+    curves: dict[str, list[tuple[float, float]]] = {"mtscore": [], curve.peer: []}
+    for row in (row for results in percall for row in results["rows"]):
+        if not row["case"].startswith(curve.prefix):
             continue
         per_call = row["segments"] / row["calls"]
         curves["mtscore"].append((per_call, row["ours_us_per_call"] / per_call))
-        curves[peer].append((per_call, row["peer_us_per_call"] / per_call))
+        curves[curve.peer].append((per_call, row["peer_us_per_call"] / per_call))
+    names = {curve.ours: "mtscore", curve.theirs or curve.peer: curve.peer}
     for row in corpus["rows"]:
-        if row["workload"] == workload and row["implementation"] in ("mtscore", peer):
-            curves[row["implementation"]].append((segments, row["median_s"] * 1e6 / segments))
-    return {name: sorted(values) for name, values in curves.items()}
+        if row["workload"] == curve.workload and row["implementation"] in names:
+            point = (curve.per_call, row["median_s"] * 1e6 / curve.segments)
+            curves[names[row["implementation"]]].append(point)
+    return {name: sorted(dict(values).items()) for name, values in curves.items()}  # a later file's point wins
+
+
+def speedups(curves: dict[str, list[tuple[float, float]]]) -> list[tuple[float, float]]:
+    """(segments per call, the peer's time over mtscore's) at each size both were timed at."""
+    (_, ours), (_, theirs) = curves.items()
+    peer = dict(theirs)
+    return [(x, peer[x] / y) for x, y in ours if x in peer]
 
 
 def svg(title: str, curves: dict[str, list[tuple[float, float]]]) -> str:
@@ -87,16 +174,18 @@ def svg(title: str, curves: dict[str, list[tuple[float, float]]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--percall", default=str(RESULTS / "percall-2026-11-28-unique-speedA.json"))
+    parser.add_argument("--metrics", default=",".join(METRICS), help="the metrics to draw")
     args = parser.parse_args()
-    percall = json.loads(Path(args.percall).read_text(encoding="utf-8"))
-    for metric, (prefix, peer, corpus_file, workload, segments) in METRICS.items():
-        corpus = json.loads((RESULTS / corpus_file).read_text(encoding="utf-8"))
-        curves = points(percall, corpus, prefix, peer, workload, segments)
+    for metric in args.metrics.split(","):
+        curve = METRICS[metric]
+        percall = [json.loads((RESULTS / name).read_text(encoding="utf-8")) for name in curve.percall]
+        corpus = json.loads((RESULTS / curve.corpus_file).read_text(encoding="utf-8"))
+        curves = points(percall, corpus, curve)
         title = f"{metric}: time per segment against segments per call"
         target = IMAGES / f"curve-{metric.lower()}.svg"
         target.write_text(svg(title, curves), encoding="utf-8")
-        print(target)
+        ratios = ", ".join(f"{x:,.0f}: {ratio:.1f}x" for x, ratio in speedups(curves))
+        print(f"{target.name}: {curve.peer} / mtscore per segment at {ratios}")
 
 
 if __name__ == "__main__":

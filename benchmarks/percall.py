@@ -110,8 +110,9 @@ def _batched(function: Callable[[list[str], list[str]], Any], hypotheses, refere
     return lambda: [value for batch, refs in chunks for value in function(batch, refs)]
 
 
-def single_cases(hypotheses: list[str], references: list[str], chosen: set[str]) -> list[Case]:
-    """One segment per call: mtscore's functions and drop-ins against the peer's."""
+def single_cases(hypotheses: list[str], references: list[str], chosen: set[str], version: int = 0) -> list[Case]:
+    """One segment per call: mtscore's functions and drop-ins against the peer's (``version``: of the lines,
+    as ``_version`` made them)."""
     import jiwer
     import nltk.translate.bleu_score as nltk_bleu
     import sacrebleu
@@ -245,6 +246,59 @@ def single_cases(hypotheses: list[str], references: list[str], chosen: set[str])
             )
     if "nltk" in chosen:
         cases += _nltk_gleu_nist_cases(hypotheses, references)
+    if "reuse" in chosen:
+        cases += reuse_cases(hypotheses, references, version)
+    return cases
+
+
+REUSED_METRICS = ("bleu", "chrf", "ter", "wer", "cer", "google_bleu", "nist", "meteor")
+
+
+def reuse_cases(hypotheses: list[str], references: list[str], version: int) -> list[Case]:
+    """Every metric's ``sentence_X`` and ``corpus_X`` of one segment with the functional layer's kept
+    metric (``core.functional.KEPT_PER_THREAD``) against the same call making its metric afresh (none
+    kept): what keeping the metric saves a call. The "peer" here is mtscore itself, so on new lines
+    (``version`` > 0) it scores lines of its own (``wK_I`` for ``vK_I``): else the side that runs second
+    would find the lines' 13a tokens in the cache both sides share."""
+    import mtscore
+    from mtscore.core import functional
+
+    def made_per_call(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            kept, functional.KEPT_PER_THREAD = functional.KEPT_PER_THREAD, 0
+            try:
+                return function(*args)
+            finally:
+                functional.KEPT_PER_THREAD = kept
+
+        return call
+
+    n = len(hypotheses)
+    if version:
+        prefix, other = f"v{version}_", f"w{version}_"
+        fresh_hypotheses = [other + line.removeprefix(prefix) for line in hypotheses]
+        fresh_references = [other + line.removeprefix(prefix) for line in references]
+    else:
+        fresh_hypotheses, fresh_references = hypotheses, references
+    cases = []
+    for name in REUSED_METRICS:
+        sentence, corpus = getattr(mtscore, f"sentence_{name}"), getattr(mtscore, f"corpus_{name}")
+        for label, ours in (
+            (f"mtscore.sentence_{name}(h, [r])", lambda h, r, f=sentence: f(h, [r]).score),
+            (f"mtscore.corpus_{name}([h], [[r]])", lambda h, r, f=corpus: f([h], [[r]]).score),
+        ):
+            fresh = made_per_call(ours)
+            cases.append(
+                Case(
+                    f"{label} kept",
+                    "the same, metric made per call",
+                    n,
+                    n,
+                    _per_call(ours, hypotheses, references),
+                    _per_call(fresh, fresh_hypotheses, fresh_references),
+                    1.0,
+                )
+            )
     return cases
 
 
@@ -352,7 +406,108 @@ def batch_cases(hypotheses: list[str], references: list[str], sizes: list[int], 
             lambda hs, rs: [mtscore.corpus_ter(hs, [rs]).score],
             lambda hs, rs: [sacrebleu.corpus_ter(hs, [rs]).score],
         )
+    return cases + token_batch_cases(hypotheses, references, sizes, chosen)
+
+
+def token_batch_cases(hypotheses: list[str], references: list[str], sizes: list[int], chosen: set[str]) -> list[Case]:
+    """Batches of ``size`` segments per call for WER and CER (against jiwer on the batch), Google-BLEU and
+    NIST (the NLTK drop-in's ``corpus_gleu`` / ``corpus_nist`` against NLTK's, both given the same
+    ``str.split()`` token lists, split untimed) and METEOR (``sentence_meteors`` of the text against NLTK's
+    ``meteor_score`` loop on split tokens, given NLTK's reader of the same WordNet files, both warm)."""
+    import jiwer
+
+    import mtscore
+    import mtscore.nltk
+
+    n = len(hypotheses)
+    hyp_tokens = [hypothesis.split() for hypothesis in hypotheses]
+    ref_tokens = [[reference.split()] for reference in references]
+    cases: list[Case] = []
+    peers = _token_peers(chosen)
+    for size in sizes:
+        calls = -(-n // size)
+
+        def add(group: str, name: str, peer_name: str, ours, peer, tokens=False, size=size, calls=calls) -> None:
+            if group in chosen:
+                hyps, refs = (hyp_tokens, ref_tokens) if tokens else (hypotheses, references)
+                cases.append(
+                    Case(
+                        f"{name} x{size}",
+                        f"{peer_name} x{size}",
+                        calls,
+                        n,
+                        _batched(ours, hyps, refs, size),
+                        _batched(peer, hyps, refs, size),
+                        BATCH_TARGET,
+                    )
+                )
+
+        add(
+            "wer",
+            "mtscore.corpus_wer",
+            "jiwer.wer",
+            lambda hs, rs: [mtscore.corpus_wer(hs, [rs]).wer],
+            lambda hs, rs: [jiwer.wer(rs, hs)],
+        )
+        add(
+            "cer",
+            "mtscore.corpus_cer",
+            "jiwer.cer",
+            lambda hs, rs: [mtscore.corpus_cer(hs, [rs]).cer],
+            lambda hs, rs: [jiwer.cer(rs, hs)],
+        )
+        add(
+            "gleu",
+            "mtscore.nltk.corpus_gleu",
+            "nltk corpus_gleu",
+            lambda hs, rs: [mtscore.nltk.corpus_gleu(rs, hs)],
+            lambda hs, rs: [peers["gleu"](rs, hs)],
+            tokens=True,
+        )
+        add(
+            "nist",
+            "mtscore.nltk.corpus_nist",
+            "nltk corpus_nist",
+            lambda hs, rs: [mtscore.nltk.corpus_nist(rs, hs)],
+            lambda hs, rs: [peers["nist"](rs, hs)],
+            tokens=True,
+        )
+        if "meteor" in chosen:
+            cases.append(
+                Case(
+                    f"mtscore.sentence_meteors x{size}",
+                    f"nltk meteor_score loop x{size}",
+                    calls,
+                    n,
+                    _batched(lambda hs, rs: list(mtscore.sentence_meteors(hs, [rs])), hypotheses, references, size),
+                    _batched(
+                        lambda hs, rs: [100 * peers["meteor"](r, h) for h, r in zip(hs, rs, strict=True)],
+                        hyp_tokens,
+                        ref_tokens,
+                        size,
+                    ),
+                    BATCH_TARGET,
+                )
+            )
     return cases
+
+
+def _token_peers(chosen: set[str]) -> dict[str, Callable[..., float]]:
+    """NLTK's ``corpus_gleu``, ``corpus_nist`` and ``meteor_score`` (on NLTK's reader of the WordNet 3.0
+    files mtscore reads, both WordNets warmed up untimed, as the corpus harness does)."""
+    from functools import partial
+
+    from nltk.translate import gleu_score, meteor_score, nist_score
+
+    peers: dict[str, Callable[..., float]] = {"gleu": gleu_score.corpus_gleu, "nist": nist_score.corpus_nist}
+    if "meteor" in chosen:
+        from implementations import _load_wordnet_for_nltk
+
+        import mtscore
+
+        mtscore.sentence_meteor("qqqzzz", ["xxxyyy"])  # mtscore reads WordNet's index and exceptions here
+        peers["meteor"] = partial(meteor_score.meteor_score, wordnet=_load_wordnet_for_nltk())
+    return peers
 
 
 def _agreement(ours: list[float], peer: list[float]) -> str:
@@ -432,7 +587,11 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cases", default="bleu,chrf,ter,wer,cer,nltk", help="groups to run")
+    parser.add_argument(
+        "--cases",
+        default="bleu,chrf,ter,wer,cer,nltk,gleu,nist,meteor",
+        help="groups to run (and: reuse, the kept metric against one made per call)",
+    )
     parser.add_argument("--segments", type=int, default=500, help="segments of the one-call loops")
     parser.add_argument("--batches", default="10,100,1000", help="batch sizes ('' for none)")
     parser.add_argument("--batch-segments", type=int, default=2000, help="segments of the batch loops")
@@ -448,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
     single, batch = one_system(args.segments), every_system(args.batch_segments)
 
     def build(version: int) -> list[Case]:
-        cases = single_cases(*(_version(lines, version) for lines in single), chosen)
+        cases = single_cases(*(_version(lines, version) for lines in single), chosen, version)
         return cases + batch_cases(*(_version(lines, version) for lines in batch), sizes, chosen)
 
     cases = measure(build, args.rounds, args.unique)

@@ -7,12 +7,20 @@ calls ``corpus_score``, ``sentence_score`` or ``sentence_scores``. Its signature
 the API docs show it, and its docstring (a parameter section from the metric's ``Option``
 declarations) are made here too. A metric whose single segments take other defaults (BLEU's
 effective order) declares them in ``Metric.sentence_defaults`` and ``Metric.sentence_options``.
+
+A metric made for a call is kept for the next call of the same function with the same options, in the
+thread that made it (a few per function and thread): one call's set-up is then a look-up. It is only
+kept when every option value is a plain ``None``, ``bool``, ``int``, ``float`` or ``str`` (an object's
+value could change while kept), no renamed keyword is given (its warning is given at every call), and
+the call that used it returned: a call that raised drops it. A metric's later calls then reuse what its
+first one made (its signature, a METEOR lexicon's stems and synonyms), which no result depends on.
 """
 
 from __future__ import annotations
 
 import inspect
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -74,6 +82,69 @@ def _creator(metric: type[Metric[Any, Any]], keywords: list[inspect.Parameter]) 
     return create
 
 
+# How many metrics each function keeps per thread, one per set of options (the least recently used goes;
+# 0: none kept, every call makes its own).
+KEPT_PER_THREAD = 8
+# The option values a kept metric may be keyed by: values that cannot change while the metric is kept.
+_KEY_TYPES = frozenset({type(None), bool, int, float, str})
+
+
+def _key_types(keywords: list[inspect.Parameter]) -> frozenset[type]:
+    """``_KEY_TYPES`` and the types of the keywords' stateless sentinel defaults (BLEU's ``pad_id``'s
+    "not given"): objects without state, equal only to themselves."""
+    sentinels = {type(keyword.default) for keyword in keywords if _is_sentinel(keyword.default)}
+    return _KEY_TYPES | sentinels
+
+
+def _is_sentinel(value: Any) -> bool:
+    """Whether ``value`` holds no state and is equal only to itself (Python's identity hash and equality)."""
+    kind: Any = type(value)
+    identity: Any = object
+    return kind.__hash__ is identity.__hash__ and kind.__eq__ is identity.__eq__ and not getattr(value, "__dict__", 1)
+
+
+def _reuse_key(options: dict[str, Any], renamed: tuple[str, ...], key_types: frozenset[type]) -> tuple[Any, ...] | None:
+    """What identifies the metric ``options`` make, or ``None`` where it must be made afresh: an option
+    of another type than ``key_types``, or a renamed keyword given. Each value is keyed with its type
+    (``1``, ``1.0`` and ``True`` are equal in Python) and a float by its ``repr`` (``-0.0`` equals ``0.0``)."""
+    kinds = tuple(map(type, options.values()))
+    if not key_types.issuperset(kinds) or any(options.get(old) is not None for old in renamed):
+        return None
+    if float in kinds:
+        return (*options, *kinds, *(repr(value) for value in options.values()))
+    return (*options, *kinds, *options.values())
+
+
+def _scorer(
+    create: Callable[..., Metric[Any, Any]],
+    call: Callable[[Metric[Any, Any], Any, Any], Any],
+    renamed: tuple[str, ...],
+    key_types: frozenset[type],
+) -> Callable[[dict[str, Any], Any, Any], Any]:
+    """``call(metric, first, second)`` on the metric ``create(**options)`` makes, kept per thread for later
+    calls with the same options (``_reuse_key``); a call that raises drops its metric."""
+    kept = threading.local()
+
+    def score(options: dict[str, Any], first: Any, second: Any) -> Any:
+        key = _reuse_key(options, renamed, key_types)
+        if key is None:
+            return call(create(**options), first, second)
+        metrics: dict[tuple[Any, ...], Metric[Any, Any]] | None = getattr(kept, "metrics", None)
+        if metrics is None:
+            metrics = kept.metrics = {}
+        metric = metrics.pop(key, None)
+        if metric is None:
+            metric = create(**options)
+        result = call(metric, first, second)  # raising: the metric is not put back
+        while metrics and len(metrics) >= KEPT_PER_THREAD:
+            del metrics[next(iter(metrics))]  # the least recently used
+        if KEPT_PER_THREAD > 0:
+            metrics[key] = metric
+        return result
+
+    return score
+
+
 def _function(
     metric: type[Metric[Any, Any]],
     name: str,
@@ -110,12 +181,13 @@ def _compiled(
     sentence: bool,
 ) -> Callable[..., Any]:
     """A function of exactly these parameters (``leading``, then ``keywords`` with their defaults) that
-    creates the metric from the keywords (through ``sentence_options`` for single segments) and
-    returns ``call(metric, first, second)``. It is compiled from its source, so that Python itself
+    creates the metric from the keywords (through ``sentence_options`` for single segments), or takes
+    the one kept from an earlier call with the same options (``_scorer``), and returns
+    ``call(metric, first, second)``. It is compiled from its source, so that Python itself
     binds the arguments (and names a missing or unknown one) without an ``inspect`` step per call."""
+    renamed = tuple(option.old for option in metric.renamed_options)
     namespace: dict[str, Any] = {
-        "_metric_": _creator(metric, keywords),
-        "_call_": call,
+        "_score_": _scorer(_creator(metric, keywords), call, renamed, _key_types(keywords)),
         "_sentence_options_": metric.sentence_options,
     }
     parameters = list(leading)
@@ -126,9 +198,7 @@ def _compiled(
         parameters.append(f"{keyword.name}=_default_{number}_")
     arguments = ", ".join(f"{keyword.name!r}: {keyword.name}" for keyword in keywords)
     options = f"_sentence_options_({{{arguments}}})" if sentence else f"{{{arguments}}}"
-    source = (
-        f"def {name}({', '.join(parameters)}):\n    return _call_(_metric_(**{options}), {leading[0]}, {leading[1]})\n"
-    )
+    source = f"def {name}({', '.join(parameters)}):\n    return _score_({options}, {leading[0]}, {leading[1]})\n"
     exec(compile(source, f"<mtscore.core.functional: {name}>", "exec"), namespace)
     return namespace[name]
 
