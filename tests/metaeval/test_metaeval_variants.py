@@ -238,7 +238,7 @@ def test_unknown_tasks_are_refused_with_the_known_ones(spec, message):
 
 
 def test_command_line_statistics_name_tasks_as_mt_metrics_eval(capsys):
-    """--statistics level:corr_fcn:avg_by:variant; the JSON names avg_by, corr_fcn and corr_fcn_args as
+    """--statistics level:corr_fcn:avg_by:variant; the JSON names avg_by, corr_fcn, corr_fcn_args and k as
     mt-metrics-eval's Task does, and the values are MT_METRICS_EVAL's."""
     code, out, err = run(
         capsys,
@@ -261,9 +261,9 @@ def test_command_line_statistics_name_tasks_as_mt_metrics_eval(capsys):
     tasks = json.loads(out)["tasks"]
     found = [(t["level"], t["corr_fcn"], t["avg_by"], t["corr_fcn_args"], t["k"]) for t in tasks]
     assert found == [
-        ("seg", "kendall", "item", {"variant": "c"}, 0),
-        ("seg", "KendallVariants", "sys", {"variant": "acc23"}, 0),
-        ("seg", "spearman", "item", {}, 0),
+        ("seg", "kendall", "item", {"variant": "c"}, 1000),
+        ("seg", "KendallVariants", "sys", {"variant": "acc23"}, 1000),
+        ("seg", "spearman", "item", {}, 1000),
     ]
     expected = ["item/kendall-c", "sys/kendall-acc23", "item/spearman"]
     for task, key in zip(tasks, expected, strict=True):
