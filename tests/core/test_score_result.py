@@ -3,6 +3,8 @@ name ``SacrebleuFormat`` still names the same class for code written against it.
 
 from __future__ import annotations
 
+import pytest
+
 import mtscore
 from mtscore.core import score
 
@@ -16,5 +18,7 @@ def test_every_exported_result_class_derives_from_the_result_base():
         assert issubclass(result_class, score.ScoreResult), result_class
 
 
-def test_the_old_name_of_the_result_base_is_the_same_class():
-    assert score.SacrebleuFormat is score.ScoreResult
+def test_the_old_name_of_the_result_base_is_the_same_class_and_warns():
+    with pytest.warns(DeprecationWarning, match="SacrebleuFormat is now mtscore.core.score.ScoreResult"):
+        old = score.SacrebleuFormat
+    assert old is score.ScoreResult

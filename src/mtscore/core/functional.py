@@ -25,9 +25,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .metric import Metric
-from .score import SacrebleuFormat
+from .score import ScoreResult
 
-ScoreT = TypeVar("ScoreT", bound=SacrebleuFormat)
+ScoreT = TypeVar("ScoreT", bound=ScoreResult)
 
 _TEXT = inspect.Parameter.POSITIONAL_OR_KEYWORD
 _BY_NAME = inspect.Parameter.KEYWORD_ONLY

@@ -66,8 +66,15 @@ class ScoreResult:
         return self.format()
 
 
-# The old name of ``ScoreResult`` (docs/plugins.md named it), kept for one release.
-SacrebleuFormat = ScoreResult
+def __getattr__(name: str) -> Any:
+    """``SacrebleuFormat``, the old name of ``ScoreResult`` (docs/plugins.md named it), kept for one
+    release with a warning."""
+    if name == "SacrebleuFormat":
+        from .deprecation import warn_renamed
+
+        warn_renamed("mtscore.core.score.SacrebleuFormat", "mtscore.core.score.ScoreResult")
+        return ScoreResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class NamedScore(ScoreResult):
