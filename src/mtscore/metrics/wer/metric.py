@@ -39,9 +39,10 @@ from .options import OPTIONS
 from .small import edit_row
 from .transforms import WORD_TRANSFORMS
 
-# Calls of at most this many segments are aligned one pair at a time in plain Python (``small``);
-# larger ones gain from the vectorised engine.
-SMALL_SEGMENTS = 16
+# Calls of at most this many segments are aligned one pair at a time by rapidfuzz (``small``): as fast
+# per segment as the vectorised engine from a few hundred segments on, and much faster below, so the
+# engine takes over only where its blocks are needed (streaming, corpora of any size).
+SMALL_SEGMENTS = 4096
 _SMALL_CELLS = 1 << 22  # token pairs of a segment aligned that way (rapidfuzz's full matrix)
 
 ScoreT = TypeVar("ScoreT", bound=EditCounts)
