@@ -41,6 +41,8 @@ CURVES_PERCALL = (
     "percall-2026-11-28-unique-nltk-meteor.json",  # one segment per call: the NLTK drop-in
     "percall-2026-11-28-curves.json",  # batches
 )
+# WER and CER after calls of up to 4,096 segments were aligned pair by pair (one call and batches).
+WER_CER_PERCALL = ("percall-2026-11-28-wer-cer-4096.json",)
 METRICS = {
     "BLEU": Curve(("mtscore.corpus_bleu",), "sacrebleu", "2026-11-26-RB.json", "R", 183_120, 183_120),
     "chrF": Curve(("mtscore.corpus_chrf",), "sacrebleu", "2026-11-26-S-183120.json", "S", 183_120, 183_120),
@@ -53,7 +55,7 @@ METRICS = {
         "M",
         18_333,
         2_037,
-        percall=CURVES_PERCALL,
+        percall=WER_CER_PERCALL,
     ),
     "CER": Curve(
         ("mtscore.sentence_cer(", "mtscore.corpus_cer x"),
@@ -64,7 +66,7 @@ METRICS = {
         2_037,
         ours="mtscore-cer",
         theirs="jiwer-cer",
-        percall=CURVES_PERCALL,
+        percall=WER_CER_PERCALL,
     ),
     "Google-BLEU": Curve(
         ("mtscore.nltk.sentence_gleu", "mtscore.nltk.corpus_gleu x"),
