@@ -50,3 +50,30 @@ def test_a_subclass_that_makes_results_its_own_way_keeps_doing_so():
     result = Recorded().corpus_score([HYPOTHESIS], [[REFERENCES[0]]])
     assert made == [1]
     assert result.score == mtscore.corpus_bleu([HYPOTHESIS], [[REFERENCES[0]]]).score
+
+
+def test_functional_calls_in_a_loop_with_options_and_references_interleaved_are_sacrebleus():
+    """The functional API keeps a metric between calls of the same options: every result, kept to the end,
+    still has the text and the numbers sacrebleu's call gives it, whatever calls came between."""
+    calls = [
+        ("sentence_bleu", (HYPOTHESIS, REFERENCES), {}),
+        ("sentence_bleu", (HYPOTHESIS, REFERENCES[:1]), {}),
+        ("sentence_bleu", (HYPOTHESIS, REFERENCES), {"smooth_method": "floor", "smooth_value": 0.1}),
+        ("corpus_bleu", ([HYPOTHESIS], [[r] for r in REFERENCES]), {}),
+        ("corpus_bleu", ([HYPOTHESIS, "a b c"], [["a b c d", "the cat"]]), {"lowercase": True}),
+        ("corpus_bleu", ([HYPOTHESIS], [[REFERENCES[0]]]), {}),
+        ("sentence_chrf", (HYPOTHESIS, REFERENCES), {}),
+        ("sentence_chrf", (HYPOTHESIS, REFERENCES[1:]), {"word_order": 2}),
+        ("corpus_chrf", ([HYPOTHESIS], [[r] for r in REFERENCES]), {}),
+        ("sentence_ter", (HYPOTHESIS, REFERENCES), {}),
+        ("sentence_ter", (HYPOTHESIS, REFERENCES[:1]), {"case_sensitive": True}),
+        ("corpus_ter", ([HYPOTHESIS], [[REFERENCES[1]]]), {}),
+    ] * 2
+    got = [getattr(ours, name)(*args, **options) for name, args, options in calls]
+    for result, (name, args, options) in zip(got, calls, strict=True):
+        expected = getattr(theirs, name)(*args, **options)
+        assert result.format() == expected.format(), (name, options)
+        assert result.score == expected.score
+        for detail in ("counts", "totals", "sys_len", "ref_len", "num_edits", "ref_length"):
+            if hasattr(expected, detail):
+                assert getattr(result, detail) == getattr(expected, detail), (name, detail)

@@ -115,14 +115,24 @@ def _reuse_key(options: dict[str, Any], renamed: tuple[str, ...], key_types: fro
     return (*options, *kinds, *options.values())
 
 
-def _scorer(
+def kept_scorer(
     create: Callable[..., Metric[Any, Any]],
     call: Callable[[Metric[Any, Any], Any, Any], Any],
-    renamed: tuple[str, ...],
-    key_types: frozenset[type],
+    renamed: tuple[str, ...] = (),
+    key_types: frozenset[type] = _KEY_TYPES,
 ) -> Callable[[dict[str, Any], Any, Any], Any]:
     """``call(metric, first, second)`` on the metric ``create(**options)`` makes, kept per thread for later
-    calls with the same options (``_reuse_key``); a call that raises drops its metric."""
+    calls with the same options (``_reuse_key``); a call that raises drops its metric.
+
+    Args:
+        create: Makes the metric from the options (keywords).
+        call: Scores with the metric: ``call(metric, first, second)`` (hypotheses and references).
+        renamed: Deprecated keywords: a call that gives one makes its own metric (its warning comes each time).
+        key_types: The types of the option values a kept metric may be keyed by.
+
+    Returns:
+        ``score(options, first, second)``.
+    """
     kept = threading.local()
 
     def score(options: dict[str, Any], first: Any, second: Any) -> Any:
@@ -187,7 +197,7 @@ def _compiled(
     binds the arguments (and names a missing or unknown one) without an ``inspect`` step per call."""
     renamed = tuple(option.old for option in metric.renamed_options)
     namespace: dict[str, Any] = {
-        "_score_": _scorer(_creator(metric, keywords), call, renamed, _key_types(keywords)),
+        "_score_": kept_scorer(_creator(metric, keywords), call, renamed, _key_types(keywords)),
         "_sentence_options_": metric.sentence_options,
     }
     parameters = list(leading)
