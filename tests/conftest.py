@@ -7,6 +7,10 @@ Every Hypothesis test runs under one reproducible profile: derandomized, no exam
 deadline (a shared 2-core machine makes timings unreliable); the fast suite runs fewer examples.
 """
 
+import os
+import shutil
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -52,3 +56,28 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(getattr(pytest.mark, marker))
         if item.module is not None and _reads_shared_data(item.module):
             item.add_marker(pytest.mark.data)
+
+
+# Debian's Chromium, which the browser tests drive through Playwright.
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium launched by Playwright for a module's browser tests: skipped without Chromium or
+    Playwright, and failed instead when ``CI`` is set (CI installs both)."""
+    missing = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing = "Playwright is not installed (pip install '.[test]')"
+    if CHROMIUM is None:
+        missing = "Chromium is not installed (Debian: apt-get install chromium)"
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing}, and CI is set", pytrace=False)
+        pytest.skip(missing)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()

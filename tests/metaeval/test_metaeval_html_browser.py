@@ -4,9 +4,6 @@ file and logs no error. Skips without Chromium or Playwright, and fails instead 
 
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 from test_metaeval_html import hostile_plain_files
 
@@ -14,31 +11,11 @@ from mtscore.cli import main
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 # Elements that reach past the window's right edge, other than those inside a box that scrolls sideways
 OUTSIDE = """() => Array.from(document.querySelectorAll('body *')).filter(element =>
     element.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !element.closest('.scroll')
 ).map(element => element.tagName + '.' + element.className)"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    missing = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = "Playwright is not installed (pip install '.[test]')"
-    if CHROMIUM is None:
-        missing = "Chromium is not installed (Debian: apt-get install chromium)"
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"{missing}, and CI is set", pytrace=False)
-        pytest.skip(missing)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

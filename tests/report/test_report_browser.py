@@ -5,14 +5,10 @@ and fails instead when ``CI`` is set (CI installs both)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 from helpers import write
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 HOSTILE = [
     "<script>window.__pwned = 1</script> the cat",
@@ -22,25 +18,6 @@ HOSTILE = [
     "\u202eRTL override\u202c and \u200fmark\u200e in עברית ו-العربية",
     "]]> <!-- comment --> ${x} {{y}} `z`",
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    missing = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = "Playwright is not installed (pip install '.[test]')"
-    if CHROMIUM is None:
-        missing = "Chromium is not installed (Debian: apt-get install chromium)"
-    if missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"{missing}, and CI is set", pytrace=False)
-        pytest.skip(missing)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
