@@ -79,17 +79,17 @@ def test_interleaved_options_and_references_give_what_a_fresh_metric_gives(name)
 
 
 def test_a_metric_is_kept_per_function_options_and_thread(monkeypatch):
-    used: list[tuple[int, int, bool]] = []
+    used: list[tuple[int, object, bool]] = []  # the metrics themselves: kept alive, their ids are never reused
     original = metric_class("bleu").sentence_score
 
     def spy(self, hypothesis, refs):
-        used.append((threading.get_ident(), id(self), self.signature().info["case"] == "lc"))
+        used.append((threading.get_ident(), self, self.signature().info["case"] == "lc"))
         return original(self, hypothesis, refs)
 
     monkeypatch.setattr(metric_class("bleu"), "sentence_score", spy)
     for lowercase in (False, True, False, True):
         mtscore.sentence_bleu(HYPS[0], [REFS[0][0]], lowercase=lowercase)
-    assert used[0][1] == used[2][1] != used[1][1] == used[3][1]
+    assert used[0][1] is used[2][1] and used[1][1] is used[3][1] and used[0][1] is not used[1][1]
     assert [row[2] for row in used] == [False, True, False, True]
 
     results: dict[int, list[float]] = {}
@@ -105,8 +105,8 @@ def test_a_metric_is_kept_per_function_options_and_thread(monkeypatch):
     expected = [fresh("bleu", mtscore.sentence_bleu, h, [r], {}).score for h, r in zip(HYPS, REFS[0], strict=True)]
     assert all(scores == expected for scores in results.values())
     owners: dict[int, set[int]] = {}
-    for thread_id, metric_id, _ in used[4:]:
-        owners.setdefault(metric_id, set()).add(thread_id)
+    for thread_id, metric, _ in used[4:]:
+        owners.setdefault(id(metric), set()).add(thread_id)
     assert all(len(threads_of_metric) == 1 for threads_of_metric in owners.values())
 
 

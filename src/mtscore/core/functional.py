@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .. import tokenizers
 from .metric import Metric
 from .score import ScoreResult
 
@@ -139,6 +140,7 @@ def kept_scorer(
         key = _reuse_key(options, renamed, key_types)
         if key is None:
             return call(create(**options), first, second)
+        key = (*key, tokenizers.registrations())  # a tokenizer name registered again: a new metric
         metrics: dict[tuple[Any, ...], Metric[Any, Any]] | None = getattr(kept, "metrics", None)
         if metrics is None:
             metrics = kept.metrics = {}

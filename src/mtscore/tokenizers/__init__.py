@@ -54,6 +54,9 @@ EXTRAS = {
 # sacrebleu's tokenizer for a target language when none is given (``BLEU(trg_lang=...)``, ``-l``).
 _LANGUAGE_DEFAULTS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 _CACHE: dict[str, Tokenizer] = {}
+# How many times ``register`` has run: a metric that resolved its tokenizer by name before a later
+# ``register`` may hold another tokenizer than the name now gives (``registrations``).
+_REGISTRATIONS = 0
 
 
 def available() -> list[str]:
@@ -69,8 +72,15 @@ def default_for_target(language: str) -> str:
 
 def register(name: str, factory: Callable[[], Tokenizer]) -> None:
     """Add (or replace) a tokenizer under ``name``; ``factory()`` builds it on first use."""
+    global _REGISTRATIONS
     _REGISTRY[name] = factory
     _CACHE.pop(name, None)
+    _REGISTRATIONS += 1
+
+
+def registrations() -> int:
+    """How many times ``register`` has run: metrics kept between calls are made again once it changes."""
+    return _REGISTRATIONS
 
 
 def get(name: str) -> Tokenizer:
