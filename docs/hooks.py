@@ -15,7 +15,8 @@ the build. A metric documented on another's pages says so in its options module 
 Nothing of the help text is copied into the docs: every build reads it from the parsers and the
 metrics' option declarations, so the reference cannot drift from the command. The sources in
 ``src/`` come first on ``sys.path``, so the docs describe this checkout, not whatever version
-happens to be installed.
+happens to be installed (an mtscore imported earlier from elsewhere, as in the tests of an installed
+package, must hold the same sources).
 """
 
 from __future__ import annotations
@@ -31,8 +32,22 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 sys.path.insert(0, str(SRC))
 import mtscore  # noqa: E402  (this checkout's, imported now: later imports, whatever sys.path is then, find it)
 
-if Path(mtscore.__file__).resolve().parent != SRC / "mtscore":
-    raise ImportError(f"docs/hooks.py: mtscore was imported from {mtscore.__file__}, not from {SRC}")
+
+def _same_sources(package: Path) -> bool:
+    """Whether ``package`` (an installed mtscore) holds exactly this checkout's Python sources."""
+    for source in (SRC / "mtscore").rglob("*.py"):
+        installed = package / source.relative_to(SRC / "mtscore")
+        if not installed.is_file() or installed.read_bytes() != source.read_bytes():
+            return False
+    return True
+
+
+_IMPORTED = Path(mtscore.__file__).resolve().parent
+if _IMPORTED != SRC / "mtscore" and not _same_sources(_IMPORTED):
+    raise ImportError(
+        f"docs/hooks.py: mtscore was imported from {mtscore.__file__}, not from {SRC}, and its sources differ "
+        "from this checkout's"
+    )
 
 HELP_WIDTH = 100  # --help is formatted at this width whatever the terminal of the build
 MARKER = re.compile(r"^<!-- mtscore-cli: (?P<prog>[\w -]+?) -->$", re.M)
