@@ -67,6 +67,7 @@ def test_batches_in_small_pieces(tokenize, last, monkeypatch):
     assert len(whole) == len(lines)
 
 
+@pytest.mark.slow
 def test_a_long_line_then_an_empty_last_line():
     """The line before an empty last one crosses the last piece's size: BLEU as sacrebleu."""
     import sacrebleu

@@ -42,12 +42,14 @@ def same(hypothesis: str, references: list[str]) -> None:
     assert (ours.num_edits, ours.ref_length) == (theirs.num_edits, theirs.ref_length)
 
 
+@pytest.mark.slow
 def test_two_thousand_word_segments_equal_sacrebleu():
     hypothesis, reference = long_pair()
     same(hypothesis, [reference])
     assert sentence_ter(hypothesis, [reference]).num_edits == 33
 
 
+@pytest.mark.slow
 def test_two_thousand_word_segments_memory_is_rows_times_beam():
     """Whole matrices of 2,001 x 2,001 cells took over 80 MB; the band (2,001 x 52 cells per
     matrix) and the candidate search stay under 8 MB (tracemalloc sees NumPy's buffers)."""
