@@ -282,17 +282,18 @@ def run_merge(argv: list[str]) -> int:
                 check_count_array(matrix, "statistics", integers=metric.integer_statistics)
             except InputError as error:
                 raise InputError(f"the shards of {name!r}, joined: {error}") from None
+    hint = _unnamed_hint([meta for _, meta, _ in shards])
     if len({len(matrix) for matrix in matrices}) > 1:
         raise InputError(
             "the systems' shards cover different numbers of segments: "
             + ", ".join(f"{name} {len(matrix)}" for name, matrix in zip(names, matrices, strict=True))
-            + _unnamed_hint([meta for _, meta, _ in shards])
+            + hint
         )
-    hint = _unnamed_hint([meta for _, meta, _ in shards])
-    if len(names) > 1 and hint and not _same_references(list(hashes.values())):
+    same_references = _same_references(list(hashes.values()))
+    if len(names) > 1 and hint and not same_references:
         # equally long parts of one file, written without --name: they would print as several systems
         print(f"mtscore merge: warning: the systems hold different references{hint}", file=sys.stderr)
-    if paired and not _same_references(list(hashes.values())):
+    if paired and not same_references:
         raise InputError(
             "the systems' shards hold different references: a paired test compares systems on one reference "
             "corpus (count every system's shards against the same references, split the same way)"
