@@ -85,7 +85,8 @@ class EvalSet:
             raise InputError(
                 f"{self.test_set}/{self.lp} has no domain {domain!r}; domains: {', '.join(self.domain_names)}"
             )
-        keep = [segment_domain == domain for segment_domain in self.domains]
+        keep = self.segment_mask(domain)
+        assert keep is not None  # the domains are known (checked above)
         position = self.domain_names.index(domain)
 
         def kept(values: list) -> list:

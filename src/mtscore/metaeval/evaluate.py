@@ -522,6 +522,9 @@ def _ties_test(
         epsilon = epsilons[name] if sample_rate == 1 else acc_t(gold, scores, sample_rate, rng).epsilon
         return pair_agreement(gold, scores, epsilon)
 
+    if sample_rate == 1:  # each metric's comparisons are fixed: made once, not once per pair of metrics
+        agreement = functools.cache(agreement)
+
     def test(better: str, worse: str) -> PermutationResult:
         better_agrees, items = agreement(better)
         worse_agrees, _ = agreement(worse)

@@ -160,12 +160,7 @@ def evaluate_tasks(
     if unknown:
         raise InputError(f"score files for language pairs not evaluated: {', '.join(unknown)}")
     by_lp = {evs.lp: evs for evs in eval_sets}
-    if include_human is None:
-        pooled_human = any(
-            (d := defaults_for(evs.test_set, evs.lp)) is not None and d.include_human for evs in eval_sets
-        )
-    else:
-        pooled_human = include_human
+    pooled_human = any(map(_counts_human, eval_sets)) if include_human is None else include_human
     choice: dict[str, Any] = {"gold": gold, "reference": reference, "include_outliers": include_outliers}
     permutation = permutation or PermutationSettings()
     rng = np.random.default_rng(seed)
