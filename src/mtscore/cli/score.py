@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import os
 import stat
 import sys
@@ -129,12 +130,13 @@ def add_scores_file_option(parser: argparse.ArgumentParser) -> None:
 UNIT_SCALE_WIDTH = 4
 
 
-def _external_width(modes: Modes, externals: list[Metric], argv: list[str] | None, args: argparse.Namespace) -> Modes:
+def _external_width(modes: Modes, externals: list[Metric], given: Callable[[], set[str]]) -> Modes:
     """``modes`` showing ``UNIT_SCALE_WIDTH`` decimals when a score file's scores all lie in [-1, 1] (COMET's
-    0.8412 would print as 0.8) and -w does not say otherwise; unchanged without such a file."""
+    0.8412 would print as 0.8) and -w does not say otherwise (``given()``: the options the command line
+    gave); unchanged without such a file."""
     if not any(getattr(metric, "on_unit_scale", False) for metric in externals):
         return modes
-    if "width" in given_options(build_parser(), argv, args):
+    if "width" in given():
         return modes
     return dataclasses.replace(modes, width=max(modes.width, UNIT_SCALE_WIDTH))
 
@@ -371,8 +373,9 @@ def run(argv: list[str] | None) -> int:
         sources = [f"System {number}" for number in range(1, len(pasted) + 1)]  # sacrebleu's names
     paired = modes.paired
     names = list(modes.metrics)
+    given = functools.cache(lambda: given_options(parser, argv, args))  # the command line parsed once more, if asked
     if not args.quiet:
-        for warning in unused_option_warnings(given_options(parser, argv, args), args, names):
+        for warning in unused_option_warnings(given(), args, names):
             print(f"mtscore: warning: {warning}", file=sys.stderr)
     extended = modes.extended
     if not paired and not extended:  # sacrebleu prints its metrics sorted by name, paired tests aside
@@ -380,7 +383,7 @@ def run(argv: list[str] | None) -> int:
     configured = [configured_metric(args, name) for name in names]  # bad option values: usage errors, now
     externals = external_metrics(args.scores_file)
     configured += externals
-    modes = _external_width(modes, externals, argv, args)
+    modes = _external_width(modes, externals, given)
     check_modes(modes, len(sources), configured)
     _check_names_fit_rows(modes, sources)
     form = Form(modes.format, modes.width, modes.score_only, args.short, extended)
